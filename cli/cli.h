@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/* The walktorture command: one function per subcommand. */
+#ifndef WT_CLI_H
+#define WT_CLI_H
+
+/* Exit statuses, for every subcommand. */
+enum { WT_EXIT_OK = 0, WT_EXIT_FAIL = 1, WT_EXIT_USAGE = 2 };
+
+struct wt_cmd {
+	const char *name;
+	const char *usage;
+	int (*run)(int argc, char **argv);	/* argv[0] is the subcommand */
+};
+
+int wt_cmd_points(int argc, char **argv);
+int wt_cmd_tree(int argc, char **argv);
+
+/* Print "walktorture: message" to stderr and return WT_EXIT_USAGE. */
+int wt_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif /* WT_CLI_H */

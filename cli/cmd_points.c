@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/* walktorture points: the injection-point catalogue, from the linker section. */
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cli/cli.h"
+#include "sim/inject.h"
+
+static const char *rel(const char *file)
+{
+	size_t n = strlen(WT_SOURCE_DIR);
+
+	if (!strncmp(file, WT_SOURCE_DIR, n) && file[n] == '/')
+		return file + n + 1;
+	return file;
+}
+
+int wt_cmd_points(int argc, char **argv)
+{
+	int json = 0;
+	json_t *arr;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			json = 1;
+		else
+			return wt_usage_error("points: unknown option '%s'", argv[i]);
+	}
+	wt_points_catalogue();
+	arr = json ? json_array() : NULL;
+	for (uint32_t id = 0; id < wt_point_count(); id++) {
+		const struct wt_point *p = wt_point_by_id(id);
+
+		if (json) {
+			json_array_append_new(arr, json_pack("{s:s, s:i, s:s, s:s, s:i, s:s}",
+				"name", wt_point_name(p), "id", (int)id,
+				"kind", wt_point_kind_name(p->kind),
+				"file", rel(p->file), "line", (int)p->line,
+				"description", p->desc ? p->desc : ""));
+		} else {
+			printf("%s\t%u\t%s\t%s:%u\t%s\n", wt_point_name(p), id,
+			       wt_point_kind_name(p->kind), rel(p->file),
+			       p->line, p->desc ? p->desc : "");
+		}
+	}
+	if (json) {
+		json_dumpf(arr, stdout, JSON_INDENT(1));
+		putchar('\n');
+		json_decref(arr);
+	}
+	return WT_EXIT_OK;
+}

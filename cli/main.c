@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static const struct wt_cmd commands[] = {
+	{ "points", "points [--json]", wt_cmd_points },
+	{ "tree", "tree FILE", wt_cmd_tree },
+};
+
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+int wt_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("walktorture: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return WT_EXIT_USAGE;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: walktorture COMMAND [ARGS]\ncommands:\n");
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		fprintf(f, "  walktorture %s\n", commands[i].usage);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return WT_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return WT_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("walktorture %s (%s, %s)\n", WT_VERSION, WT_GIT_REV,
+		       WT_BUILD_TYPE);
+		return WT_EXIT_OK;
+	}
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "walktorture: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return WT_EXIT_USAGE;
+}

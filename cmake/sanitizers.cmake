@@ -1,0 +1,13 @@
+# Sanitizer builds, chosen by WT_SANITIZE (the presets set it).
+if(WT_SANITIZE STREQUAL "tsan")
+	add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
+	add_link_options(-fsanitize=thread)
+	add_compile_definitions(WT_TSAN=1)
+elseif(WT_SANITIZE STREQUAL "asan-ubsan")
+	add_compile_options(-fsanitize=address,undefined
+		-fno-sanitize-recover=all -fno-omit-frame-pointer)
+	add_link_options(-fsanitize=address,undefined)
+	add_compile_definitions(WT_ASAN=1)
+elseif(NOT WT_SANITIZE STREQUAL "")
+	message(FATAL_ERROR "WT_SANITIZE must be '', 'tsan' or 'asan-ubsan', not '${WT_SANITIZE}'")
+endif()

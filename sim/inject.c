@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The point catalogue: names built from the linker section, lookups, and
+ * the slow path of the hook.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/inject.h"
+#include "sim/sched/sched.h"
+
+static const char *const kind_names[WT_K__COUNT] = {
+	[WT_K_SEQ_READ] = "seq.read",
+	[WT_K_SEQ_RETRY] = "seq.retry",
+	[WT_K_SEQ_WRITE] = "seq.write",
+	[WT_K_LOAD] = "load",
+	[WT_K_STORE] = "store",
+	[WT_K_LOCK] = "lock",
+	[WT_K_UNLOCK] = "unlock",
+	[WT_K_REF_GET] = "ref.get",
+	[WT_K_REF_PUT] = "ref.put",
+	[WT_K_RCU_ENTER] = "rcu.enter",
+	[WT_K_RCU_EXIT] = "rcu.exit",
+	[WT_K_RCU_SYNC] = "rcu.sync",
+	[WT_K_HASH_STEP] = "hash.step",
+	[WT_K_ALLOC] = "alloc",
+	[WT_K_OP_STEP] = "op.step",
+	[WT_K_WAIT] = "wait",
+	[WT_K_EVENT] = "event",
+};
+
+/* The section always has at least this point, so __start/__stop exist. */
+__attribute__((used)) static void wt_point_anchor(void)
+{
+	(void)WT_POINT(WT_K_EVENT, "inject.anchor", NULL,
+		       "anchor of the point catalogue; never hit");
+}
+
+const char *wt_point_kind_name(enum wt_point_kind kind)
+{
+	return (unsigned)kind < WT_K__COUNT ? kind_names[kind] : "?";
+}
+
+int wt_point_kind_parse(const char *s)
+{
+	for (int k = 0; k < WT_K__COUNT; k++)
+		if (strcmp(kind_names[k], s) == 0)
+			return k;
+	return -1;
+}
+
+/*
+ * The name table is built once at start-up, before any simulated thread
+ * runs, and is read-only afterwards; it is derived from the (constant)
+ * section, so it is no mutable state of a run.
+ */
+static char **point_names;
+
+static int cmp_by_site(const void *a, const void *b)
+{
+	const struct wt_point *pa = *(const struct wt_point *const *)a;
+	const struct wt_point *pb = *(const struct wt_point *const *)b;
+	int c = strcmp(pa->file, pb->file);
+
+	if (c)
+		return c;
+	return (pa->line > pb->line) - (pa->line < pb->line);
+}
+
+static char *base_name(const struct wt_point *p)
+{
+	char buf[256];
+
+	if (p->name)
+		return strdup(p->name);
+	if (p->what)
+		snprintf(buf, sizeof(buf), "%s.%s.%s", p->func,
+			 wt_point_kind_name(p->kind), p->what);
+	else
+		snprintf(buf, sizeof(buf), "%s.%s", p->func,
+			 wt_point_kind_name(p->kind));
+	return strdup(buf);
+}
+
+void wt_points_catalogue(void)
+{
+	uint32_t n = wt_point_count();
+	const struct wt_point **order;
+
+	if (point_names)
+		return;
+	point_names = calloc(n, sizeof(*point_names));
+	order = calloc(n, sizeof(*order));
+	if (!point_names || !order)
+		abort();
+	for (uint32_t i = 0; i < n; i++)
+		order[i] = &__start_wt_points[i];
+	/* Number duplicates in file:line order, so names do not depend on
+	 * link order. */
+	qsort(order, n, sizeof(*order), cmp_by_site);
+	for (uint32_t i = 0; i < n; i++) {
+		char *name = base_name(order[i]);
+		unsigned dup = 1;
+
+		for (uint32_t j = 0; j < i; j++) {
+			const char *prev = point_names[wt_point_id(order[j])];
+			size_t len = strlen(name);
+
+			if (strncmp(prev, name, len) == 0 &&
+			    (prev[len] == '\0' || prev[len] == '#'))
+				dup++;
+		}
+		if (dup > 1) {
+			char buf[300];
+
+			snprintf(buf, sizeof(buf), "%s#%u", name, dup);
+			free(name);
+			name = strdup(buf);
+		}
+		point_names[wt_point_id(order[i])] = name;
+	}
+	free(order);
+}
+
+const char *wt_point_name(const struct wt_point *p)
+{
+	if (!p)
+		return "(none)";
+	if (!point_names)
+		wt_points_catalogue();
+	return point_names[wt_point_id(p)];
+}
+
+const struct wt_point *wt_point_lookup(const char *name)
+{
+	uint32_t n = wt_point_count();
+
+	for (uint32_t i = 0; i < n; i++)
+		if (strcmp(wt_point_name(&__start_wt_points[i]), name) == 0)
+			return &__start_wt_points[i];
+	return NULL;
+}
+
+void wt_hook_slow(struct wt_thread *t, const struct wt_point *p,
+		  const void *obj)
+{
+	t->last_point = p;
+	if (t->sched && t->sched->ops->point)
+		t->sched->ops->point(t->sched, t, p, obj);
+}
+
+void wt_fault_hit(const struct wt_point *p)
+{
+	/* Empty on purpose: a place for a breakpoint. */
+	__asm__ volatile("" : : "r"(p) : "memory");
+}

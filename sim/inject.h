@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Injection points: the catalogue and the hook.
+ *
+ * Every primitive operation that another simulated thread could observe or
+ * disturb -- a seq read or retry, a load or store of a shared field, a lock
+ * step, a refcount step, an RCU enter or exit, a hash-chain step, an
+ * allocation, each store of a writer operation -- calls wt_hook() with a
+ * static point.  The point is defined at the call site by WT_POINT(), which
+ * places a descriptor in the "wt_points" linker section, so the catalogue
+ * is generated from the code and cannot go stale: walktorture points walks
+ * the section.
+ *
+ * With no rule armed on the current thread the hook costs one predictable
+ * branch.  With -DWT_NO_HOOKS (cmake -DWT_HOOKS=OFF) the hooks compile to
+ * nothing, for the benchmark that measures their cost.
+ */
+#ifndef WT_SIM_INJECT_H
+#define WT_SIM_INJECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+enum wt_point_kind {
+	WT_K_SEQ_READ,		/* seqcount begin: the sample a reader keeps */
+	WT_K_SEQ_RETRY,		/* seqcount retry check */
+	WT_K_SEQ_WRITE,		/* seqcount writer begin/end */
+	WT_K_LOAD,		/* load of a field RCU readers share with writers */
+	WT_K_STORE,		/* store to such a field */
+	WT_K_LOCK,		/* lock acquire */
+	WT_K_UNLOCK,		/* lock release */
+	WT_K_REF_GET,		/* refcount get (lockref, mnt_count) */
+	WT_K_REF_PUT,		/* refcount put */
+	WT_K_RCU_ENTER,		/* rcu_read_lock */
+	WT_K_RCU_EXIT,		/* rcu_read_unlock */
+	WT_K_RCU_SYNC,		/* grace-period wait or deferred free */
+	WT_K_HASH_STEP,		/* one step along a dcache or mount hash chain */
+	WT_K_ALLOC,		/* an allocation; a rule can make it fail */
+	WT_K_OP_STEP,		/* a step (store) of a writer operation */
+	WT_K_WAIT,		/* a blocked-on-condition wait */
+	WT_K_EVENT,		/* a named event of the walk (e.g. a hash hit) */
+	WT_K__COUNT
+};
+
+/*
+ * One point.  Aligned to 64 bytes and padded so that the section is an
+ * array and a point's id is its index (the compiler never over-aligns a
+ * 64-byte-aligned object, and ASan leaves user sections unpadded).
+ */
+struct wt_point {
+	const char *name;	/* explicit dotted name, or NULL */
+	const char *func;	/* enclosing function */
+	const char *file;
+	const char *what;	/* the field or object touched, or NULL */
+	const char *desc;	/* one line for `walktorture points` */
+	uint32_t line;
+	uint16_t kind;
+} __attribute__((aligned(64)));
+
+#define WT_POINT(kind_, name_, what_, desc_) ({				\
+	static const struct wt_point __wt_pt				\
+		__attribute__((section("wt_points"), used)) = {		\
+		.name = (name_), .func = __func__, .file = __FILE__,	\
+		.what = (what_), .desc = (desc_), .line = __LINE__,	\
+		.kind = (kind_) };					\
+	&__wt_pt; })
+
+extern const struct wt_point __start_wt_points[];
+extern const struct wt_point __stop_wt_points[];
+
+static inline uint32_t wt_point_count(void)
+{
+	return (uint32_t)(__stop_wt_points - __start_wt_points);
+}
+
+static inline uint32_t wt_point_id(const struct wt_point *p)
+{
+	return (uint32_t)(p - __start_wt_points);
+}
+
+static inline const struct wt_point *wt_point_by_id(uint32_t id)
+{
+	return id < wt_point_count() ? &__start_wt_points[id] : NULL;
+}
+
+/* The kind's dotted name: "seq.read", "load", "lock", ... */
+const char *wt_point_kind_name(enum wt_point_kind kind);
+/* Parse a kind name; -1 when unknown. */
+int wt_point_kind_parse(const char *s);
+
+/*
+ * The point's dotted name: its explicit name, or FUNC.KIND[.WHAT], with
+ * "#N" appended from the second point of that name on (in file:line
+ * order).  Stable as long as the code is.  Built once by
+ * wt_points_catalogue(), which must run before the first call.
+ */
+const char *wt_point_name(const struct wt_point *p);
+/* Build the name table; idempotent, not thread-safe (call at start-up). */
+void wt_points_catalogue(void);
+/* Look a point up by its dotted name; NULL when unknown. */
+const struct wt_point *wt_point_lookup(const char *name);
+
+#include "sim/thread.h"
+
+void wt_hook_slow(struct wt_thread *t, const struct wt_point *p,
+		  const void *obj);
+
+/*
+ * The hook.  One predictable branch when the current thread has nothing
+ * armed (no rule, no scheduler, no tracing): the usual state of a plain
+ * sequential lookup.
+ */
+static inline void wt_hook(const struct wt_point *p, const void *obj)
+{
+#ifndef WT_NO_HOOKS
+	struct wt_thread *t = wt_self;
+
+	if (__builtin_expect(t != NULL && t->hook_armed, 0))
+		wt_hook_slow(t, p, obj);
+#else
+	(void)p;
+	(void)obj;
+#endif
+}
+
+#ifndef WT_NO_HOOKS
+#define WT_HOOK(kind, name, what, desc, obj)				\
+	wt_hook(WT_POINT((kind), (name), (what), (desc)), (obj))
+#define WT_POINT_OR_NULL(kind, name, what, desc)			\
+	WT_POINT((kind), (name), (what), (desc))
+#else
+#define WT_HOOK(kind, name, what, desc, obj) ((void)(obj))
+#define WT_POINT_OR_NULL(kind, name, what, desc) ((const struct wt_point *)NULL)
+#endif
+
+/* A named event of the walk, e.g. WT_EVENT("d_lookup_rcu.hit", dentry). */
+#define WT_EVENT(name, obj) WT_HOOK(WT_K_EVENT, (name), NULL, (name), (obj))
+
+/* Break here in gdb: called whenever an injected fault fires. */
+void wt_fault_hit(const struct wt_point *p);
+
+#endif /* WT_SIM_INJECT_H */

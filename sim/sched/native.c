@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The native backend: plain pthreads (and code with no simulated thread).
+ * A wait spins WT_SPIN_BOUND times, then yields the CPU between checks, so
+ * with more runnable threads than cores a preempted lock holder gets to run.
+ */
+#include <sched.h>
+
+#include "sim/atomic.h"
+#include "sim/sched/sched.h"
+
+static void native_wait(struct wt_sched *s, struct wt_thread *t,
+			const struct wt_point *p, enum wt_wait_kind kind,
+			wt_ready_fn ready, const void *arg)
+{
+	unsigned spins = 0;
+
+	(void)s;
+	(void)t;
+	(void)p;
+	(void)kind;
+	while (!ready(arg)) {
+		if (spins < WT_SPIN_BOUND) {
+			spins++;
+			cpu_relax();
+		} else {
+			sched_yield();
+		}
+	}
+}
+
+const struct wt_sched_ops wt_native_ops = {
+	.name = "native",
+	.point = NULL,
+	.wait = native_wait,
+};
+
+void wt_wait_at(const struct wt_point *p, enum wt_wait_kind kind,
+		wt_ready_fn ready, const void *arg)
+{
+	struct wt_thread *t = wt_self;
+
+	if (ready(arg))
+		return;
+	/* Sleeping under rcu_read_lock would stall every grace period. */
+	if (kind == WT_WAIT_SLEEP && t && t->rcu_depth > 0)
+		wt_violation(WT_CHECK_RCU_SLEEP, p, arg,
+			     "sleeping wait inside an RCU read section (depth %u)",
+			     t->rcu_depth);
+	if (t && t->sched && t->sched->ops->wait)
+		t->sched->ops->wait(t->sched, t, p, kind, ready, arg);
+	else
+		native_wait(NULL, t, p, kind, ready, arg);
+}
