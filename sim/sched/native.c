@@ -35,18 +35,26 @@ const struct wt_sched_ops wt_native_ops = {
 	.wait = native_wait,
 };
 
+void wt_might_sleep(const struct wt_point *p)
+{
+	struct wt_thread *t = wt_self;
+
+	/* Sleeping under rcu_read_lock would stall every grace period. */
+	if (t && t->rcu_depth > 0)
+		wt_violation(WT_CHECK_RCU_SLEEP, p, NULL,
+			     "sleeping call inside an RCU read section (depth %u)",
+			     t->rcu_depth);
+}
+
 void wt_wait_at(const struct wt_point *p, enum wt_wait_kind kind,
 		wt_ready_fn ready, const void *arg)
 {
 	struct wt_thread *t = wt_self;
 
+	if (kind == WT_WAIT_SLEEP)
+		wt_might_sleep(p);
 	if (ready(arg))
 		return;
-	/* Sleeping under rcu_read_lock would stall every grace period. */
-	if (kind == WT_WAIT_SLEEP && t && t->rcu_depth > 0)
-		wt_violation(WT_CHECK_RCU_SLEEP, p, arg,
-			     "sleeping wait inside an RCU read section (depth %u)",
-			     t->rcu_depth);
 	if (t && t->sched && t->sched->ops->wait)
 		t->sched->ops->wait(t->sched, t, p, kind, ready, arg);
 	else

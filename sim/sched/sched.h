@@ -59,6 +59,10 @@ struct wt_sched {
 void wt_wait_at(const struct wt_point *p, enum wt_wait_kind kind,
 		wt_ready_fn ready, const void *arg);
 
+/* The kernel's might_sleep(): report a sleeping call inside an RCU read
+ * section even when it would not have to wait this time. */
+void wt_might_sleep(const struct wt_point *p);
+
 #define wt_wait(kind, ready, arg)					\
 	wt_wait_at(WT_POINT_OR_NULL(WT_K_WAIT, NULL, NULL, "wait"),	\
 		   (kind), (ready), (arg))

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Zoo bug ids.  The world carries a bit set of them (wt_world_config.bugs);
+ * the code of a check that a bug removes tests wt_bug(w, WT_BUG_X) right
+ * there, so the model and its mutant read together.  The catalogue with
+ * descriptions, references and catching scenarios lives in core/zoo.c.
+ */
+#ifndef WT_SIM_BUG_H
+#define WT_SIM_BUG_H
+
+enum wt_bug {
+	WT_BUG_DOTDOT_NO_MOUNT_LOCK,	/* follow_dotdot_rcu: no mount_lock recheck after following up */
+	WT_BUG_FOLLOW_MOUNT_NO_STOP,	/* __follow_mount_rcu goes on when mount_lock moved (b37199e6) */
+	WT_BUG_LEGITIMIZE_LOCKLESS_SYNC,/* __legitimize_mnt tests MNT_SYNC_UMOUNT without the hash lock */
+	WT_BUG_LEGITIMIZE_FULL_MNTPUT,	/* legitimize_mnt does mntput on MNT_SYNC_UMOUNT */
+	WT_BUG_STEP_INTO_NO_SEQ,	/* step_into: no child d_seq check */
+	WT_BUG_INODE_NO_SEQ,		/* nd->inode not revalidated against d_seq */
+	WT_BUG_SLOW_CMP_NO_SEQ,		/* slow_dentry_cmp without the d_seq retry */
+	WT_BUG_LOCKREF_GET,		/* lockref_get instead of lockref_get_not_dead */
+	WT_BUG_D_LOOKUP_NO_RENAME_LOCK,	/* d_lookup without the rename_lock retry */
+	WT_BUG_FREE_NO_GRACE,		/* a dentry freed without a grace period */
+	WT_BUG_LOOKUP_FAST_NO_PARENT_SEQ,/* lookup_fast: no parent d_seq recheck */
+	WT_BUG_SYMLINK_DROPS_SEQ,	/* walk_component's symlink case discards the parent's seq */
+	WT_BUG__COUNT
+};
+
+#endif /* WT_SIM_BUG_H */

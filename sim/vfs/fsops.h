@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The operations tables a filesystem type provides: inode_operations,
+ * dentry_operations, and the type itself.  rcutorture style: designated
+ * initializers, unused hooks NULL; callers check for NULL and fall back to
+ * the generic behaviour (generic_permission, no revalidation, ...).
+ *
+ * Calling conventions follow Linux 6.x:
+ *  - d_revalidate(dentry, flags): 1 valid, 0 invalid (drop and look up
+ *    again), -ECHILD (flags has LOOKUP_RCU and the answer needs to block:
+ *    ask again in REF mode), -ESTALE (stale handle).  It must honour
+ *    LOOKUP_REVAL by revalidating strictly (asking the server).
+ *  - d_weak_revalidate(dentry, flags): 1 ok, 0 -> the caller's -ESTALE.
+ *  - d_hash/d_compare: casefold.  d_compare is called by __d_lookup_rcu
+ *    with a name that may be changing under it; the caller rechecks d_seq.
+ *  - d_automount(path): a new mount to attach at path (returned with one
+ *    reference), NULL if someone else mounted, or ERR_PTR.
+ *  - d_manage(path, rcu_walk): 0 go on, -EISDIR don't cross (treat as a
+ *    plain dir), -ECHILD (rcu_walk and it would block).
+ *  - permission(cred, inode, mask): 0, -EACCES, or -ECHILD when mask has
+ *    MAY_NOT_BLOCK and the answer needs to block (uncached ACL).
+ *  - get_link(dentry, inode, jump): the body; in RCU mode dentry is NULL,
+ *    and a body not in memory answers ERR_PTR(-ECHILD).  A magic link
+ *    (proc-like) fills *jump with a referenced path and returns NULL: the
+ *    walker then does nd_jump_link (REF mode only; in RCU mode a magic link
+ *    answers -ECHILD).
+ *  - lookup(dir, dentry, flags): fill a fresh in-lookup dentry (d_add it
+ *    positive or negative); returns NULL, or another dentry to use instead,
+ *    or ERR_PTR (-ESTALE from a remote server with a stale handle).
+ */
+#ifndef WT_SIM_VFS_FSOPS_H
+#define WT_SIM_VFS_FSOPS_H
+
+#include "sim/vfs/types.h"
+
+struct inode_operations {
+	int (*permission)(const struct cred *cred, struct inode *inode, int mask);
+	const char *(*get_link)(struct dentry *dentry, struct inode *inode,
+				struct path *jump);
+	struct dentry *(*lookup)(struct inode *dir, struct dentry *dentry,
+				 unsigned flags);
+};
+
+struct dentry_operations {
+	int (*d_revalidate)(struct dentry *dentry, unsigned flags);
+	int (*d_weak_revalidate)(struct dentry *dentry, unsigned flags);
+	int (*d_hash)(const struct dentry *parent, struct qstr *name);
+	int (*d_compare)(const struct dentry *dentry, uint32_t len,
+			 const char *str, const struct qstr *name);
+	struct vfsmount *(*d_automount)(struct path *path);
+	int (*d_manage)(const struct path *path, bool rcu_walk);
+};
+
+enum wt_fs_kind {
+	WT_FS_PLAIN,		/* tmpfs-like */
+	WT_FS_REMOTE,		/* NFS-like, a server truth behind the client */
+	WT_FS_CASEFOLD,		/* case-insensitive names */
+	WT_FS_AUTOFS,		/* automount points */
+	WT_FS_PROC,		/* magic links */
+	WT_FS_SLOWPERM,		/* permission() must block */
+	WT_FS__COUNT
+};
+
+struct file_system_type {
+	const char *name;		/* "tmpfs", "remote", "casefold", ... */
+	enum wt_fs_kind kind;
+	const struct inode_operations *dir_iop;
+	const struct inode_operations *file_iop;
+	const struct inode_operations *link_iop;
+	const struct dentry_operations *dop;	/* NULL: none */
+	/* Set up a new super_block (fs-private state, root inode mode). */
+	int (*fill_super)(struct super_block *sb);
+	void (*kill_super)(struct super_block *sb);
+};
+
+/* The registered types, by name ("tmpfs" and "plain" are one type). */
+const struct file_system_type *wt_fs_type_lookup(const char *name);
+/* For error messages: every valid name, comma-separated. */
+const char *wt_fs_type_names(void);
+
+#endif /* WT_SIM_VFS_FSOPS_H */

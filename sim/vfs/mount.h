@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * super_block, struct mount / vfsmount, the mount hash, and the mount
+ * reference count (the model of fs/namespace.c's read side).
+ *
+ * The mount hash is keyed by (parent mount id, mountpoint dentry id),
+ * with a configurable number of buckets, and is written only under
+ * write_seqlock(&world->mount_lock).  A reader (__lookup_mnt) walks a
+ * chain without locks and can take a false negative while a chain is
+ * rewritten: that is why __follow_mount_rcu must give up when mount_lock
+ * moved.
+ *
+ * mnt_count is per thread, as the kernel's is per CPU: each thread adds to
+ * its own slot with a plain (relaxed load + store) update, which is not a
+ * barrier -- the reason __legitimize_mnt needs its smp_mb() -- and the
+ * busy check sums the slots.
+ */
+#ifndef WT_SIM_VFS_MOUNT_H
+#define WT_SIM_VFS_MOUNT_H
+
+#include "sim/obj.h"
+#include "sim/vfs/fsops.h"
+#include "sim/vfs/types.h"
+
+/* mnt_flags (the kernel's values) */
+#define MNT_NOSUID	0x01
+#define MNT_NODEV	0x02
+#define MNT_NOEXEC	0x04
+#define MNT_NOATIME	0x08
+#define MNT_INTERNAL	0x4000
+#define MNT_LOCKED	0x800000
+#define MNT_DOOMED	0x1000000
+#define MNT_SYNC_UMOUNT	0x2000000
+#define MNT_MARKED	0x4000000
+#define MNT_UMOUNT	0x8000000
+
+/* Slots of mnt_count: thread id + 1; slot 0 is "no simulated thread". */
+#ifndef WT_MAX_THREADS
+#define WT_MAX_THREADS 32
+#endif
+#define WT_MNT_SLOTS (WT_MAX_THREADS + 1)
+
+struct super_block {
+	struct wt_obj wt;
+	const struct file_system_type *s_type;
+	struct dentry *s_root;
+	struct wt_world *s_world;
+	char s_name[64];		/* the NAME of `mount -t TYPE NAME PATH` */
+	uint64_t s_next_ino;
+	struct inode *s_inodes;		/* all inodes (writer side) */
+	int s_active;			/* mounts using it (writer side) */
+	void *s_fs_info;		/* fs-private (remote: the server) */
+	struct super_block *s_next;	/* the world's list */
+};
+
+struct vfsmount {
+	struct dentry *mnt_root;
+	struct super_block *mnt_sb;
+	int mnt_flags;			/* wt_load/wt_store on the mount */
+};
+
+struct mount {
+	struct wt_obj wt;
+	struct mount *mnt_hash_next;	/* RCU mount-hash chain */
+	uint32_t mnt_bucket;
+	struct mount *mnt_parent;	/* wt_load/wt_store; itself if not attached */
+	struct dentry *mnt_mountpoint;	/* wt_load/wt_store */
+	struct vfsmount mnt;
+	int mnt_pcp[WT_MNT_SLOTS];	/* per-thread counts; see above */
+	struct mount *mnt_mounts;	/* children (writer side, namespace_sem) */
+	struct mount *mnt_child;	/* next sibling */
+	struct mount *mnt_all_next;	/* the world's list (teardown, checks) */
+	bool mnt_attached;		/* in the namespace tree (writer side) */
+	bool mnt_hashed;		/* on a hash chain (writer side) */
+	char mnt_devname[64];
+};
+
+static inline struct mount *real_mount(struct vfsmount *m)
+{
+	return container_of(m, struct mount, mnt);
+}
+
+static inline bool mnt_has_parent(const struct mount *m)
+{
+	return m != m->mnt_parent;
+}
+
+int mnt_flags_load(const struct mount *m);
+
+/*
+ * The count.  mnt_add_count changes the calling thread's slot only, with a
+ * relaxed load and store (no barrier: see the header comment).  The
+ * injection point is in the caller's frame via the macro.
+ */
+void wt_mnt_add_count(struct mount *m, int n, const struct wt_point *p);
+#define mnt_add_count(m, n)						\
+	wt_mnt_add_count((m), (n), WT_POINT_OR_NULL((n) > 0 ? WT_K_REF_GET : WT_K_REF_PUT, \
+			 NULL, "mnt_count", "mnt_add_count"))
+int mnt_get_count(const struct mount *m);	/* sum of the slots */
+
+struct vfsmount *mntget(struct vfsmount *m);
+/*
+ * mntput: drop a reference.  The last reference of a mount that is no
+ * longer attached (lazy umount, or a sync umount's own final put) frees it
+ * after a grace period (mntput_no_expire: the smp_mb pairing with
+ * __legitimize_mnt is in there).
+ */
+void mntput(struct vfsmount *m);
+
+/*
+ * __lookup_mnt: the child mount at (parent, dentry), or NULL.  RCU-safe,
+ * no reference taken; emits "lookup_mnt.hash_step" points per chain step.
+ * Of several mounts stacked on one mountpoint it returns the topmost.
+ */
+struct mount *__lookup_mnt(struct vfsmount *parent, const struct dentry *dentry);
+/* lookup_mnt: the same with a reference, retried under mount_lock. */
+struct vfsmount *lookup_mnt(const struct path *path);
+
+/* lock_mount_hash: write_seqlock(&mount_lock), as the kernel. */
+void lock_mount_hash(struct wt_world *w);
+void unlock_mount_hash(struct wt_world *w);
+
+/*
+ * finish_automount: attach an automounted mount at path (takes the
+ * caller's reference); -EBUSY style errors as the kernel; 0 on success.
+ * Logged in the history as a mount.
+ */
+int finish_automount(struct vfsmount *m, const struct path *path);
+
+/* --- writer side (sim/ops uses these; the caller takes the locks) --- */
+/* A new super_block of type, with its root directory inode and dentry. */
+struct super_block *wt_sb_create(struct wt_world *w,
+				 const struct file_system_type *type,
+				 const char *name);
+/* A new, unattached mount of (sb, root) with one reference. */
+struct mount *wt_mnt_alloc(struct super_block *sb, struct dentry *root,
+			   const char *devname);
+/* Caller holds mount_lock for writing: hash m at (parent, mountpoint) on
+ * top of whatever is mounted there, set DCACHE_MOUNTED, store mnt_parent
+ * then mnt_mountpoint (each a writer-step point). */
+void wt_mnt_attach(struct mount *m, struct mount *parent, struct dentry *mp);
+/* Caller holds mount_lock for writing: unhash m, clear DCACHE_MOUNTED when
+ * it was the last mount there, make m its own parent. */
+void wt_mnt_detach(struct mount *m);
+
+#endif /* WT_SIM_VFS_MOUNT_H */

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The world: everything a run shares.  Dcache and mount hashes,
+ * mount_lock and rename_lock, the RCU domain, the history log, the id
+ * counter, the seed, and the zoo's selected bugs.  There is no global
+ * mutable state outside this object and the scheduler's.
+ */
+#ifndef WT_SIM_VFS_WORLD_H
+#define WT_SIM_VFS_WORLD_H
+
+#include "sim/mutex.h"
+#include "sim/seq.h"
+#include "sim/vfs/dcache.h"
+#include "sim/vfs/inode.h"
+#include "sim/vfs/mount.h"
+#include "sim/vfs/types.h"
+
+struct wt_history;
+struct wt_rcu_domain;
+
+struct wt_world_config {
+	uint64_t seed;			/* initial d_seq values, server ids */
+	uint32_t dcache_buckets;	/* >= 1; 1 forces every collision */
+	uint32_t mount_buckets;		/* >= 1 */
+	size_t quarantine_slots;	/* poisoned objects kept (0: free at once) */
+	uint64_t bugs;			/* zoo variants (bit per enum wt_bug) */
+	bool history;			/* keep the history log (default true) */
+};
+
+void wt_world_config_default(struct wt_world_config *cfg);
+
+struct wt_world {
+	struct wt_world_config cfg;
+	seqlock_t mount_lock;		/* mount hash, mnt_parent/mnt_mountpoint writers */
+	seqlock_t rename_lock;		/* d_move */
+	struct wt_mutex namespace_sem;	/* mount tree writers */
+	spinlock_t dcache_lock;		/* writers of the dcache hash chains */
+	struct dentry **dcache_hash;	/* heads; RCU */
+	struct mount **mount_hash;	/* heads; RCU; written under mount_lock */
+	uint64_t next_id;		/* object ids (atomic) */
+	struct wt_rcu_domain *rcu;
+	struct wt_history *history;
+	struct mount *root_mnt;		/* the namespace's root mount */
+	struct super_block *supers;	/* writer side */
+	struct dentry *dentries;	/* all dentries ever made (writer side, under dcache_lock) */
+	struct mount *mounts;		/* all mounts (writer side, under namespace_sem) */
+	spinlock_t list_lock;		/* the three lists above */
+};
+
+/* Build a world with a root tmpfs mounted at "/".  NULL on ENOMEM. */
+struct wt_world *wt_world_create(const struct wt_world_config *cfg);
+/* Free everything; no simulated thread may still use the world. */
+void wt_world_destroy(struct wt_world *w);
+
+uint64_t wt_world_new_id(struct wt_world *w);
+/* The initial d_seq of a new dentry: drawn from (seed, id), even. */
+unsigned wt_world_initial_seq(const struct wt_world *w, uint64_t id);
+
+/* Zoo bugs: sim/ and core/ test these bits; the catalogue is in core/. */
+static inline bool wt_bug(const struct wt_world *w, unsigned bug)
+{
+	return (w->cfg.bugs >> bug) & 1;
+}
+
+/* The namespace root as a path (no reference taken). */
+struct path wt_world_root(const struct wt_world *w);
+
+/* A walker's or writer's task: credentials, root, cwd (referenced). */
+struct wt_task {
+	struct wt_world *world;
+	struct cred cred;
+	struct path root;
+	struct path pwd;
+	uint32_t umask;
+};
+
+void wt_task_init(struct wt_task *task, struct wt_world *w, uint32_t uid,
+		  uint32_t gid);
+void wt_task_release(struct wt_task *task);
+
+#endif /* WT_SIM_VFS_WORLD_H */
