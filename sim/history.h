@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The history: the versioned log of every writer operation.
+ *
+ * What is logged.  The namespace is names -> inodes plus the mount tree.
+ * Every writer operation (sim/ops) appends, at its publication point and
+ * under its write-side locks, one entry per step that a reader can see:
+ * mkdir is one entry (the d_instantiate), rename one (the d_move), rmdir
+ * two (S_DEAD on the inode, then d_delete), mount one (the attach), umount
+ * one (the detach).  finish_automount logs its attach the same way.  An
+ * entry is a list of facts; each fact sets the whole state of one object
+ * (a dentry, an inode, a mount or a super_block) as it is after the step.
+ * Version 0 is the initial world (the root tmpfs).
+ *
+ * What is not logged.  Dentries that the VFS makes or drops on its own --
+ * a ->lookup filling an in-lookup dentry (d_alloc_parallel), the negative
+ * dentries a failed lookup leaves, a shrink or an invalidation unhashing an
+ * unused dentry -- do not change names -> inodes, so they are no namespace
+ * change.  A snapshot keeps a dropped dentry as it was last logged (hashed)
+ * and knows nothing of a dentry that only a lookup made: dentry identity
+ * for (parent, name) is whatever positive hashed dentry was logged there,
+ * and the oracle matches a walker's dentry by inode where the dentry is
+ * not recorded.  The first time a writer touches a dentry it has not
+ * logged (a remote dentry a walker looked up, say), the commit logs it and
+ * every unlogged ancestor with their inodes, so the snapshot stays a
+ * connected tree.
+ *
+ * Versions.  A step reserves its version when it starts (before its first
+ * store) and publishes it when it commits (after its last); commits are
+ * published in version order.  A reader samples wt_history_version_start()
+ * when a walk starts and wt_history_version_end() when it ends: every step
+ * the walk may have seen is then within [start, end], never outside (the
+ * window is never too narrow: start counts only published steps, end every
+ * step already begun).  wt_history_version() is the last published one.
+ *
+ * Concurrency.  Appends come from writer ops (serialised by the world's
+ * writer mutex) and from finish_automount (under namespace_sem and
+ * mount_lock); the log's own spinlock orders them, taken only briefly, so
+ * no lock order is imposed on the callers.  Rule for callers: between
+ * begin and commit take only locks that no other appender holds while it
+ * waits in its commit.  Entries up to wt_history_version() are immutable
+ * and may be read concurrently with appends (the log is chunked, entries
+ * never move).  truncate/reset run at quiescence with no snapshot alive.
+ *
+ * Memory: a run's log grows within an iteration; the runner calls
+ * wt_history_reset() between iterations so memory stays bounded.
+ *
+ * Ownership: w->history belongs to the writer side.  wt_ops_init()
+ * (sim/ops.h) creates it, wt_ops_fini() frees it before wt_world_destroy();
+ * world.c only sets it to NULL.  Code outside sim/ops that logs (the VFS's
+ * finish_automount) calls wt_history_begin(w, ...), which does nothing
+ * while w->history is NULL.
+ */
+#ifndef WT_SIM_HISTORY_H
+#define WT_SIM_HISTORY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim/vfs/fsops.h"
+
+struct dentry;
+struct inode;
+struct mount;
+struct super_block;
+struct wt_world;
+struct wt_history;
+
+enum wt_fact_kind {
+	WT_FACT_DENTRY = 1,
+	WT_FACT_INODE,
+	WT_FACT_MOUNT,
+	WT_FACT_SUPER,
+};
+
+/* dentry fact flags */
+#define WT_DF_HASHED	0x01	/* on a hash chain: findable by name */
+#define WT_DF_FSROOT	0x02	/* its super_block's s_root */
+#define WT_DF_MOUNTED	0x04	/* DCACHE_MOUNTED */
+#define WT_DF_AUTOMOUNT	0x08	/* DCACHE_NEED_AUTOMOUNT */
+
+struct wt_dentry_fact {
+	uint64_t id;
+	uint64_t parent;	/* d_parent's id; the dentry's own for a root.
+				 * An unhashed dentry keeps its last parent. */
+	uint64_t inode;		/* 0: negative */
+	uint64_t sb;
+	uint32_t flags;		/* WT_DF_* */
+	const char *name;	/* as stored (casefold keeps the case) */
+};
+
+struct wt_inode_fact {
+	uint64_t id;
+	uint64_t sb;
+	uint32_t mode;		/* i_mode: type and permission bits */
+	uint32_t uid;
+	uint32_t gid;
+	uint32_t nlink;
+	uint32_t flags;		/* i_flags (S_DEAD, ...) */
+	uint32_t generation;
+	enum wt_fs_kind kind;
+	const char *link;	/* symlink body, or NULL */
+	uint64_t magic_mnt;	/* magic link target (mount id, dentry id), */
+	uint64_t magic_dentry;	/* 0 when not a magic link */
+};
+
+/* mount fact flags (beside the MNT_* flags, which go in mnt_flags) */
+#define WT_MF_ATTACHED	0x01	/* in the namespace tree */
+#define WT_MF_NSROOT	0x02	/* the namespace's root mount */
+
+struct wt_mount_fact {
+	uint64_t id;
+	uint64_t parent;	/* mnt_parent's id; the mount's own when detached */
+	uint64_t mountpoint;	/* mnt_mountpoint's dentry id */
+	uint64_t root;		/* mnt_root's dentry id */
+	uint64_t sb;
+	uint64_t order;		/* stacking order: version of its attach */
+	int mnt_flags;		/* MNT_* (MNT_UMOUNT, MNT_SYNC_UMOUNT, ...) */
+	uint32_t flags;		/* WT_MF_* */
+	const char *devname;
+};
+
+struct wt_super_fact {
+	uint64_t id;
+	uint64_t root;		/* s_root's dentry id */
+	enum wt_fs_kind kind;
+	const char *type;	/* "tmpfs", "remote", ... */
+	const char *name;	/* the NAME of `mount -t TYPE NAME PATH` */
+};
+
+struct wt_fact {
+	enum wt_fact_kind kind;
+	union {
+		struct wt_dentry_fact d;
+		struct wt_inode_fact i;
+		struct wt_mount_fact m;
+		struct wt_super_fact s;
+	};
+};
+
+static inline uint64_t wt_fact_id(const struct wt_fact *f)
+{
+	return f->d.id;	/* id is the first member of every variant */
+}
+
+struct wt_hist_entry {
+	uint64_t version;
+	const char *op;		/* "mkdir", "rename", ... (static) */
+	const char *step;	/* publication point: "rmdir.d_delete" (static) */
+	const char *args;	/* the operation's arguments as text */
+	uint32_t nfacts;
+	struct wt_fact *facts;
+};
+
+/* --- life cycle (the writer side, sim/ops, calls these) --- */
+/* A new log whose version 0 describes the world as it is now (the world
+ * must be quiescent).  Returns NULL on ENOMEM. */
+struct wt_history *wt_history_create(struct wt_world *w);
+void wt_history_destroy(struct wt_history *h);
+
+/* --- appending --- */
+struct wt_hist_rec;	/* one step being logged */
+
+/*
+ * Start a step: reserve its version.  op and step are static strings;
+ * the arguments are printf-formatted.  Returns NULL when the world keeps
+ * no history (every other call accepts NULL and does nothing).
+ */
+struct wt_hist_rec *wt_history_begin(struct wt_world *w, const char *op,
+				     const char *step, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Name an object the step changed; its state is read at commit. */
+void wt_history_dentry(struct wt_hist_rec *r, struct dentry *d);
+void wt_history_inode(struct wt_hist_rec *r, struct inode *inode);
+void wt_history_mount(struct wt_hist_rec *r, struct mount *m);
+void wt_history_super(struct wt_hist_rec *r, struct super_block *sb);
+/* Read the named objects' states, publish; returns the version. */
+uint64_t wt_history_commit(struct wt_hist_rec *r);
+
+/* --- reading --- */
+/* The last published version (acquire). */
+uint64_t wt_history_version(const struct wt_history *h);
+/* A walk's window: sample start first, end last (see the header). */
+uint64_t wt_history_version_start(const struct wt_history *h);
+uint64_t wt_history_version_end(const struct wt_history *h);
+/* The oldest version still in the log (0 until a truncate or reset). */
+uint64_t wt_history_first(const struct wt_history *h);
+/* A published entry, or NULL (not yet published, or truncated). */
+const struct wt_hist_entry *wt_history_entry(const struct wt_history *h,
+					     uint64_t version);
+/* One line per entry: "VERSION OP STEP ARGS", then its facts. */
+void wt_history_print(const struct wt_history *h, FILE *f, bool facts);
+void wt_fact_print(const struct wt_fact *fact, FILE *f);
+
+/* --- bounding memory (quiescent: no appender, no snapshot alive) --- */
+/* Fold every entry up to version into one checkpoint entry at version. */
+int wt_history_truncate(struct wt_history *h, uint64_t version);
+/* Drop the log; the next version is a checkpoint of the live world. */
+int wt_history_reset(struct wt_history *h);
+
+#endif /* WT_SIM_HISTORY_H */
