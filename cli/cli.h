@@ -13,6 +13,7 @@ struct wt_cmd {
 };
 
 int wt_cmd_points(int argc, char **argv);
+int wt_cmd_paths(int argc, char **argv);
 int wt_cmd_tree(int argc, char **argv);
 
 /* Print "walktorture: message" to stderr and return WT_EXIT_USAGE. */

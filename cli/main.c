@@ -7,6 +7,7 @@
 
 static const struct wt_cmd commands[] = {
 	{ "points", "points [--json]", wt_cmd_points },
+	{ "paths", "paths [--json]", wt_cmd_paths },
 	{ "tree", "tree FILE", wt_cmd_tree },
 };
 

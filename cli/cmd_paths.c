@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * walktorture paths: the exit-path catalogue, one line each --
+ * name, then tab-separated group and what forces it -- or, with --json,
+ * the same as a JSON array (with the kind of each path too).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cli/cli.h"
+#include "core/paths.h"
+
+static int print_json(void)
+{
+	json_t *arr = json_array();
+
+	for (int i = 0; i < WT_PATH__COUNT; i++) {
+		const struct wt_path_info *p = wt_path_info((enum wt_path)i);
+
+		json_array_append_new(arr, json_pack("{s:s, s:i, s:s, s:s}",
+			"name", p->name, "group", (int)p->group,
+			"kind", wt_path_kind_name(p->kind),
+			"description", p->desc));
+	}
+	json_dumpf(arr, stdout, JSON_INDENT(1));
+	putchar('\n');
+	json_decref(arr);
+	return WT_EXIT_OK;
+}
+
+int wt_cmd_paths(int argc, char **argv)
+{
+	int json = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			json = 1;
+		else
+			return wt_usage_error("paths: unknown option '%s' (valid: --json)",
+					      argv[i]);
+	}
+	if (json)
+		return print_json();
+	for (int i = 0; i < WT_PATH__COUNT; i++) {
+		const struct wt_path_info *p = wt_path_info((enum wt_path)i);
+
+		printf("%s\t%u\t%s\n", p->name, p->group, p->desc);
+	}
+	return WT_EXIT_OK;
+}

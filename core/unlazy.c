@@ -1,0 +1,359 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Leaving RCU-walk: legitimize_path, legitimize_links, legitimize_root,
+ * try_to_unlazy, try_to_unlazy_next, complete_walk, terminate_walk.
+ *
+ * RCU-walk holds no references: everything it stands on is kept from
+ * being freed by rcu_read_lock() alone and is validated by seqcounts.  To
+ * go on in REF-walk from where it is, the walker takes real references on
+ * what it stands on (the mount, the dentry, the saved symlinks, the root)
+ * and then checks that the seqcounts it sampled have not moved, i.e. that
+ * REF-walk could have reached this same state.  When that fails the walk
+ * returns -ECHILD and the entry point restarts it from the top in
+ * REF-walk.  Each outcome is counted: unlazy.REASON on success,
+ * restart.REASON on failure, plus the restart.legitimize* cause.
+ */
+#include <assert.h>
+
+#include "core/internal.h"
+
+void path_get(const struct path *path)
+{
+	mntget(path->mnt);
+	dget(path->dentry);
+}
+
+void path_put(const struct path *path)
+{
+	/* After a failed legitimize either half may be missing. */
+	if (path->dentry)
+		dput(path->dentry);
+	if (path->mnt)
+		mntput(path->mnt);
+}
+
+/* Called in RCU mode only: the walk is in REF mode from here on. */
+void leave_rcu(struct nameidata *nd)
+{
+	assert(nd->flags & LOOKUP_RCU);
+	nd->flags &= ~LOOKUP_RCU;
+	nd->seq = nd->next_seq = 0;
+	rcu_read_unlock();
+}
+
+/*
+ * The kernel releases each saved link's get_link cookie here.  Our bodies
+ * are copies owned by the nameidata, so there is nothing to release; the
+ * function stays so that the callers read as the kernel's do.
+ */
+void drop_links(struct nameidata *nd)
+{
+	assert(nd->depth <= MAXSYMLINKS);
+}
+
+/* Must pair with every path_init(); nd is reusable afterwards. */
+void terminate_walk(struct nameidata *nd)
+{
+	drop_links(nd);
+	if (!(nd->flags & LOOKUP_RCU)) {
+		path_put(&nd->path);
+		for (unsigned i = 0; i < nd->depth; i++)
+			path_put(&nd->stack[i].link);
+		if (nd->state & ND_ROOT_GRABBED) {
+			path_put(&nd->root);
+			nd->state &= ~ND_ROOT_GRABBED;
+		}
+	} else {
+		leave_rcu(nd);
+	}
+	nd->depth = 0;
+	nd->path.mnt = NULL;
+	nd->path.dentry = NULL;
+}
+
+/*
+ * Take a reference on a dentry the walk found locklessly.  It may be
+ * dying (its lockref marked dead by __dentry_kill, its memory kept only by
+ * RCU): a plain increment would resurrect it and the final put would then
+ * free it twice, so only a live count may grow.
+ */
+static bool nd_get_dentry(struct nameidata *nd, struct dentry *dentry)
+{
+	/*
+	 * Zoo WT_BUG_LOCKREF_GET (`--bug lockref_get`) takes lockref_get()
+	 * here, which increments a dead count too: the walk then holds a
+	 * "reference" on a dentry that is being freed.
+	 */
+	if (nd_bug(nd, WT_BUG_LOCKREF_GET)) {
+		lockref_get(&dentry->d_lockref);
+		return true;
+	}
+	return lockref_get_not_dead(&dentry->d_lockref);
+}
+
+/*
+ * path_put is needed afterwards whatever the answer: the fields hold what
+ * was taken (NULL where nothing was).  dead and moved name the causes to
+ * count; mount failures are counted by their __legitimize_mnt branch.
+ */
+static bool __legitimize_path(struct nameidata *nd, struct path *path,
+			      unsigned seq, unsigned mseq, enum wt_path dead,
+			      enum wt_path moved)
+{
+	enum legit_mnt how;
+	int res = __legitimize_mnt(nd->world, path->mnt, mseq, &how);
+
+	if (res) {
+		count_legit_mnt(nd, how);
+		if (res > 0)
+			path->mnt = NULL;
+		path->dentry = NULL;
+		return false;
+	}
+	if (!nd_get_dentry(nd, path->dentry)) {
+		nd_count(nd, dead);
+		path->dentry = NULL;
+		return false;
+	}
+	/*
+	 * Validates that the dentry is still what the walk saw when it
+	 * sampled seq (same name, parent and inode): only then is the
+	 * reference we just took a reference on the walk's state.  Without
+	 * it the walk would go on in REF-walk from a dentry that was renamed
+	 * or made negative under it.  No zoo bug removes this one.
+	 */
+	if (read_seqcount_retry_at(&path->dentry->d_seq, seq,
+				   "legitimize_path.seq")) {
+		nd_count(nd, moved);
+		return false;
+	}
+	return true;
+}
+
+bool legitimize_path(struct nameidata *nd, struct path *path, unsigned seq,
+		     enum wt_path dead, enum wt_path moved)
+{
+	return __legitimize_path(nd, path, seq, nd->m_seq, dead, moved);
+}
+
+/*
+ * A failed link sets depth to cover it, so that terminate_walk() puts the
+ * links before it (legitimized) and what the failed one got; the links
+ * after it were never referenced.
+ */
+static bool legitimize_links(struct nameidata *nd)
+{
+	for (unsigned i = 0; i < nd->depth; i++) {
+		struct saved *last = nd->stack + i;
+
+		if (!legitimize_path(nd, &last->link, last->seq,
+				     WT_PATH_RESTART_LEGITIMIZE_LINK_DEAD,
+				     WT_PATH_RESTART_LEGITIMIZE_LINK_SEQ)) {
+			drop_links(nd);
+			nd->depth = i + 1;
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool legitimize_root(struct nameidata *nd)
+{
+	/* Nothing to do if nd->root is zero or is managed by the caller. */
+	if (!nd->root.mnt || (nd->state & ND_ROOT_PRESET))
+		return true;
+	nd->state |= ND_ROOT_GRABBED;
+	return legitimize_path(nd, &nd->root, nd->root_seq,
+			       WT_PATH_RESTART_LEGITIMIZE_ROOT_DEAD,
+			       WT_PATH_RESTART_LEGITIMIZE_ROOT_SEQ);
+}
+
+static void unlazy_done(struct nameidata *nd, bool ok, enum wt_path path)
+{
+	const struct wt_ident none = { 0, 0, 0 };
+	struct wt_ident at = wt_ident_of(nd->path.mnt, nd->path.dentry,
+					 nd->inode);
+
+	nd_count(nd, path);
+	if (nd_recording(nd)) {
+		nd_record(nd, WT_STEP_UNLAZY, &none, ok ? &at : &none, NULL, 0,
+			  ok ? 0 : -ECHILD, path, NULL, 0);
+		if (ok)
+			nd_validated_all(nd);
+	}
+	if (ok)
+		nd->unlazied = true;
+}
+
+/*
+ * The RESOLVE_CACHED walk may not leave RCU-walk before complete_walk()
+ * (which clears LOOKUP_CACHED first): any unlazy fails at once, and the
+ * REF-walk retry then answers -EAGAIN from path_init().
+ */
+static bool unlazy_cached(struct nameidata *nd)
+{
+	if (!(nd->flags & LOOKUP_CACHED))
+		return false;
+	nd_count(nd, WT_PATH_RESTART_LEGITIMIZE_CACHED);
+	drop_links(nd);
+	nd->depth = 0;
+	return true;
+}
+
+/*
+ * try_to_unlazy - switch to REF-walk at nd->path.  Called in RCU mode
+ * only.  true: the walk holds references on nd->path, the saved links and
+ * the root, and goes on in REF mode.  false: the walk must restart
+ * (-ECHILD); nothing may touch nd before terminate_walk().  ok and fail
+ * are the exit paths to count (WT_PATH_NONE: count nothing).
+ */
+bool try_to_unlazy(struct nameidata *nd, enum wt_path ok, enum wt_path fail)
+{
+	struct dentry *parent = nd->path.dentry;
+
+	assert(nd->flags & LOOKUP_RCU);
+	if (unlazy_cached(nd))
+		goto out1;
+	if (nd->depth && !legitimize_links(nd))
+		goto out1;
+	if (!legitimize_path(nd, &nd->path, nd->seq,
+			     WT_PATH_RESTART_LEGITIMIZE_PATH_DEAD,
+			     WT_PATH_RESTART_LEGITIMIZE_PATH_SEQ))
+		goto out;
+	if (!legitimize_root(nd))
+		goto out;
+	leave_rcu(nd);
+	/* The kernel's BUG_ON: a legitimized dentry keeps its inode. */
+	if (nd->inode != d_inode(parent))
+		wt_violation(WT_CHECK_INVARIANT, NULL, parent,
+			     "try_to_unlazy: nd->inode is not the inode of the "
+			     "legitimized dentry %llu",
+			     (unsigned long long)parent->wt.id);
+	unlazy_done(nd, true, ok);
+	return true;
+
+out1:
+	nd->path.mnt = NULL;
+	nd->path.dentry = NULL;
+out:
+	leave_rcu(nd);
+	unlazy_done(nd, false, fail);
+	return false;
+}
+
+/*
+ * try_to_unlazy_next - the same, and also legitimize the child dentry the
+ * walk picked in RCU mode (its seq is nd->next_seq).  On success the walk
+ * holds a reference on dentry too.
+ */
+bool try_to_unlazy_next(struct nameidata *nd, struct dentry *dentry,
+			enum wt_path ok, enum wt_path fail)
+{
+	enum legit_mnt how;
+	int res;
+
+	assert(nd->flags & LOOKUP_RCU);
+	if (unlazy_cached(nd))
+		goto out2;
+	if (nd->depth && !legitimize_links(nd))
+		goto out2;
+	res = __legitimize_mnt(nd->world, nd->path.mnt, nd->m_seq, &how);
+	if (res) {
+		count_legit_mnt(nd, how);
+		if (res > 0)
+			goto out2;
+		goto out1;
+	}
+	if (!nd_get_dentry(nd, nd->path.dentry)) {
+		nd_count(nd, WT_PATH_RESTART_LEGITIMIZE_NEXT_DEAD);
+		goto out1;
+	}
+	if (!nd_get_dentry(nd, dentry)) {
+		nd_count(nd, WT_PATH_RESTART_LEGITIMIZE_NEXT_DEAD);
+		goto out;
+	}
+	/*
+	 * Validates the child against nd->next_seq -- and through it the
+	 * parent too: the parent's seq was checked after the child's was
+	 * sampled (lookup_fast.parent_seq), so a child that has not moved
+	 * since means the parent was still valid when we found it.  Without
+	 * it REF-walk would continue from a child that was renamed or
+	 * deleted after the lookup.  No zoo bug removes this one.
+	 */
+	if (read_seqcount_retry_at(&dentry->d_seq, nd->next_seq,
+				   "try_to_unlazy_next.seq")) {
+		nd_count(nd, WT_PATH_RESTART_LEGITIMIZE_NEXT_SEQ);
+		goto out_dput;
+	}
+	if (!legitimize_root(nd))
+		goto out_dput;
+	leave_rcu(nd);
+	unlazy_done(nd, true, ok);
+	return true;
+
+out2:
+	nd->path.mnt = NULL;
+out1:
+	nd->path.dentry = NULL;
+out:
+	leave_rcu(nd);
+	unlazy_done(nd, false, fail);
+	return false;
+out_dput:
+	leave_rcu(nd);
+	dput(dentry);
+	unlazy_done(nd, false, fail);
+	return false;
+}
+
+static int weak_revalidate(struct nameidata *nd, struct dentry *dentry)
+{
+	const struct dentry_operations *op = wt_load(dentry, d_op);
+	int status;
+
+	if (!(nd_d_flags(dentry) & DCACHE_OP_WEAK_REVALIDATE) || !op ||
+	    !op->d_weak_revalidate)
+		return 0;
+	status = op->d_weak_revalidate(dentry, nd->flags);
+	if (status > 0)
+		return 0;
+	if (!status) {
+		nd_count(nd, WT_PATH_ESTALE_WEAK_REVALIDATE);
+		status = -ESTALE;
+	}
+	return status;
+}
+
+/*
+ * complete_walk - the walk reached its end: leave RCU mode, and weakly
+ * revalidate a result the walk jumped to (a remote fs never saw us look
+ * it up by name).  0, or -errno; on failure the caller need not drop
+ * nd->path (terminate_walk does).
+ */
+int complete_walk(struct nameidata *nd)
+{
+	if (nd->flags & LOOKUP_RCU) {
+		/* Don't zero nd->root for scoped or caller-managed roots. */
+		if (!(nd->state & ND_ROOT_PRESET) &&
+		    !(nd->flags & LOOKUP_IS_SCOPED))
+			nd->root.mnt = NULL;
+		/* A cached lookup that got here lazily has succeeded. */
+		nd->flags &= ~LOOKUP_CACHED;
+		if (!try_to_unlazy(nd, WT_PATH_NONE,
+				   WT_PATH_RESTART_COMPLETE_WALK))
+			return -ECHILD;
+		/* This unlazy is the normal end, not a reason (rcu.ok). */
+		nd->unlazied = false;
+	}
+	if (nd->flags & LOOKUP_IS_SCOPED) {
+		/*
+		 * The final sanity check of a scoped lookup: never hand out a
+		 * result that was outside the root when we looked.
+		 */
+		if (!path_is_under(nd->world, &nd->path, &nd->root))
+			return -EXDEV;
+	}
+	if (!(nd->state & ND_JUMPED))
+		return 0;
+	return weak_revalidate(nd, nd->path.dentry);
+}
