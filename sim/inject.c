@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sim/inject.h"
+#include "sim/rules.h"
 #include "sim/sched/sched.h"
 
 static const char *const kind_names[WT_K__COUNT] = {
@@ -142,12 +143,75 @@ const struct wt_point *wt_point_lookup(const char *name)
 	return NULL;
 }
 
+uint64_t wt_fnv1a(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *b = data;
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= b[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+static uint64_t *point_hashes;
+
+uint64_t wt_point_name_hash(const struct wt_point *p)
+{
+	uint32_t n = wt_point_count();
+
+	if (!p)
+		return 0;
+	if (!point_hashes) {
+		/* Built once at start-up (wt_run calls it before any thread
+		 * runs), like the name table. */
+		uint64_t *h = calloc(n ? n : 1, sizeof(*h));
+
+		if (!h)
+			abort();
+		for (uint32_t i = 0; i < n; i++) {
+			const char *name = wt_point_name(&__start_wt_points[i]);
+
+			h[i] = wt_fnv1a(WT_FNV1A_INIT, name, strlen(name));
+		}
+		point_hashes = h;
+	}
+	return point_hashes[wt_point_id(p)];
+}
+
+/*
+ * The slow path: count the hit, evaluate the rules (which only leave
+ * pending actions in t), then let the backend act on the point -- trace
+ * it, apply the actions, and in sim mode decide who runs next.
+ */
 void wt_hook_slow(struct wt_thread *t, const struct wt_point *p,
 		  const void *obj)
 {
-	t->last_point = p;
+	uint32_t id;
+
+	if (!p)
+		return;
+	id = wt_point_id(p);
+	/* Relaxed stores of single-writer words: stress-mode readers only
+	 * need untorn values (preempt-until, the watchdog's report). */
+	__atomic_store_n(&t->last_point, p, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->arrivals, t->arrivals + 1, __ATOMIC_RELAXED);
+	if (t->hits)
+		__atomic_store_n(&t->hits[id], t->hits[id] + 1, __ATOMIC_RELAXED);
+	t->pending_delay_ns = 0;
+	t->pending_yield = false;
+	t->pending_fail = false;
+	t->pending_preempt_thread = -1;
+	if (t->rules)
+		wt_rules_apply(t, p, obj);
 	if (t->sched && t->sched->ops->point)
 		t->sched->ops->point(t->sched, t, p, obj);
+}
+
+bool wt_hook_alloc_slow(struct wt_thread *t, const struct wt_point *p)
+{
+	wt_hook_slow(t, p, NULL);
+	return t->pending_fail && p && p->kind == WT_K_ALLOC;
 }
 
 void wt_fault_hit(const struct wt_point *p)

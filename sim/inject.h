@@ -137,6 +137,40 @@ static inline void wt_hook(const struct wt_point *p, const void *obj)
 /* A named event of the walk, e.g. WT_EVENT("d_lookup_rcu.hit", dentry). */
 #define WT_EVENT(name, obj) WT_HOOK(WT_K_EVENT, (name), NULL, (name), (obj))
 
+bool wt_hook_alloc_slow(struct wt_thread *t, const struct wt_point *p);
+
+/*
+ * An allocation point: the hook, and the answer to "should this
+ * allocation fail?" -- true when a `fail' rule fired here.  The caller
+ * then behaves as if its allocation had failed (and must survive it):
+ *
+ *	if (wt_alloc_should_fail(WT_ALLOC_POINT("pick_link.alloc")))
+ *		return -ECHILD;
+ *
+ * Always false with the hooks compiled out or nothing armed.
+ */
+static inline bool wt_alloc_should_fail(const struct wt_point *p)
+{
+#ifndef WT_NO_HOOKS
+	struct wt_thread *t = wt_self;
+
+	if (__builtin_expect(t != NULL && t->hook_armed, 0))
+		return wt_hook_alloc_slow(t, p);
+#else
+	(void)p;
+#endif
+	return false;
+}
+
+#define WT_ALLOC_POINT(name)						\
+	WT_POINT_OR_NULL(WT_K_ALLOC, (name), NULL, "allocation " name)
+
+/* FNV-1a of the point's dotted name: what traces hash, so that digests
+ * do not depend on link order or addresses. */
+uint64_t wt_point_name_hash(const struct wt_point *p);
+uint64_t wt_fnv1a(uint64_t h, const void *data, size_t len);
+#define WT_FNV1A_INIT 0xcbf29ce484222325ull
+
 /* Break here in gdb: called whenever an injected fault fires. */
 void wt_fault_hit(const struct wt_point *p);
 

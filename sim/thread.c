@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +49,36 @@ void wt_thread_init(struct wt_thread *t, uint32_t id, const char *name)
 void wt_thread_enter(struct wt_thread *t)
 {
 	wt_self = t;
+}
+
+bool wt_should_stop(void)
+{
+	struct wt_thread *t = wt_self;
+
+	/* Relaxed: the flag only ever goes 0 -> 1, and a body that sees it
+	 * late runs one more loop, which is harmless. */
+	return t && t->stop_flag &&
+	       __atomic_load_n(t->stop_flag, __ATOMIC_RELAXED) != 0;
+}
+
+void wt_request_stop(void)
+{
+	struct wt_thread *t = wt_self;
+
+	if (t && t->stop_flag)
+		__atomic_store_n(t->stop_flag, 1, __ATOMIC_RELAXED);
+}
+
+_Noreturn void wt_thread_exit(void)
+{
+	struct wt_thread *t = wt_self;
+
+	if (!t || !t->exit_env) {
+		fprintf(stderr, "walktorture: !!! wt_thread_exit outside a run\n");
+		abort();
+	}
+	t->aborted = true;
+	siglongjmp(*(sigjmp_buf *)t->exit_env, 1);
 }
 
 void wt_violation(enum wt_check check, const struct wt_point *p,

@@ -14,7 +14,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "sim/sched/prng.h"
+
 struct wt_point;
+struct wt_obj;
 struct wt_sched;
 struct wt_rcu_domain;
 struct wt_thread;
@@ -41,18 +44,59 @@ typedef void (*wt_violation_fn)(struct wt_thread *t, enum wt_check check,
 
 struct wt_rcu_reader;
 
+struct wt_rule_state;
+struct wt_trace_buf;
+
+/*
+ * Fields up to `owner` are set by whoever creates the thread (the caller
+ * of wt_run sets name, role, rcu and the violation sink after
+ * wt_thread_init).  The rest is the runtime's: wt_run sets it up before
+ * the body runs and clears it when the run ends.
+ */
 struct wt_thread {
 	uint32_t id;			/* 0..n-1 within the run */
-	const char *name;		/* role name, e.g. "walker" */
+	const char *name;		/* thread name, e.g. "walker" */
 	bool hook_armed;		/* anything to do in wt_hook()? */
 	struct wt_sched *sched;		/* the backend running this thread */
 	struct wt_rcu_reader *rcu;	/* this thread's RCU record, or NULL */
 	uint32_t rcu_depth;		/* rcu_read_lock nesting */
+	/* The last point this thread reached; written with a relaxed atomic
+	 * store (stress mode: other threads and the watchdog read it). */
 	const struct wt_point *last_point;
 	wt_violation_fn on_violation;
 	void *violation_arg;		/* for the sink */
 	uint64_t violations;		/* how many were reported */
 	void *owner;			/* the run's per-thread context */
+
+	/* Selection context for injection rules and directed schedules. */
+	const char *role;		/* role for thread=/role= (NULL: name) */
+	/* The path component being looked up, set by the walk engine (NULL
+	 * outside a lookup); rules and `where name=` steps match on it. */
+	const char *cur_component;
+	/* The object a point is about, for points whose obj argument is not
+	 * the object (a seqcount, a lock): callers may tag it here.  Field
+	 * loads and stores pass the object itself and need no tag. */
+	const struct wt_obj *cur_obj;
+
+	/* Runtime state (wt_run). */
+	uint64_t *hits;			/* arrivals per point id, or NULL */
+	uint64_t arrivals;		/* points reached (relaxed atomic) */
+	struct wt_rule_state *rules;	/* compiled rules, or NULL */
+	struct wt_prng prng;		/* this thread's stream (rules, delays) */
+	uint64_t clock_ns;		/* sim: virtual clock; stress: unused */
+	/* Actions the rules decided at the current point, for the backend. */
+	uint64_t pending_delay_ns;
+	bool pending_yield;
+	bool pending_fail;
+	int32_t pending_preempt_thread;	/* -1: none */
+	uint32_t pending_preempt_rule;	/* which rule (its point set) */
+	uint64_t pending_preempt_timeout_ns;
+	struct wt_trace_buf *trace_buf;	/* where this thread's events go */
+	uint16_t trace_note;		/* current op tag (0: none) */
+	uint32_t *stop_flag;		/* the run's stop request (atomic) */
+	void *exit_env;			/* sigjmp_buf * of the thread's entry */
+	bool finished;			/* the body returned */
+	bool aborted;			/* left through wt_thread_exit() */
 };
 
 extern __thread struct wt_thread *wt_self;
@@ -60,6 +104,20 @@ extern __thread struct wt_thread *wt_self;
 void wt_thread_init(struct wt_thread *t, uint32_t id, const char *name);
 /* Make t the current thread of this OS thread (NULL to leave). */
 void wt_thread_enter(struct wt_thread *t);
+
+/*
+ * Stopping.  wt_should_stop() is the stop test every looping body polls:
+ * true once the run asked its threads to stop (wt_request_stop(), the
+ * budget, a fatal violation).  wt_thread_exit() abandons the current
+ * thread's body at once and returns to the thread's entry in the backend
+ * (siglongjmp to the fiber or pthread entry): nothing of the body is
+ * unwound, so locks it holds stay held and the other threads may then
+ * block on them -- which the sim backend reports as a deadlock.  Without a
+ * backend entry (no wt_run) it aborts the process.
+ */
+bool wt_should_stop(void);
+void wt_request_stop(void);
+_Noreturn void wt_thread_exit(void);
 
 /*
  * Report a violation from the current thread (or from no thread).  Always

@@ -11,6 +11,64 @@
  * a 2-core machine cannot stall the run.  The sim backend blocks the fiber
  * on the condition and never picks it until ready() holds, so random and
  * PCT schedules cannot livelock on a spinner.
+ *
+ * The backends that run a whole set of threads (sim and stress) are
+ * driven through wt_run() in run.h; the model of the sim backend:
+ *
+ * Sim mode (default): every simulated thread is a ucontext fiber and all
+ * fibers run on the calling OS thread.  At every point the running fiber
+ * "arrives" (its trace event), the rules decide their actions, and the
+ * scheduler picks who runs next -- possibly the same fiber, which costs
+ * no switch.  One seed, one build configuration and the same bodies give
+ * the same decisions, the same trace and the same digest, byte for byte.
+ *
+ *   Sim mode is sequentially consistent: only one fiber runs at a time and
+ *   every access sees the latest store.  TSan cannot see races between
+ *   fibers (each switch is a happens-before edge, __tsan_switch_to_fiber
+ *   with flag 0): data races and barrier bugs are the business of stress
+ *   mode and of the later weak-memory mode.  Under ASan the switches are
+ *   announced with __sanitizer_start/finish_switch_fiber.
+ *
+ *   Virtual time.  Each thread has a clock (ns).  Reaching a point costs
+ *   step_ns (default 10); a delay of d adds d to the thread's clock and
+ *   puts it to sleep: a sleeping thread is not picked while any other
+ *   runnable thread's clock is behind its own -- it sleeps until the
+ *   others have caught up with the time it woke at -- and when every
+ *   runnable thread sleeps the lowest clock runs (time jumps).  So an
+ *   80us delay lets the other threads pass about 8000 points.  Threads
+ *   that do not sleep are not held to each other's clocks: a policy may
+ *   run one far ahead (that is what a preemption is).  A thread woken
+ *   from a wait has its clock raised to the clock of the thread that ran
+ *   last.
+ *
+ *   Waits.  ops->wait marks the fiber blocked on (ready, arg) and
+ *   switches away; each decision re-evaluates ready() of the blocked
+ *   fibers (as that thread: wt_self is switched to it) and only a fiber
+ *   whose condition holds can be picked, so PCT cannot livelock on a
+ *   spinner.  preempt-until blocks a fiber the same way, until the other
+ *   thread's hit count at the point moves (or it finishes; and if nothing
+ *   else can run it is released, counted in preempt_timeouts).
+ *
+ *   Policies.  random: at each point, with probability random_switch_p,
+ *   switch to another awake thread chosen uniformly (a yield forces the
+ *   switch); pct (Burckhardt et al., ASPLOS 2010): random initial
+ *   priorities d..d+n-1, d-1 change points drawn uniformly over the
+ *   estimated k = pct_steps points, the highest-priority awake thread
+ *   runs, at the i-th change point the running thread drops to d-i; the
+ *   bound of finding a depth-d bug, 1/(n k^(d-1)), is in the result;
+ *   directed: schedule.h.  Replay: a recorded event order (thread, point)
+ *   is run as "thread T runs to its next point, which must be POINT"; at
+ *   the first difference the result says at which event index, and the
+ *   rest runs under the random policy.
+ *
+ *   Deadlock (no thread can run, some not finished) and no progress
+ *   within max_points are reported with every thread's last point (name
+ *   and file:line); the unfinished fibers are abandoned (never resumed,
+ *   their stacks freed without unwinding, so what they held leaks).
+ *   A body loop must pass points: a loop with none never gives the
+ *   scheduler a chance and cannot be bounded.
+ *
+ * Stress mode: see stress.c -- pinned pthreads, real delays.
  */
 #ifndef WT_SIM_SCHED_H
 #define WT_SIM_SCHED_H

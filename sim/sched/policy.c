@@ -1,0 +1,453 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Sim-mode policies: who runs next at a point.
+ *
+ * Every decision first computes the candidates: fibers stopped at a point
+ * or not started, and blocked fibers whose condition holds now (ready()
+ * is evaluated afresh at each decision, as the blocked thread itself:
+ * wt_self is switched to it, since a grace-period predicate polls its own
+ * RCU record).  A blocked fiber becomes runnable only when picked.  Then,
+ * in order: a replay in progress picks the recorded thread; a directed
+ * schedule in progress picks the step's thread; otherwise (and when the
+ * step's thread is blocked) the policy picks among the candidates that are
+ * awake (see "Virtual time" in sched.h).
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sched/policy.h"
+
+/* ---- candidates ---- */
+
+static bool condition_holds(struct wt_sim *s, struct wt_fiber *f)
+{
+	struct wt_thread *saved = wt_self;
+	bool ok;
+
+	if (f->preempt) {
+		struct wt_fiber *o = &s->f[f->preempt_other];
+
+		return o->state == WT_FIBER_DONE ||
+		       wt_rule_preempt_progress(f->t, o->t) > f->preempt_base;
+	}
+	wt_self = f->t;
+	ok = f->ready(f->ready_arg);
+	wt_self = saved;
+	return ok;
+}
+
+static bool candidate(struct wt_sim *s, struct wt_fiber *f)
+{
+	if (f->state == WT_FIBER_READY)
+		return true;
+	return f->state == WT_FIBER_BLOCKED && condition_holds(s, f);
+}
+
+/*
+ * A delayed (sleeping) fiber is awake once no other candidate's clock is
+ * behind its own: the others have caught up with the time it slept.
+ */
+static bool awake(struct wt_sim *s, const int *cand, unsigned nc, int c)
+{
+	uint64_t clock = s->f[c].t->clock_ns;
+
+	if (!s->f[c].sleeping)
+		return true;
+	for (unsigned i = 0; i < nc; i++)
+		if (cand[i] != c && s->f[cand[i]].t->clock_ns < clock)
+			return false;
+	return true;
+}
+
+/* ---- random and PCT ---- */
+
+static int pick_random(struct wt_sim *s, const int *aw, unsigned na,
+		       int cur, bool cur_awake, bool yield)
+{
+	int others[WT_RUN_MAX_THREADS];
+	unsigned no = 0;
+
+	if (cur_awake && !yield &&
+	    !wt_prng_chance(&s->rng, s->cfg->random_switch_p))
+		return cur;
+	for (unsigned i = 0; i < na; i++)
+		if (aw[i] != cur)
+			others[no++] = aw[i];
+	if (no == 0)
+		return cur;
+	return others[wt_prng_below(&s->rng, no)];
+}
+
+static int pick_pct(struct wt_sim *s, const int *aw, unsigned na, int cur,
+		    bool yield)
+{
+	int best = -1;
+
+	for (unsigned i = 0; i < na; i++) {
+		if (yield && aw[i] == cur && na > 1)
+			continue;
+		if (best < 0 || s->f[aw[i]].prio > s->f[best].prio)
+			best = aw[i];
+	}
+	return best;
+}
+
+static int pick_policy(struct wt_sim *s, const int *cand, unsigned nc)
+{
+	int aw[WT_RUN_MAX_THREADS];
+	unsigned na = 0;
+	int cur = s->cur;
+	bool cur_awake = false;
+	bool yield = cur >= 0 && s->f[cur].yield;
+
+	for (unsigned i = 0; i < nc; i++)
+		if (awake(s, cand, nc, cand[i])) {
+			aw[na++] = cand[i];
+			if (cand[i] == cur)
+				cur_awake = true;
+		}
+	/* The lowest clock among the candidates is always awake. */
+	if (na == 0)
+		abort();
+	if (s->policy == WT_POLICY_PCT)
+		return pick_pct(s, aw, na, cur, yield);
+	return pick_random(s, aw, na, cur, cur_awake, yield);
+}
+
+/* ---- replay ---- */
+
+static void diverge(struct wt_sim *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void diverge(struct wt_sim *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	s->out->diverged = true;
+	s->out->diverged_at = s->replay_i;
+	s->replaying = false;
+	s->policy = WT_POLICY_RANDOM;
+	va_start(ap, fmt);
+	vsnprintf(s->out->diverge_report, sizeof(s->out->diverge_report),
+		  fmt, ap);
+	va_end(ap);
+}
+
+static bool in_set(const int *cand, unsigned nc, int i)
+{
+	for (unsigned k = 0; k < nc; k++)
+		if (cand[k] == i)
+			return true;
+	return false;
+}
+
+static int pick_replay(struct wt_sim *s, const int *cand, unsigned nc)
+{
+	const struct wt_trace_event *e;
+
+	if (s->replay_i >= s->cfg->nreplay) {
+		s->replaying = false;
+		return -1;
+	}
+	e = &s->cfg->replay[s->replay_i];
+	if (e->thread < s->n && in_set(cand, nc, (int)e->thread))
+		return (int)e->thread;
+	diverge(s, "event %zu: thread #%u is not runnable (finished or blocked)",
+		s->replay_i, e->thread);
+	return -1;
+}
+
+static void replay_arrive(struct wt_sim *s, struct wt_fiber *f,
+			  const struct wt_point *p)
+{
+	const struct wt_trace_event *e = &s->cfg->replay[s->replay_i];
+
+	if (f->t->id == e->thread && p && wt_point_id(p) == e->point) {
+		if (++s->replay_i == s->cfg->nreplay) {
+			s->replaying = false;
+			s->policy = WT_POLICY_RANDOM;
+		}
+		return;
+	}
+	diverge(s, "event %zu: thread %s reached %s, the record has #%u at %s",
+		s->replay_i, f->t->name ? f->t->name : "-", wt_point_name(p),
+		e->thread, wt_point_name(wt_point_by_id(e->point)));
+}
+
+/* ---- directed ---- */
+
+static void step_advance(struct wt_sim *s)
+{
+	s->step++;
+	s->step_count = 0;
+	s->out->steps_done = s->step;
+	if (s->step == s->nsteps) {
+		s->directed = false;
+		s->policy = WT_POLICY_RANDOM;
+	}
+}
+
+static void step_error(struct wt_sim *s, const char *why)
+{
+	const struct wt_step *st = s->steps[s->step].step;
+	char text[256];
+
+	wt_step_format(st, text, sizeof(text));
+	s->status = WT_RUN_SCHEDULE_ERROR;
+	s->out->step_failed = s->step + 1;
+	snprintf(s->out->report, sizeof(s->out->report),
+		 "schedule-error: step %u (line %u) '%s': %s", s->step + 1,
+		 st->line, text, why);
+	s->directed = false;
+	s->policy = WT_POLICY_RANDOM;
+}
+
+/* Pass the steps whose thread has finished: done for `finish', an
+ * impossible step for the others. */
+static void directed_settle(struct wt_sim *s)
+{
+	while (s->directed) {
+		struct wt_sim_step *ss = &s->steps[s->step];
+
+		if (s->f[ss->thread].state != WT_FIBER_DONE)
+			return;
+		if (ss->step->kind != WT_STEP_FINISH) {
+			step_error(s, "the thread finished before the step's "
+				   "condition held");
+			return;
+		}
+		step_advance(s);
+	}
+}
+
+static int pick_directed(struct wt_sim *s, const int *cand, unsigned nc)
+{
+	unsigned t;
+
+	directed_settle(s);
+	if (!s->directed)
+		return -1;
+	t = s->steps[s->step].thread;
+	if (in_set(cand, nc, (int)t))
+		return (int)t;
+	/* Blocked: the others run until it can go on. */
+	return -1;
+}
+
+static void directed_arrive(struct wt_sim *s, struct wt_fiber *f,
+			    const struct wt_point *p)
+{
+	struct wt_sim_step *ss = &s->steps[s->step];
+	const struct wt_step *st = ss->step;
+	const char *comp = f->t->cur_component;
+
+	if (ss->thread != f->t->id)
+		return;
+	if (st->kind == WT_STEP_RUN) {
+		if (++s->step_count == st->count)
+			step_advance(s);
+	} else if (st->kind == WT_STEP_UNTIL && p &&
+		   wt_point_set_has(&ss->points, wt_point_id(p)) &&
+		   (!st->component[0] || (comp && !strcmp(comp, st->component)))) {
+		if (++s->step_count == st->nth)
+			step_advance(s);
+	}
+}
+
+/* ---- the decision ---- */
+
+static void grant(struct wt_sim *s, int pick)
+{
+	struct wt_fiber *f = &s->f[pick];
+
+	if (f->state == WT_FIBER_BLOCKED) {
+		/* Woken by what the others did: not before their time. */
+		f->state = WT_FIBER_READY;
+		f->preempt = false;
+		if (f->t->clock_ns < s->now_ns)
+			f->t->clock_ns = s->now_ns;
+	}
+	f->sleeping = false;
+}
+
+static unsigned release_preempted(struct wt_sim *s, int *cand)
+{
+	unsigned nc = 0;
+
+	/* Nothing else can run: a preempt-until must not make a deadlock. */
+	for (unsigned i = 0; i < s->n; i++)
+		if (s->f[i].state == WT_FIBER_BLOCKED && s->f[i].preempt) {
+			s->f[i].preempt = false;
+			s->f[i].state = WT_FIBER_READY;
+			s->out->preempt_timeouts++;
+			cand[nc++] = (int)i;
+		}
+	return nc;
+}
+
+int wt_sim_decide(struct wt_sim *s)
+{
+	int cand[WT_RUN_MAX_THREADS];
+	unsigned nc = 0;
+	int pick = -1;
+
+	for (unsigned i = 0; i < s->n; i++)
+		if (candidate(s, &s->f[i]))
+			cand[nc++] = (int)i;
+	if (nc == 0)
+		nc = release_preempted(s, cand);
+	if (nc == 0)
+		return -1;
+	if (s->replaying)
+		pick = pick_replay(s, cand, nc);
+	else if (s->directed)
+		pick = pick_directed(s, cand, nc);
+	if (pick < 0)
+		pick = pick_policy(s, cand, nc);
+	if (s->cur >= 0)
+		s->f[s->cur].yield = false;
+	grant(s, pick);
+	return pick;
+}
+
+void wt_sim_policy_arrive(struct wt_sim *s, struct wt_fiber *f,
+			  const struct wt_point *p)
+{
+	s->now_ns = f->t->clock_ns;
+	if (s->next_change < s->nchange &&
+	    s->points == s->change_points[s->next_change]) {
+		/* The i-th change point drops the running thread to d - i. */
+		f->prio = s->nchange - s->next_change;
+		s->next_change++;
+	}
+	if (s->replaying)
+		replay_arrive(s, f, p);
+	else if (s->directed)
+		directed_arrive(s, f, p);
+}
+
+void wt_sim_policy_finished(struct wt_sim *s, struct wt_fiber *f)
+{
+	s->now_ns = f->t->clock_ns;
+	if (s->directed && !s->replaying)
+		directed_settle(s);
+}
+
+/* ---- set-up ---- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int pct_init(struct wt_sim *s, struct wt_run_result *out)
+{
+	unsigned d = s->cfg->pct_depth;
+	uint64_t k = s->cfg->pct_steps ? s->cfg->pct_steps : 1;
+	unsigned perm[WT_RUN_MAX_THREADS];
+	double bound = 1.0 / s->n;
+
+	/* Initial priorities: a random permutation of d .. d+n-1. */
+	for (unsigned i = 0; i < s->n; i++)
+		perm[i] = i;
+	for (unsigned i = s->n - 1; i > 0; i--) {
+		unsigned j = (unsigned)wt_prng_below(&s->rng, i + 1), x = perm[i];
+
+		perm[i] = perm[j];
+		perm[j] = x;
+	}
+	for (unsigned i = 0; i < s->n; i++)
+		s->f[i].prio = d + perm[i];
+	s->nchange = d - 1 < k ? d - 1 : (unsigned)k;
+	s->change_points = calloc(s->nchange + 1, sizeof(uint64_t));
+	if (!s->change_points)
+		return -1;
+	for (unsigned i = 0; i < s->nchange; i++) {
+		uint64_t c;
+		bool dup;
+
+		do {	/* distinct steps in [1, k]; nchange <= k ends it */
+			c = 1 + wt_prng_below(&s->rng, k);
+			dup = false;
+			for (unsigned j = 0; j < i; j++)
+				dup |= s->change_points[j] == c;
+		} while (dup);
+		s->change_points[i] = c;
+	}
+	qsort(s->change_points, s->nchange, sizeof(uint64_t), cmp_u64);
+	for (unsigned i = 1; i < d; i++)
+		bound /= (double)k;
+	out->pct_bound = bound;
+	return 0;
+}
+
+static int directed_init(struct wt_sim *s, struct wt_run_result *out)
+{
+	const struct wt_schedule *sch = s->cfg->schedule;
+
+	s->steps = calloc(sch->nsteps + 1, sizeof(*s->steps));
+	if (!s->steps)
+		return -1;
+	s->nsteps = sch->nsteps;
+	for (unsigned i = 0; i < sch->nsteps; i++) {
+		struct wt_sim_step *ss = &s->steps[i];
+		struct wt_parse_error pe = { 0 };
+		unsigned t;
+
+		ss->step = &sch->steps[i];
+		for (t = 0; t < s->n; t++)
+			if (wt_thread_matches(s->threads[t], ss->step->thread, false))
+				break;
+		if (t == s->n) {
+			snprintf(out->report, sizeof(out->report),
+				 "schedule line %u: no thread '%s'",
+				 ss->step->line, ss->step->thread);
+			return -1;
+		}
+		ss->thread = t;
+		if (ss->step->kind == WT_STEP_UNTIL &&
+		    wt_point_set_build(&ss->points, ss->step->point, &pe)) {
+			snprintf(out->report, sizeof(out->report),
+				 "schedule line %u: %s", ss->step->line, pe.msg);
+			return -1;
+		}
+	}
+	s->directed = s->nsteps > 0;
+	return 0;
+}
+
+int wt_sim_policy_init(struct wt_sim *s, struct wt_run_result *out)
+{
+	const struct wt_run_config *cfg = s->cfg;
+	uint64_t iteration_seed = wt_seed_iteration(cfg->seed, cfg->iteration);
+
+	wt_prng_seed(&s->rng, wt_seed_derive(iteration_seed, WT_SEED_SCHED));
+	s->policy = cfg->policy == WT_POLICY_PCT ? WT_POLICY_PCT
+						 : WT_POLICY_RANDOM;
+	if (cfg->policy == WT_POLICY_PCT && pct_init(s, out))
+		return -1;
+	if (cfg->replay) {
+		s->replaying = cfg->nreplay > 0;
+		return 0;
+	}
+	if (cfg->policy == WT_POLICY_DIRECTED)
+		return directed_init(s, out);
+	return 0;
+}
+
+void wt_sim_policy_fini(struct wt_sim *s, struct wt_run_result *out)
+{
+	(void)out;
+	for (unsigned i = 0; s->steps && i < s->nsteps; i++)
+		if (s->steps[i].points.bits)
+			wt_point_set_free(&s->steps[i].points);
+	free(s->steps);
+	free(s->change_points);
+	s->steps = NULL;
+	s->change_points = NULL;
+}

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internal to the sim backend: the fibers, the simulation state, and the
+ * policies (random, PCT, directed, replay) that decide who runs next.
+ */
+#ifndef WT_SIM_SCHED_POLICY_H
+#define WT_SIM_SCHED_POLICY_H
+
+#include <setjmp.h>
+#include <ucontext.h>
+
+#include "sim/sched/run.h"
+#include "sim/sched/sched.h"
+
+enum wt_fiber_state {
+	WT_FIBER_READY,		/* not started, or stopped at a point */
+	WT_FIBER_BLOCKED,	/* in a wait (or a preempt-until) */
+	WT_FIBER_DONE,
+};
+
+struct wt_fiber {
+	struct wt_thread *t;
+	ucontext_t ctx;
+	void *stack;
+	size_t stack_size;
+	enum wt_fiber_state state;
+	bool started;
+	wt_ready_fn ready;		/* blocked on ready(ready_arg) */
+	const void *ready_arg;
+	bool preempt;			/* blocked until another reaches a point */
+	unsigned preempt_other;
+	uint64_t preempt_base;
+	bool sleeping;			/* delayed: see "Virtual time" */
+	bool yield;			/* must let another run at this point */
+	uint64_t prio;			/* PCT */
+	sigjmp_buf exit_env;
+	void *tsan_fiber;
+	void *asan_fake;
+};
+
+struct wt_sim_step {			/* a directed step, resolved */
+	const struct wt_step *step;
+	unsigned thread;
+	struct wt_point_set points;	/* until */
+};
+
+struct wt_sim {
+	struct wt_sched base;
+	const struct wt_run_config *cfg;
+	struct wt_run_result *out;
+	unsigned n;
+	struct wt_thread **threads;
+	struct wt_fiber f[WT_RUN_MAX_THREADS];
+	void (*body)(struct wt_thread *t, void *arg);
+	void **args;
+	int cur;			/* running fiber, -1: main */
+	int from;			/* the one switched away from */
+	uint64_t switches;
+	ucontext_t main_ctx;
+	struct wt_thread *main_self;
+	void *main_tsan;
+	void *main_fake;
+	const void *main_bottom;
+	size_t main_size;
+	enum wt_run_status status;
+	uint64_t points;
+	uint64_t now_ns;		/* clock of the last thread that ran */
+	bool trace_on;
+	struct wt_trace_buf trace;	/* ring (capacity 1 when off) + digest */
+	struct wt_prng rng;		/* the scheduler's stream */
+	enum wt_policy policy;		/* what runs when no directed/replay */
+	/* PCT */
+	uint64_t *change_points;	/* d-1 sorted step indexes */
+	unsigned nchange;
+	unsigned next_change;
+	/* directed */
+	struct wt_sim_step *steps;
+	unsigned nsteps;
+	unsigned step;			/* current; == nsteps: done */
+	uint64_t step_count;
+	bool directed;
+	/* replay */
+	bool replaying;
+	size_t replay_i;
+};
+
+int wt_sim_policy_init(struct wt_sim *s, struct wt_run_result *out);
+void wt_sim_policy_fini(struct wt_sim *s, struct wt_run_result *out);
+/* Fiber f reached p (NULL: a wait with no point): step progress. */
+void wt_sim_policy_arrive(struct wt_sim *s, struct wt_fiber *f,
+			  const struct wt_point *p);
+/* Fiber f's body returned (or was abandoned). */
+void wt_sim_policy_finished(struct wt_sim *s, struct wt_fiber *f);
+/* Who runs next: a fiber index, or -1 when none can run. */
+int wt_sim_decide(struct wt_sim *s);
+
+#endif /* WT_SIM_SCHED_POLICY_H */

@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wt_run: what both backends share -- checking the configuration, setting
+ * up each thread's runtime state (hit counters, compiled rules, seeded
+ * PRNG, stop flag), and collecting the results.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sched/run.h"
+
+static const char *const status_names[] = {
+	[WT_RUN_OK] = "ok",
+	[WT_RUN_DEADLOCK] = "deadlock",
+	[WT_RUN_STUCK] = "stuck",
+	[WT_RUN_SCHEDULE_ERROR] = "schedule-error",
+	[WT_RUN_CONFIG_ERROR] = "config-error",
+};
+
+const char *wt_run_status_name(enum wt_run_status s)
+{
+	return (unsigned)s <= WT_RUN_CONFIG_ERROR ? status_names[s] : "?";
+}
+
+static const char *const backend_names[] = { "sim", "stress" };
+static const char *const policy_names[] = { "random", "pct", "directed" };
+
+const char *wt_backend_name(enum wt_backend b)
+{
+	return (unsigned)b <= WT_BACKEND_STRESS ? backend_names[b] : "?";
+}
+
+int wt_backend_parse(const char *s)
+{
+	for (int i = 0; i <= WT_BACKEND_STRESS; i++)
+		if (strcmp(s, backend_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+const char *wt_policy_name(enum wt_policy p)
+{
+	return (unsigned)p <= WT_POLICY_DIRECTED ? policy_names[p] : "?";
+}
+
+int wt_policy_parse(const char *s)
+{
+	for (int i = 0; i <= WT_POLICY_DIRECTED; i++)
+		if (strcmp(s, policy_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+static int config_error(struct wt_run_result *out, const char *msg)
+{
+	out->status = WT_RUN_CONFIG_ERROR;
+	snprintf(out->report, sizeof(out->report), "%s", msg);
+	return WT_RUN_CONFIG_ERROR;
+}
+
+static int check_config(const struct wt_run_config *cfg, unsigned n,
+			struct wt_thread **threads, struct wt_run_result *out)
+{
+	if (n == 0 || n > WT_RUN_MAX_THREADS)
+		return config_error(out, "thread count must be 1..WT_RUN_MAX_THREADS");
+	for (unsigned i = 0; i < n; i++)
+		if (!threads[i] || threads[i]->id != i)
+			return config_error(out, "thread ids must be 0..n-1 in array order");
+	if (cfg->backend == WT_BACKEND_STRESS && cfg->replay)
+		return config_error(out, "replay runs in sim mode only");
+	if (cfg->policy == WT_POLICY_DIRECTED && !cfg->schedule &&
+	    cfg->backend == WT_BACKEND_SIM)
+		return config_error(out, "policy directed needs a schedule");
+	if (cfg->policy == WT_POLICY_PCT && cfg->pct_depth == 0)
+		return config_error(out, "pct depth must be at least 1");
+	return 0;
+}
+
+static void setup_thread(struct wt_thread *t, const struct wt_run_config *cfg,
+			 uint64_t iteration_seed, uint64_t *hits,
+			 struct wt_ruleset *rs, uint32_t *stop)
+{
+	t->hits = hits;
+	t->rules = wt_ruleset_thread(rs, t);
+	wt_prng_seed(&t->prng, wt_seed_thread(iteration_seed, t->id));
+	t->arrivals = 0;
+	t->clock_ns = 0;
+	t->pending_delay_ns = 0;
+	t->pending_yield = false;
+	t->pending_fail = false;
+	t->pending_preempt_thread = -1;
+	t->trace_buf = NULL;
+	t->trace_note = 0;
+	t->stop_flag = stop;
+	t->exit_env = NULL;
+	t->finished = false;
+	t->aborted = false;
+	t->last_point = NULL;
+	t->hook_armed = cfg->backend == WT_BACKEND_SIM || hits ||
+			t->rules || cfg->trace;
+}
+
+static void clear_thread(struct wt_thread *t)
+{
+	t->hook_armed = false;
+	t->sched = NULL;
+	t->hits = NULL;
+	t->rules = NULL;
+	t->trace_buf = NULL;
+	t->trace_note = 0;
+	t->stop_flag = NULL;
+	t->exit_env = NULL;
+	t->pending_preempt_thread = -1;
+}
+
+static void collect(struct wt_run_result *out, unsigned n,
+		    struct wt_thread **threads, struct wt_ruleset *rs,
+		    unsigned nrules)
+{
+	for (unsigned i = 0; i < n; i++) {
+		struct wt_run_thread_result *tr = &out->threads[i];
+		struct wt_thread *t = threads[i];
+
+		tr->last_point = t->last_point;
+		tr->arrivals = t->arrivals;
+		tr->clock_ns = t->clock_ns;
+		tr->finished = t->finished;
+		tr->aborted = t->aborted;
+		for (uint32_t p = 0; p < out->npoints; p++)
+			out->hits[p] += out->thread_hits[(size_t)i * out->npoints + p];
+	}
+	out->nrules = nrules;
+	for (unsigned i = 0; rs && i < nrules && i < 64; i++)
+		wt_ruleset_stats(rs, i, &out->rule_matches[i], &out->rule_fires[i]);
+}
+
+int wt_run(const struct wt_run_config *cfg, unsigned nthreads,
+	   struct wt_thread **threads,
+	   void (*body)(struct wt_thread *t, void *arg), void **args,
+	   struct wt_run_result *out)
+{
+	struct wt_ruleset *rs = NULL;
+	uint64_t iteration_seed;
+	uint32_t stop = 0;
+	bool count;
+	char err[256];
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->nthreads = nthreads;
+	wt_points_catalogue();
+	/* Build the name-hash table before any thread can race for it. */
+	(void)wt_point_name_hash(wt_point_by_id(0));
+	out->npoints = wt_point_count();
+	if (check_config(cfg, nthreads, threads, out))
+		return WT_RUN_CONFIG_ERROR;
+	if (cfg->nrules) {
+		rs = wt_ruleset_create(cfg->rules, cfg->nrules, threads,
+				       nthreads, err, sizeof(err));
+		if (!rs)
+			return config_error(out, err);
+	}
+	out->hits = calloc(out->npoints ? out->npoints : 1, sizeof(uint64_t));
+	out->thread_hits = calloc((size_t)nthreads * out->npoints + 1,
+				  sizeof(uint64_t));
+	if (!out->hits || !out->thread_hits) {
+		wt_ruleset_destroy(rs);
+		return config_error(out, "out of memory");
+	}
+	count = cfg->count_hits || wt_ruleset_needs_hits(rs);
+	iteration_seed = wt_seed_iteration(cfg->seed, cfg->iteration);
+	for (unsigned i = 0; i < nthreads; i++)
+		setup_thread(threads[i], cfg, iteration_seed,
+			     count ? &out->thread_hits[(size_t)i * out->npoints]
+				   : NULL, rs, &stop);
+	if (cfg->backend == WT_BACKEND_SIM)
+		rc = wt_run_sim(cfg, nthreads, threads, body, args, out);
+	else
+		rc = wt_run_stress(cfg, nthreads, threads, body, args, out);
+	collect(out, nthreads, threads, rs, cfg->nrules);
+	for (unsigned i = 0; i < nthreads; i++)
+		clear_thread(threads[i]);
+	wt_ruleset_destroy(rs);
+	return rc;
+}
+
+void wt_run_result_free(struct wt_run_result *r)
+{
+	free(r->hits);
+	free(r->thread_hits);
+	wt_trace_free(r->trace);
+	r->hits = NULL;
+	r->thread_hits = NULL;
+	r->trace = NULL;
+}
+
+void wt_run_result_print(FILE *f, const struct wt_run_result *r)
+{
+	fprintf(f, "walktorture: status=%s%s points=%" PRIu64 " digest=%016"
+		PRIx64, wt_run_status_name(r->status),
+		r->status == WT_RUN_OK ? "" : " !!!", r->points, r->digest);
+	if (r->pct_bound > 0)
+		fprintf(f, " pct_bound=%.3g", r->pct_bound);
+	if (r->binding[0])
+		fprintf(f, " binding=\"%s\"", r->binding);
+	if (r->trace)
+		fprintf(f, " events=%zu dropped=%" PRIu64, r->trace->n,
+			r->trace->dropped);
+	if (r->diverged)
+		fprintf(f, " diverged_at=%zu", r->diverged_at);
+	fputc('\n', f);
+	if (r->report[0])
+		fprintf(f, "%s\n", r->report);
+	if (r->diverged)
+		fprintf(f, "walktorture: replay diverged: %s\n", r->diverge_report);
+}
+
+/* Append every thread's state and last point to a report (both
+ * backends). */
+void wt_run_report_threads(char *buf, size_t size, unsigned n,
+			   struct wt_thread **threads, const char *const *state)
+{
+	size_t len = strlen(buf);
+
+	for (unsigned i = 0; i < n && len < size; i++) {
+		const struct wt_thread *t = threads[i];
+		const struct wt_point *p = __atomic_load_n(&t->last_point,
+							   __ATOMIC_RELAXED);
+
+		len += (size_t)snprintf(buf + len, size - len,
+			"\n  thread %s (#%u) %s, last point %s at %s:%u",
+			t->name ? t->name : "-", t->id, state[i],
+			wt_point_name(p), p ? p->file : "-", p ? p->line : 0);
+	}
+}

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Running a set of simulated threads under a backend: one call runs one
+ * iteration.
+ *
+ *	struct wt_thread w, r, *ts[] = { &w, &r };
+ *	wt_thread_init(&w, 0, "walker");
+ *	wt_thread_init(&r, 1, "renamer");
+ *	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;	   (sim, random)
+ *	cfg.seed = 42;
+ *	struct wt_run_result res;
+ *	int rc = wt_run(&cfg, 2, ts, body, args, &res);
+ *	... res.hits[id], res.trace, res.digest, res.report ...
+ *	wt_run_result_free(&res);
+ *
+ * The caller owns the threads: it initialises them (ids 0..n-1 in array
+ * order), and may set name, role, rcu (its RCU reader: set t->rcu before
+ * wt_run, the backends leave it alone) and the violation sink.  wt_run
+ * sets the runtime fields (sched, hits, rules, prng, trace, stop flag),
+ * makes wt_self point at each thread while it runs -- in both backends --
+ * and clears the runtime fields again before it returns.
+ *
+ * The same body code runs under both backends; the choice is made at run
+ * time (cfg.backend).
+ *
+ * Stopping: a body loops `while (!wt_should_stop())'; any thread may call
+ * wt_request_stop() (e.g. the walker when its walks are done, so looping
+ * writers end).  A fatal condition in a body can abandon it with
+ * wt_thread_exit(), which returns to the thread's entry at once.
+ */
+#ifndef WT_SIM_SCHED_RUN_H
+#define WT_SIM_SCHED_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim/rules.h"
+#include "sim/sched/schedule.h"
+#include "sim/sched/trace.h"
+
+#ifndef WT_RUN_MAX_THREADS
+#define WT_RUN_MAX_THREADS 32	/* = WT_MAX_THREADS of the mount slots */
+#endif
+
+enum wt_backend {
+	WT_BACKEND_SIM,		/* fibers, virtual time, deterministic */
+	WT_BACKEND_STRESS,	/* pinned pthreads, real delays */
+};
+
+enum wt_policy {
+	WT_POLICY_RANDOM,	/* switch with probability random_switch_p */
+	WT_POLICY_PCT,		/* Burckhardt et al. 2010 */
+	WT_POLICY_DIRECTED,	/* cfg.schedule, then random */
+};
+
+enum wt_run_status {
+	WT_RUN_OK,		/* every thread finished */
+	WT_RUN_DEADLOCK,	/* no runnable thread, some not finished */
+	WT_RUN_STUCK,		/* max_points reached (sim) or timeout (stress) */
+	WT_RUN_SCHEDULE_ERROR,	/* a directed step was impossible */
+	WT_RUN_CONFIG_ERROR,	/* bad configuration; nothing ran */
+};
+
+struct wt_run_config {
+	enum wt_backend backend;
+	uint64_t seed;			/* the run seed */
+	uint64_t iteration;		/* which iteration: seeds derive from it */
+	enum wt_policy policy;		/* sim only */
+	double random_switch_p;		/* random: P(switch) at a point */
+	unsigned pct_depth;		/* PCT d (>= 1) */
+	uint64_t pct_steps;		/* PCT k: estimated points per iteration */
+	/* Virtual cost of one point, ns: what lets other threads' clocks
+	 * catch up with a delayed thread (see sched.h, "Virtual time"). */
+	uint64_t step_ns;
+	const struct wt_rule *rules;
+	unsigned nrules;
+	const struct wt_schedule *schedule;	/* WT_POLICY_DIRECTED */
+	/* Replay a recorded order (sim only; overrides policy): each event
+	 * says "thread T runs to its next point, which must be POINT". */
+	const struct wt_trace_event *replay;
+	size_t nreplay;
+	bool trace;
+	size_t trace_capacity;		/* events kept (0: default) */
+	bool count_hits;		/* per-point hit counters */
+	uint64_t max_points;		/* sim: bound on points per iteration */
+	const char *cpus;		/* stress: "0,1" or "0-3" (PU os index) */
+	uint64_t timeout_ms;		/* stress: watchdog */
+	size_t stack_size;		/* sim: bytes per fiber stack */
+};
+
+#define WT_RUN_CONFIG_INIT {						\
+	.backend = WT_BACKEND_SIM, .policy = WT_POLICY_RANDOM,		\
+	.random_switch_p = 0.1, .pct_depth = 3, .pct_steps = 10000,	\
+	.step_ns = 10, .count_hits = true, .max_points = 10000000,	\
+	.timeout_ms = 60000, .stack_size = 256 * 1024 }
+
+/* Where each thread was when the run ended. */
+struct wt_run_thread_result {
+	const struct wt_point *last_point;
+	uint64_t arrivals;		/* points reached */
+	uint64_t clock_ns;		/* sim: virtual clock at the end */
+	bool finished;
+	bool aborted;			/* left through wt_thread_exit() */
+	bool blocked;			/* sim: waiting when the run ended */
+};
+
+struct wt_run_result {
+	enum wt_run_status status;
+	char report[2048];		/* what went wrong, with every thread's
+					 * last point (name and file:line) */
+	unsigned nthreads;
+	uint32_t npoints;
+	uint64_t *hits;			/* [npoints], summed over threads */
+	uint64_t *thread_hits;		/* [nthreads][npoints] */
+	struct wt_run_thread_result threads[WT_RUN_MAX_THREADS];
+	uint64_t points;		/* arrivals, all threads */
+	struct wt_trace *trace;		/* when cfg.trace */
+	uint64_t digest;		/* of the trace (sim: always computed) */
+	char binding[512];		/* stress: "walker:PU#0 renamer:PU#1" */
+	double pct_bound;		/* PCT: 1/(n k^(d-1)); 0 otherwise */
+	unsigned nrules;
+	uint64_t rule_matches[64];	/* per rule (the first 64) */
+	uint64_t rule_fires[64];
+	uint64_t preempt_timeouts;	/* preempt-until gave up (or released) */
+	/* Directed schedule: steps done; the step that failed (1-based). */
+	unsigned steps_done;
+	unsigned step_failed;
+	/* Replay: whether and where (event index) the run left the record. */
+	bool diverged;
+	size_t diverged_at;
+	char diverge_report[256];
+};
+
+int wt_run(const struct wt_run_config *cfg, unsigned nthreads,
+	   struct wt_thread **threads,
+	   void (*body)(struct wt_thread *t, void *arg), void **args,
+	   struct wt_run_result *out);
+void wt_run_result_free(struct wt_run_result *r);
+
+/* "walktorture: status=... points=... digest=..." and the report. */
+void wt_run_result_print(FILE *f, const struct wt_run_result *r);
+const char *wt_run_status_name(enum wt_run_status s);
+const char *wt_backend_name(enum wt_backend b);
+int wt_backend_parse(const char *s);		/* -1 unknown */
+const char *wt_policy_name(enum wt_policy p);
+int wt_policy_parse(const char *s);		/* -1 unknown */
+
+/* The backends (internal to sim/sched). */
+int wt_run_sim(const struct wt_run_config *cfg, unsigned n,
+	       struct wt_thread **threads,
+	       void (*body)(struct wt_thread *t, void *arg), void **args,
+	       struct wt_run_result *out);
+int wt_run_stress(const struct wt_run_config *cfg, unsigned n,
+		  struct wt_thread **threads,
+		  void (*body)(struct wt_thread *t, void *arg), void **args,
+		  struct wt_run_result *out);
+/* Append every thread's state and last point (name, file:line). */
+void wt_run_report_threads(char *buf, size_t size, unsigned n,
+			   struct wt_thread **threads, const char *const *state);
+
+#endif /* WT_SIM_SCHED_RUN_H */

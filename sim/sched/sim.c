@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The sim backend: every simulated thread is a ucontext fiber, all run by
+ * the calling OS thread; at every point the scheduler decides who runs
+ * next (sched.h has the model: virtual time, waits, policies).
+ *
+ * A decision is taken inside the fiber that reached the point, and a
+ * switch is one swapcontext straight to the chosen fiber (never through a
+ * scheduler context), so a point that does not switch costs no context
+ * switch at all and one that does costs one.  The calling thread's own
+ * context ("main") is switched back to when every fiber is done, or when
+ * the run must end early (deadlock, stuck).  Fibers that never finished
+ * are abandoned: their stacks are freed without unwinding.
+ */
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ucontext.h>
+
+#ifdef WT_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+#ifdef WT_TSAN
+#include <sanitizer/tsan_interface.h>
+#endif
+
+#include "sim/sched/policy.h"
+#include "sim/sched/run.h"
+
+
+/* The simulation of the calling OS thread (fiber entry finds it here:
+ * makecontext passes no pointer portably). */
+static __thread struct wt_sim *sim_current;
+
+static void sim_after_switch(struct wt_sim *s)
+{
+#ifdef WT_ASAN
+	void *fake = s->cur < 0 ? s->main_fake : s->f[s->cur].asan_fake;
+	const void *bottom;
+	size_t size;
+
+	__sanitizer_finish_switch_fiber(fake, &bottom, &size);
+	if (s->from < 0 && !s->main_bottom) {
+		s->main_bottom = bottom;
+		s->main_size = size;
+	}
+#else
+	(void)s;
+#endif
+}
+
+/*
+ * Switch from fiber `from' (-1: main) to `to' (-1: main).  `dying': the
+ * current fiber never runs again (ASan then drops its fake stack).
+ */
+static void sim_switch(struct wt_sim *s, int from, int to, bool dying)
+{
+	ucontext_t *fc = from < 0 ? &s->main_ctx : &s->f[from].ctx;
+	ucontext_t *tc = to < 0 ? &s->main_ctx : &s->f[to].ctx;
+
+	s->from = from;
+	s->cur = to;
+	s->switches++;
+	wt_self = to < 0 ? s->main_self : s->f[to].t;
+#ifdef WT_ASAN
+	{
+		void **fake = dying ? NULL :
+			      from < 0 ? &s->main_fake : &s->f[from].asan_fake;
+
+		__sanitizer_start_switch_fiber(fake,
+			to < 0 ? s->main_bottom : s->f[to].stack,
+			to < 0 ? s->main_size : s->f[to].stack_size);
+	}
+#else
+	(void)dying;
+#endif
+#ifdef WT_TSAN
+	/* Flag 0: the switch is a happens-before edge, as a fiber switch on
+	 * one OS thread really is (sim mode is sequentially consistent). */
+	__tsan_switch_to_fiber(to < 0 ? s->main_tsan : s->f[to].tsan_fiber, 0);
+#endif
+	swapcontext(fc, tc);
+	sim_after_switch(s);
+}
+
+/* End the run early: report and go back to main, never to return. */
+static _Noreturn void sim_abandon(struct wt_sim *s, enum wt_run_status st,
+				  const char *why)
+{
+	const char *state[WT_RUN_MAX_THREADS];
+
+	s->status = st;
+	snprintf(s->out->report, sizeof(s->out->report), "%s: %s",
+		 wt_run_status_name(st), why);
+	for (unsigned i = 0; i < s->n; i++)
+		state[i] = s->f[i].state == WT_FIBER_DONE ? "finished" :
+			   s->f[i].state == WT_FIBER_BLOCKED ? "blocked" :
+			   s->f[i].started ? "runnable" : "not started";
+	wt_run_report_threads(s->out->report, sizeof(s->out->report), s->n,
+			      s->threads, state);
+	sim_switch(s, s->cur, -1, false);
+	abort();	/* main never resumes an abandoned fiber */
+}
+
+/* Pick the next fiber and switch to it (or stay).  From a dying fiber,
+ * never returns. */
+static void sim_reschedule(struct wt_sim *s, bool dying)
+{
+	int me = s->cur;
+	int next = wt_sim_decide(s);
+
+	if (next < 0) {
+		bool all_done = true;
+
+		for (unsigned i = 0; i < s->n; i++)
+			if (s->f[i].state != WT_FIBER_DONE)
+				all_done = false;
+		if (!all_done)
+			sim_abandon(s, WT_RUN_DEADLOCK,
+				    "no runnable thread, some not finished");
+		sim_switch(s, me, -1, dying);
+		abort();
+	}
+	if (next == me && !dying)
+		return;
+	sim_switch(s, me, next, dying);
+	if (dying)
+		abort();
+}
+
+/* Account for fiber f reaching p (a point, or a wait when flags say so). */
+static void sim_arrive(struct wt_sim *s, struct wt_fiber *f,
+		       const struct wt_point *p, uint16_t flags)
+{
+	struct wt_thread *t = f->t;
+
+	s->points++;
+	t->clock_ns += s->cfg->step_ns;
+	if (p) {
+		__atomic_store_n(&t->last_point, p, __ATOMIC_RELAXED);
+		if (s->trace_on)
+			wt_trace_buf_record(&s->trace, s->trace.total,
+					    t->clock_ns, t->id, p, flags,
+					    t->trace_note);
+		else
+			s->trace.digest = wt_trace_digest_event(s->trace.digest,
+								t->id, p, flags);
+	}
+	wt_sim_policy_arrive(s, f, p);
+	if (s->points > s->cfg->max_points) {
+		char why[128];
+
+		snprintf(why, sizeof(why), "no end within max_points=%llu points",
+			 (unsigned long long)s->cfg->max_points);
+		sim_abandon(s, WT_RUN_STUCK, why);
+	}
+}
+
+static void sim_point(struct wt_sched *base, struct wt_thread *t,
+		      const struct wt_point *p, const void *obj)
+{
+	struct wt_sim *s = base->priv;
+	struct wt_fiber *f = &s->f[t->id];
+	uint16_t flags = t->pending_delay_ns ? WT_EV_DELAY : 0;
+
+	(void)obj;
+	/* The delay counts from the arrival: it is time spent at the point. */
+	if (t->pending_delay_ns) {
+		t->clock_ns += t->pending_delay_ns;
+		f->sleeping = true;
+	}
+	f->yield = t->pending_yield;
+	if (t->pending_preempt_thread >= 0) {
+		f->state = WT_FIBER_BLOCKED;
+		f->preempt = true;
+		f->preempt_other = (unsigned)t->pending_preempt_thread;
+		f->preempt_base = wt_rule_preempt_progress(
+			t, s->f[f->preempt_other].t);
+	}
+	sim_arrive(s, f, p, flags);
+	sim_reschedule(s, false);
+}
+
+static void sim_wait(struct wt_sched *base, struct wt_thread *t,
+		     const struct wt_point *p, enum wt_wait_kind kind,
+		     wt_ready_fn ready, const void *arg)
+{
+	struct wt_sim *s = base->priv;
+	struct wt_fiber *f = &s->f[t->id];
+
+	(void)kind;
+	f->state = WT_FIBER_BLOCKED;
+	f->ready = ready;
+	f->ready_arg = arg;
+	sim_arrive(s, f, p, WT_EV_WAIT);
+	sim_reschedule(s, false);
+	/* Picked only once ready() held, and nothing ran in between. */
+	if (!ready(arg))
+		abort();
+}
+
+static const struct wt_sched_ops sim_ops = {
+	.name = "sim",
+	.point = sim_point,
+	.wait = sim_wait,
+};
+
+static void fiber_entry(void)
+{
+	struct wt_sim *s = sim_current;
+	struct wt_fiber *f = &s->f[s->cur];
+	struct wt_thread *t = f->t;
+
+	sim_after_switch(s);
+	f->started = true;
+	if (sigsetjmp(f->exit_env, 0) == 0) {
+		t->exit_env = &f->exit_env;
+		s->body(t, s->args ? s->args[t->id] : NULL);
+	}
+	t->exit_env = NULL;
+	t->finished = !t->aborted;
+	f->state = WT_FIBER_DONE;
+	wt_sim_policy_finished(s, f);
+	sim_reschedule(s, true);
+}
+
+static int fiber_init(struct wt_sim *s, struct wt_fiber *f,
+		      struct wt_thread *t)
+{
+	f->t = t;
+	f->stack_size = s->cfg->stack_size ? s->cfg->stack_size : 256 * 1024;
+	if (posix_memalign(&f->stack, 4096, f->stack_size))
+		return -1;
+	if (getcontext(&f->ctx))
+		return -1;
+	f->ctx.uc_stack.ss_sp = f->stack;
+	f->ctx.uc_stack.ss_size = f->stack_size;
+	f->ctx.uc_link = NULL;
+	makecontext(&f->ctx, fiber_entry, 0);
+#ifdef WT_TSAN
+	f->tsan_fiber = __tsan_create_fiber(0);
+#endif
+	t->sched = &s->base;
+	t->trace_buf = &s->trace;
+	return 0;
+}
+
+static void fiber_fini(struct wt_fiber *f)
+{
+#ifdef WT_TSAN
+	if (f->tsan_fiber)
+		__tsan_destroy_fiber(f->tsan_fiber);
+#endif
+#ifdef WT_ASAN
+	/* An abandoned fiber leaves its frames' redzones poisoned. */
+	if (f->stack)
+		__asan_unpoison_memory_region(f->stack, f->stack_size);
+#endif
+	free(f->stack);
+}
+
+static void sim_results(struct wt_sim *s, struct wt_run_result *out)
+{
+	out->status = s->status;
+	out->points = s->points;
+	out->digest = s->trace.digest;
+	if (s->trace_on)
+		out->trace = wt_trace_from_buf(&s->trace);
+	for (unsigned i = 0; i < s->n; i++)
+		out->threads[i].blocked = s->f[i].state == WT_FIBER_BLOCKED;
+}
+
+int wt_run_sim(const struct wt_run_config *cfg, unsigned n,
+	       struct wt_thread **threads,
+	       void (*body)(struct wt_thread *t, void *arg), void **args,
+	       struct wt_run_result *out)
+{
+	struct wt_sim *s = calloc(1, sizeof(*s));
+	struct wt_sim *saved = sim_current;
+	int rc = -1;
+
+	if (!s)
+		return WT_RUN_CONFIG_ERROR;
+	s->base.ops = &sim_ops;
+	s->base.priv = s;
+	s->cfg = cfg;
+	s->n = n;
+	s->threads = threads;
+	s->body = body;
+	s->args = args;
+	s->out = out;
+	s->cur = -1;
+	s->main_self = wt_self;
+	s->trace_on = cfg->trace;
+	if (wt_trace_buf_init(&s->trace, cfg->trace ? cfg->trace_capacity : 1))
+		goto out_free;
+	for (unsigned i = 0; i < n; i++)
+		if (fiber_init(s, &s->f[i], threads[i]))
+			goto out_fibers;
+	if (wt_sim_policy_init(s, out)) {
+		wt_sim_policy_fini(s, out);
+		goto out_fibers;
+	}
+#ifdef WT_TSAN
+	s->main_tsan = __tsan_get_current_fiber();
+#endif
+	sim_current = s;
+	sim_reschedule(s, false);	/* from main: returns when the run ends */
+	sim_current = saved;
+	wt_self = s->main_self;
+	wt_sim_policy_fini(s, out);
+	sim_results(s, out);
+	rc = out->status;
+out_fibers:
+	for (unsigned i = 0; i < n; i++)
+		fiber_fini(&s->f[i]);
+	wt_trace_buf_fini(&s->trace);
+out_free:
+	if (rc < 0) {
+		out->status = WT_RUN_CONFIG_ERROR;
+		if (!out->report[0])
+			snprintf(out->report, sizeof(out->report),
+				 "sim: cannot set up the fibers");
+		rc = WT_RUN_CONFIG_ERROR;
+	}
+	free(s);
+	return rc;
+}

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Traces: the ordered point events of one iteration.
+ *
+ * An event is one arrival of one thread at one point: in sim mode the
+ * scheduler records it when the thread reaches the point (so the order of
+ * events is the order in which the threads ran the code between their
+ * points), in stress mode the thread takes a ticket from one global
+ * atomic counter at the hook, so sorting by ticket gives the observed
+ * order.  An event also says whether the arrival was a blocked-on-
+ * condition wait, the thread's clock (sim: virtual ns; stress: real ns
+ * since the run started), and the current op tag: a writer operation
+ * calls wt_trace_note("mv /a/b /a/c") and its following events carry the
+ * text, so a timeline can show which operation a store belonged to.
+ *
+ * Memory is bounded and allocated when the run starts: events go to a
+ * ring of trace_capacity entries (one shared ring in sim mode, one per
+ * thread in stress mode); when it is full the oldest are overwritten and
+ * counted in `dropped'.  Op tags are kept in a table of WT_TRACE_NOTES
+ * entries per ring; later tags are dropped (counted) and their events
+ * carry no tag.
+ *
+ * The digest is FNV-1a (64-bit) over, for each event in order: the
+ * thread id (u32, little-endian), the FNV-1a hash of the point's dotted
+ * NAME (u64) and the flags (u16).  Names, not ids or addresses, so a
+ * digest does not depend on link order or on the allocator; it does
+ * depend on the build configuration (a build without hooks has other
+ * points).  In sim mode the digest covers every event of the iteration,
+ * dropped ones too; in stress mode it covers the events kept.
+ */
+#ifndef WT_SIM_SCHED_TRACE_H
+#define WT_SIM_SCHED_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim/inject.h"
+
+#define WT_TRACE_NOTES		256	/* op tags per ring */
+#define WT_TRACE_NOTE_MAX	64	/* bytes per tag, with the NUL */
+#define WT_TRACE_CAPACITY_DEFAULT 65536
+
+#define WT_EV_WAIT	0x1	/* the arrival was a blocking wait */
+#define WT_EV_DELAY	0x2	/* a delay fired here (not in the digest) */
+#define WT_EV_DIGEST_FLAGS WT_EV_WAIT
+
+struct wt_trace_event {
+	uint64_t seq;		/* sim: index in the iteration; stress: ticket */
+	uint64_t time_ns;
+	uint32_t thread;	/* wt_thread.id */
+	uint32_t point;		/* wt_point_id() */
+	uint16_t flags;		/* WT_EV_* */
+	uint16_t note;		/* 0, or 1 + index in the notes table */
+	uint32_t pad;
+};
+
+/* A ring being recorded into (sim: one for all; stress: one per thread). */
+struct wt_trace_buf {
+	struct wt_trace_event *ev;
+	size_t capacity;
+	uint64_t total;		/* events recorded, kept or not */
+	uint64_t digest;
+	char (*notes)[WT_TRACE_NOTE_MAX];
+	unsigned nnotes;
+	uint64_t notes_dropped;
+};
+
+/* A finished trace, in order. */
+struct wt_trace {
+	struct wt_trace_event *ev;
+	size_t n;
+	uint64_t total;		/* events of the iteration */
+	uint64_t dropped;	/* total - n */
+	uint64_t notes_dropped;
+	uint64_t digest;
+	char (*notes)[WT_TRACE_NOTE_MAX];
+	unsigned nnotes;
+};
+
+int wt_trace_buf_init(struct wt_trace_buf *b, size_t capacity);
+void wt_trace_buf_fini(struct wt_trace_buf *b);
+void wt_trace_buf_reset(struct wt_trace_buf *b);
+/* Append one event (seq and digest are the buffer's business in sim
+ * mode: seq = b->total).  Returns the event's slot. */
+struct wt_trace_event *wt_trace_buf_record(struct wt_trace_buf *b,
+					   uint64_t seq, uint64_t time_ns,
+					   uint32_t thread,
+					   const struct wt_point *p,
+					   uint16_t flags, uint16_t note);
+
+/* Fold one event into a digest (the definition above). */
+uint64_t wt_trace_digest_event(uint64_t h, uint32_t thread,
+			       const struct wt_point *p, uint16_t flags);
+
+/* The sim ring as a trace (oldest first). */
+struct wt_trace *wt_trace_from_buf(const struct wt_trace_buf *b);
+/* Stress: merge per-thread rings by ticket; digest over what is kept. */
+struct wt_trace *wt_trace_merge(struct wt_trace_buf *const *bufs, unsigned n);
+void wt_trace_free(struct wt_trace *tr);
+
+/* The tag of event e, or NULL. */
+const char *wt_trace_event_note(const struct wt_trace *tr,
+				const struct wt_trace_event *e);
+
+/* Tag the current thread's following events with an op text (NULL ends
+ * the tag).  The text is copied (truncated to WT_TRACE_NOTE_MAX - 1). */
+void wt_trace_note(const char *text);
+
+/*
+ * One line per event:
+ *	SEQ TIME_NS THREAD POINT_NAME [wait] ["note"]
+ * THREAD is the thread's name when names[] is given, else #ID.  A header
+ * line "# trace events=N dropped=D digest=HEX" comes first.
+ */
+void wt_trace_write(FILE *f, const struct wt_trace *tr,
+		    const char *const *names, unsigned nnames);
+
+#endif /* WT_SIM_SCHED_TRACE_H */

@@ -1,0 +1,465 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The sim backend: determinism, waits that cannot livelock, deadlock and
+ * stuck detection, directed schedules, stopping and aborting threads.
+ */
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+
+#include "sim/spinlock.h"
+#include "test_sched_util.h"
+
+static const char *const names2[] = { "alice", "bob" };
+static const char *const names3[] = { "alice", "bob", "carol" };
+
+/* ---- workloads ---- */
+
+static struct tlog g_log;
+
+static void steps_body(struct wt_thread *t, void *arg)
+{
+	unsigned n = arg ? *(unsigned *)arg : 200;
+
+	for (unsigned i = 0; i < n; i++) {
+		WT_EVENT("test.sched.step", NULL);
+		tlog_add(&g_log, t->name);
+	}
+}
+
+static int run_steps(uint64_t seed, enum wt_policy policy,
+		     struct wt_run_result *res)
+{
+	struct tthreads ts;
+	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
+
+	tthreads_init(&ts, 3, names3);
+	cfg.seed = seed;
+	cfg.policy = policy;
+	cfg.trace = true;
+	memset(&g_log, 0, sizeof(g_log));
+	return wt_run(&cfg, ts.n, ts.p, steps_body, NULL, res);
+}
+
+static spinlock_t g_lock;
+static unsigned g_counter;
+
+static void lock_body(struct wt_thread *t, void *arg)
+{
+	(void)t;
+	(void)arg;
+	for (int i = 0; i < 50; i++) {
+		spin_lock(&g_lock);
+		unsigned v = g_counter;
+
+		WT_EVENT("test.sched.in_lock", NULL);
+		g_counter = v + 1;
+		spin_unlock(&g_lock);
+	}
+}
+
+/* ---- determinism ---- */
+
+/*
+ * Running the same seed twice gives byte-identical traces (every field of
+ * every event) and equal digests; a different seed gives another
+ * interleaving of the same 600 points (another digest and event order).
+ */
+Test(sched_sim, same_seed_same_trace_other_seed_other_order)
+{
+	struct wt_run_result a, b, c;
+
+	cr_assert_eq(run_steps(7, WT_POLICY_RANDOM, &a), WT_RUN_OK, "%s", a.report);
+	cr_assert_eq(run_steps(7, WT_POLICY_RANDOM, &b), WT_RUN_OK);
+	cr_assert_eq(run_steps(8, WT_POLICY_RANDOM, &c), WT_RUN_OK);
+	cr_assert_eq(a.trace->n, 600);
+	cr_assert_eq(a.trace->n, b.trace->n);
+	cr_assert_eq(memcmp(a.trace->ev, b.trace->ev,
+			    a.trace->n * sizeof(a.trace->ev[0])), 0);
+	cr_assert_eq(a.digest, b.digest);
+	cr_assert_eq(a.digest, a.trace->digest);
+	cr_assert_neq(a.digest, c.digest);
+	cr_assert_not(same_order(a.trace, c.trace));
+	wt_run_result_free(&a);
+	wt_run_result_free(&b);
+	wt_run_result_free(&c);
+}
+
+/*
+ * The digest is a property of (seed, build), not of the process: a forked
+ * child computes it afresh for the same seed and PCT policy and sends it
+ * through a pipe; it equals the parent's.
+ */
+Test(sched_sim, digest_is_stable_across_processes)
+{
+	struct wt_run_result res;
+	uint64_t child_digest = 0;
+	int fds[2], status;
+	pid_t pid;
+
+	cr_assert_eq(pipe(fds), 0);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		close(fds[0]);
+		if (run_steps(99, WT_POLICY_PCT, &res) != WT_RUN_OK)
+			_exit(1);
+		if (write(fds[1], &res.digest, sizeof(res.digest)) !=
+		    (ssize_t)sizeof(res.digest))
+			_exit(1);
+		_exit(0);
+	}
+	close(fds[1]);
+	cr_assert_eq(run_steps(99, WT_POLICY_PCT, &res), WT_RUN_OK);
+	cr_assert_eq(read(fds[0], &child_digest, sizeof(child_digest)),
+		     (ssize_t)sizeof(child_digest));
+	close(fds[0]);
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	cr_assert_eq(child_digest, res.digest);
+	cr_assert_gt(res.pct_bound, 0.0);
+	wt_run_result_free(&res);
+}
+
+/* ---- waits ---- */
+
+static unsigned run_lock_workload(enum wt_policy policy, uint64_t seed,
+				  double p)
+{
+	struct tthreads ts;
+	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
+	struct wt_run_result res;
+	unsigned waits = 0;
+
+	tthreads_init(&ts, 3, names3);
+	cfg.seed = seed;
+	cfg.policy = policy;
+	cfg.random_switch_p = p;
+	cfg.pct_steps = 800;
+	cfg.trace = true;
+	cfg.max_points = 100000;
+	spin_lock_init(&g_lock);
+	g_counter = 0;
+	cr_assert_eq(wt_run(&cfg, ts.n, ts.p, lock_body, NULL, &res), WT_RUN_OK,
+		     "policy %s seed %llu: %s", wt_policy_name(policy),
+		     (unsigned long long)seed, res.report);
+	cr_assert_eq(g_counter, 150, "lost updates under the lock");
+	for (size_t i = 0; i < res.trace->n; i++)
+		waits += !!(res.trace->ev[i].flags & WT_EV_WAIT);
+	wt_run_result_free(&res);
+	return waits;
+}
+
+/*
+ * A spinlock waiter is blocked on a condition, not spinning: PCT (whose
+ * highest-priority thread would spin forever on a lock a lower one holds)
+ * and random (with a high switch rate) finish a contended lock workload
+ * well within max_points, over several seeds, with contended acquires
+ * (wait events) seen and no update lost.
+ */
+Test(sched_sim, pct_and_random_do_not_livelock_on_a_spinlock)
+{
+	unsigned waits = 0;
+
+	for (uint64_t seed = 1; seed <= 8; seed++) {
+		waits += run_lock_workload(WT_POLICY_PCT, seed, 0);
+		waits += run_lock_workload(WT_POLICY_RANDOM, seed, 0.5);
+	}
+	cr_assert_gt(waits, 0, "the workload never contended: proves nothing");
+}
+
+static spinlock_t g_l1, g_l2;
+
+static void ab_body(struct wt_thread *t, void *arg)
+{
+	spinlock_t *first = t->id == 0 ? &g_l1 : &g_l2;
+	spinlock_t *second = t->id == 0 ? &g_l2 : &g_l1;
+
+	(void)arg;
+	spin_lock_at(first, "test.dl.first");
+	WT_EVENT("test.dl.holding", NULL);
+	spin_lock_at(second, "test.dl.second");
+	spin_unlock(second);
+	spin_unlock(first);
+}
+
+/*
+ * Two threads taking two locks in opposite order, driven into the
+ * deadlock by a directed schedule (each holds its first lock, then alice
+ * runs on): the run ends with WT_RUN_DEADLOCK, not a hang, and the report
+ * names both threads as blocked at their second acquire (point name and
+ * file:line).
+ */
+Test(sched_sim, abba_deadlock_is_detected_and_reported)
+{
+	struct tthreads ts;
+	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
+	struct wt_run_result res;
+	struct wt_parse_error err;
+	struct wt_schedule *sch = wt_schedule_parse(
+		"alice until test.dl.holding\n"
+		"bob until test.dl.holding\n"
+		"alice finish\n", &err);
+
+	cr_assert_not_null(sch, "%s", err.msg);
+	tthreads_init(&ts, 2, names2);
+	spin_lock_init(&g_l1);
+	spin_lock_init(&g_l2);
+	cfg.policy = WT_POLICY_DIRECTED;
+	cfg.schedule = sch;
+	cr_assert_eq(wt_run(&cfg, 2, ts.p, ab_body, NULL, &res), WT_RUN_DEADLOCK,
+		     "%s", res.report);
+	cr_assert(strstr(res.report, "thread alice (#0) blocked, last point "
+			 "test.dl.second at "), "%s", res.report);
+	cr_assert(strstr(res.report, "thread bob (#1) blocked, last point "
+			 "test.dl.second at "), "%s", res.report);
+	cr_assert(strstr(res.report, "test_sched_sim.c:"), "%s", res.report);
+	cr_assert(res.threads[0].blocked && res.threads[1].blocked);
+	cr_assert_not(res.threads[0].finished);
+	wt_run_result_free(&res);
+	wt_schedule_free(sch);
+}
+
+static void forever_body(struct wt_thread *t, void *arg)
+{
+	(void)t;
+	(void)arg;
+	for (;;)	/* never ends, on purpose: max_points must catch it */
+		WT_EVENT("test.sched.forever", NULL);
+}
+
+/*
+ * A thread that never ends is reported as stuck once max_points points
+ * have passed, with its last point, instead of hanging the run.
+ */
+Test(sched_sim, no_progress_within_max_points_is_reported)
+{
+	struct tthreads ts;
+	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
+	struct wt_run_result res;
+
+	tthreads_init(&ts, 1, names2);
+	cfg.max_points = 1000;
+	cr_assert_eq(wt_run(&cfg, 1, ts.p, forever_body, NULL, &res),
+		     WT_RUN_STUCK);
+	cr_assert_eq(res.points, 1001);
+	cr_assert(strstr(res.report, "alice (#0) runnable, last point "
+			 "test.sched.forever"), "%s", res.report);
+	wt_run_result_free(&res);
+}
+
+/* ---- directed ---- */
+
+static void ab_effects_body(struct wt_thread *t, void *arg)
+{
+	char what[16];
+
+	(void)arg;
+	snprintf(what, sizeof(what), "%s1", t->name);
+	tlog_add(&g_log, what);
+	if (t->id == 0)
+		WT_EVENT("test.stop", NULL);
+	else
+		WT_EVENT("test.sched.bob_mid", NULL);
+	snprintf(what, sizeof(what), "%s2", t->name);
+	tlog_add(&g_log, what);
+}
+
+static int run_directed(const char *text, struct wt_run_result *res)
+{
+	struct tthreads ts;
+	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
+	struct wt_parse_error err;
+	struct wt_schedule *sch = wt_schedule_parse(text, &err);
+	int rc;
+
+	cr_assert_not_null(sch, "line %u col %u: %s", err.line, err.col, err.msg);
+	tthreads_init(&ts, 2, names2);
+	cfg.policy = WT_POLICY_DIRECTED;
+	cfg.schedule = sch;
+	cfg.seed = 3;
+	memset(&g_log, 0, sizeof(g_log));
+	rc = wt_run(&cfg, 2, ts.p, ab_effects_body, NULL, res);
+	wt_schedule_free(sch);
+	return rc;
+}
+
+/*
+ * A directed schedule stops alice at test.stop (after her first effect,
+ * before her second), runs bob to completion, then resumes alice: the
+ * effects come exactly in that order; the opposite schedule gives the
+ * opposite order, so the order is the schedule's, not an accident.
+ */
+Test(sched_sim, directed_stop_run_other_resume)
+{
+	struct wt_run_result res;
+	char buf[256];
+
+	cr_assert_eq(run_directed("# stop alice at her point\n"
+				  "alice until test.stop\n"
+				  "bob finish\n"
+				  "alice finish\n", &res), WT_RUN_OK, "%s",
+		     res.report);
+	tlog_join(&g_log, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "alice1 bob1 bob2 alice2");
+	cr_assert_eq(res.steps_done, 3);
+	wt_run_result_free(&res);
+
+	cr_assert_eq(run_directed("bob until test.sched.bob_mid\n"
+				  "alice finish\n"
+				  "bob finish\n", &res), WT_RUN_OK);
+	tlog_join(&g_log, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "bob1 alice1 alice2 bob2");
+	wt_run_result_free(&res);
+}
+
+/*
+ * A step that cannot happen (alice never reaches bob's point: she
+ * finishes first) is reported as a schedule error naming the step and
+ * its line; the run still ends with every thread finished.
+ */
+Test(sched_sim, impossible_step_is_an_error_not_a_hang)
+{
+	struct wt_run_result res;
+
+	cr_assert_eq(run_directed("bob run 1\n"
+				  "alice until test.sched.bob_mid\n", &res),
+		     WT_RUN_SCHEDULE_ERROR);
+	cr_assert_eq(res.step_failed, 2);
+	cr_assert(strstr(res.report, "step 2 (line 2)"), "%s", res.report);
+	cr_assert(res.threads[0].finished && res.threads[1].finished);
+	wt_run_result_free(&res);
+}
+
+/*
+ * Schedule text errors are rejected with the line and column of the
+ * offending word.
+ */
+Test(sched_sim, schedule_parser_reports_positions)
+{
+	struct wt_parse_error err;
+
+	cr_assert_null(wt_schedule_parse("alice finish\nbob walk 3\n", &err));
+	cr_assert_eq(err.line, 2);
+	cr_assert_eq(err.col, 5, "col %u: %s", err.col, err.msg);
+	cr_assert_null(wt_schedule_parse("alice until no.such.point\n", &err));
+	cr_assert_eq(err.line, 1);
+	cr_assert_eq(err.col, 13, "col %u: %s", err.col, err.msg);
+	cr_assert_null(wt_schedule_parse("alice run x\n", &err));
+	cr_assert_eq(err.col, 11);
+	cr_assert_null(wt_schedule_parse("alice until test.stop nth=2 junk\n", &err));
+	cr_assert_eq(err.col, 29, "col %u: %s", err.col, err.msg);
+}
+
+/* ---- stopping ---- */
+
+static void looper_body(struct wt_thread *t, void *arg)
+{
+	unsigned *loops = arg;
+
+	(void)t;
+	while (!wt_should_stop()) {
+		WT_EVENT("test.sched.loop", NULL);
+		(*loops)++;
+	}
+}
+
+static void stopper_body(struct wt_thread *t, void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 20; i++)
+		WT_EVENT("test.sched.before_stop", NULL);
+	(void)t;
+	wt_request_stop();
+}
+
+static void mixed_body(struct wt_thread *t, void *arg)
+{
+	if (t->id == 0)
+		looper_body(t, arg);
+	else
+		stopper_body(t, arg);
+}
+
+/*
+ * A looping body ends when another thread requests the stop: the run
+ * finishes (status ok) and the looper ran some laps, not forever.
+ */
+Test(sched_sim, stop_request_ends_looping_bodies)
+{
+	struct tthreads ts;
+	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
+	struct wt_run_result res;
+	unsigned loops = 0;
+	void *args[2] = { &loops, NULL };
+
+	tthreads_init(&ts, 2, names2);
+	cfg.max_points = 100000;
+	cr_assert_eq(wt_run(&cfg, 2, ts.p, mixed_body, args, &res), WT_RUN_OK,
+		     "%s", res.report);
+	cr_assert_gt(loops, 0);
+	cr_assert(res.threads[0].finished && res.threads[1].finished);
+	wt_run_result_free(&res);
+}
+
+static void exit_body(struct wt_thread *t, void *arg)
+{
+	(void)arg;
+	WT_EVENT("test.sched.exit_before", NULL);
+	if (t->id == 0)
+		wt_thread_exit();
+	tlog_add(&g_log, t->name);
+}
+
+/*
+ * wt_thread_exit() abandons the calling body at once (its later effect
+ * never happens, it is marked aborted and not finished) while the other
+ * threads run to their end.
+ */
+Test(sched_sim, thread_exit_abandons_only_that_body)
+{
+	struct tthreads ts;
+	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
+	struct wt_run_result res;
+	char buf[64];
+
+	tthreads_init(&ts, 2, names2);
+	memset(&g_log, 0, sizeof(g_log));
+	cr_assert_eq(wt_run(&cfg, 2, ts.p, exit_body, NULL, &res), WT_RUN_OK);
+	tlog_join(&g_log, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "bob");
+	cr_assert(res.threads[0].aborted && !res.threads[0].finished);
+	cr_assert(res.threads[1].finished && !res.threads[1].aborted);
+	cr_assert_null(ts.t[0].sched, "runtime fields are cleared after a run");
+	wt_run_result_free(&res);
+}
+
+/*
+ * wt_self is the running fiber's thread inside a body and is restored to
+ * the caller's value after the run.
+ */
+static void self_body(struct wt_thread *t, void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 10; i++) {
+		WT_EVENT("test.sched.self", NULL);
+		cr_assert_eq(wt_self, t);
+	}
+}
+
+Test(sched_sim, wt_self_follows_the_fibers)
+{
+	struct tthreads ts;
+	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
+	struct wt_run_result res;
+
+	tthreads_init(&ts, 3, names3);
+	cfg.random_switch_p = 0.5;
+	cr_assert_null(wt_self);
+	cr_assert_eq(wt_run(&cfg, 3, ts.p, self_body, NULL, &res), WT_RUN_OK);
+	cr_assert_null(wt_self);
+	cr_assert_eq(res.hits[wt_point_id(wt_point_lookup("test.sched.self"))], 30);
+	wt_run_result_free(&res);
+}
