@@ -81,13 +81,30 @@ static inline void wt_access(const struct wt_obj *o, const struct wt_point *p,
 #define READ_ONCE(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 
-/* Kernel barriers.  Each maps to the C11 fence with the same guarantee. */
+/*
+ * Kernel barriers.  Each maps to the C11 fence with the same guarantee.
+ *
+ * Under TSan on x86 they are spelled as the machine needs them instead:
+ * gcc 12 rejects atomic_thread_fence with -fsanitize=thread (-Wtsan, an
+ * error under -Werror), and TSan models no fence anyway, so the fence
+ * would buy no happens-before edge.  x86-TSO already orders load->load
+ * and store->store, so smp_rmb/smp_wmb need only stop the compiler, and
+ * smp_mb is an mfence.  Data published through a fence alone is
+ * therefore invisible to TSan as ordering: publish with
+ * smp_store_release (or read under a seqcount with relaxed accessors).
+ */
+#if defined(WT_TSAN) && (defined(__x86_64__) || defined(__i386__))
+#define smp_mb()	__asm__ __volatile__("mfence" ::: "memory")
+#define smp_rmb()	__atomic_signal_fence(__ATOMIC_SEQ_CST)
+#define smp_wmb()	__atomic_signal_fence(__ATOMIC_SEQ_CST)
+#else
 /* smp_mb: orders earlier loads and stores against later ones (store->load too). */
 #define smp_mb()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
 /* smp_rmb: orders loads against later loads. */
 #define smp_rmb()	__atomic_thread_fence(__ATOMIC_ACQUIRE)
 /* smp_wmb: orders stores against later stores. */
 #define smp_wmb()	__atomic_thread_fence(__ATOMIC_RELEASE)
+#endif
 /* Compiler-only barrier: keeps the compiler from merging or moving accesses. */
 #define barrier()	__atomic_signal_fence(__ATOMIC_SEQ_CST)
 

@@ -33,7 +33,13 @@
 struct wt_rcu_domain;
 struct wt_rcu_reader;
 
-/* Called after the grace period with the object to free. */
+/*
+ * Called after the grace period (and the quarantine) with the object to
+ * free.  It runs from whichever poll finds the grace period over -- the
+ * owner's wt_rcu_poll, or a wait's ready() condition, which the sim
+ * scheduler evaluates between decisions -- so it must only release
+ * memory: no injection points, no locks of the model, no waits.
+ */
 typedef void (*wt_rcu_free_fn)(void *obj);
 
 /* quarantine_slots: how many freed objects stay poisoned before their
@@ -42,11 +48,19 @@ struct wt_rcu_domain *wt_rcu_domain_create(size_t quarantine_slots);
 /* Frees everything still deferred or quarantined; no reader may be left. */
 void wt_rcu_domain_destroy(struct wt_rcu_domain *d);
 
-/* One per simulated thread; registers a ck_epoch record. */
+/* One per simulated thread; registers a ck_epoch record (or reuses one
+ * a destroyed reader left).  NULL when out of memory. */
 struct wt_rcu_reader *wt_rcu_reader_create(struct wt_rcu_domain *d);
-/* Dispatch this reader's pending callbacks (blocking) and unregister. */
+/* Dispatch this reader's pending callbacks (blocking: a grace-period
+ * wait) and unregister; clears wt_self->rcu if it is this reader. */
 void wt_rcu_reader_destroy(struct wt_rcu_reader *r);
 
+/*
+ * On wt_self.  With no simulated thread they do nothing; on a thread
+ * without a reader record they count the depth (so balance and
+ * sleep-in-section checks still work) but enter no epoch.  An unlock at
+ * depth 0 reports WT_CHECK_RCU_BALANCE and changes nothing.
+ */
 void wt_rcu_read_lock(const struct wt_point *p);
 void wt_rcu_read_unlock(const struct wt_point *p);
 #define rcu_read_lock()							\

@@ -57,8 +57,14 @@ static inline unsigned wt_seq_begin(const seqcount_t *s,
 
 	wt_hook(p, s);
 	seq = wt_seq_raw(s);
-	if (wait && (seq & 1)) {
-		/* A writer is inside: wait for it, as the kernel spins. */
+	/*
+	 * A writer is inside: wait for it, as the kernel spins.  A loop, not
+	 * an if: the next writer may come in between the wake-up and the
+	 * reload, and an odd sample returned here would validate against a
+	 * retry taken inside that same write (a torn read accepted).  Not
+	 * bounded, like the kernel's; each lap is a wait in the backend.
+	 */
+	while (wait && (seq & 1)) {
 		wt_wait_at(p, WT_WAIT_SPIN, wt_seq_even, s);
 		seq = wt_seq_raw(s);
 	}

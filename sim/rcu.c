@@ -1,0 +1,488 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * RCU on ck_epoch: read-side sections, call_rcu, synchronize_rcu, and the
+ * poison-and-quarantine free that makes a use after the grace period
+ * visible to wt_obj_check().
+ *
+ * Ownership (ck_epoch's rule): ck_epoch_call and ck_epoch_poll on a
+ * record belong to the record's owner, the simulated thread it hangs on.
+ * A grace-period wait therefore polls the waiter's own record from its
+ * ready() condition; in sim mode the scheduler evaluates ready() on the
+ * same OS thread, so the record still has a single user at a time.
+ * ck_epoch_synchronize and ck_epoch_barrier are never called: they spin,
+ * and a spinning fiber would livelock the sim scheduler.
+ *
+ * Records are never physically freed while the domain lives: ck_epoch
+ * keeps every record on its global list (pollers of other threads scan
+ * it), so an unregistered reader is recycled by the next
+ * wt_rcu_reader_create and freed with the domain.
+ */
+#include <assert.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ck_epoch.h>
+
+#include "sim/atomic.h"
+#include "sim/rcu.h"
+#include "sim/sched/sched.h"
+
+#define wt_container_of(ptr, type, member)				\
+	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+
+/*
+ * The grace period as a happens-before edge for ThreadSanitizer, which
+ * cannot see it through libck (uninstrumented, and plain volatile
+ * accesses besides): every reader releases the domain's token as it
+ * leaves its outermost section, and whoever acts on a grace period (the
+ * free callback, the return of synchronize_rcu) acquires it.  A read
+ * after the section ended is still reported, as it should be.
+ */
+#ifdef WT_TSAN
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+#define wt_tsan_acquire(addr)	__tsan_acquire(addr)
+#define wt_tsan_release(addr)	__tsan_release(addr)
+#else
+#define wt_tsan_acquire(addr)	((void)(addr))
+#define wt_tsan_release(addr)	((void)(addr))
+#endif
+
+struct wt_quarantined {
+	struct wt_obj *obj;
+	wt_rcu_free_fn free_fn;
+};
+
+struct wt_rcu_domain {
+	ck_epoch_t epoch;
+	/*
+	 * Harness machinery, not model: a pthread mutex (no injection
+	 * points, so no fiber switch can happen while it is held) guards
+	 * the quarantine ring and the reader list.
+	 */
+	pthread_mutex_t lock;
+	struct wt_quarantined *ring;	/* FIFO of poisoned objects */
+	size_t slots;			/* ring capacity; 0 = no quarantine */
+	size_t head;			/* oldest entry */
+	size_t used;
+	struct wt_rcu_reader *readers;	/* every reader made, live or not */
+	uint32_t live_readers;
+	/* Statistics: relaxed atomic counters, bumped from any thread. */
+	uint64_t deferred;
+	uint64_t poisoned;
+	uint64_t released;
+	uint64_t grace_periods;
+	char tsan_token;		/* the grace period's sync address */
+};
+
+struct wt_rcu_reader {
+	ck_epoch_record_t record;	/* first: cache-line aligned */
+	struct wt_rcu_domain *domain;
+	struct wt_rcu_reader *next;	/* on domain->readers */
+	/* Owner only (the owner's polls run its callbacks). */
+	uint64_t pending;		/* call_rcu callbacks not yet run */
+	uint64_t ran;			/* call_rcu callbacks run */
+	bool registered;
+};
+
+/* One call_rcu in flight: what to free once the grace period has passed. */
+struct wt_rcu_deferral {
+	ck_epoch_entry_t entry;
+	struct wt_rcu_reader *reader;
+	struct wt_obj *obj;
+	size_t size;
+	wt_rcu_free_fn free_fn;
+};
+
+/* One synchronize_rcu in flight, on the waiter's stack. */
+struct wt_rcu_sync {
+	ck_epoch_entry_t entry;
+	struct wt_rcu_reader *reader;
+	bool done;
+};
+
+static void __attribute__((noreturn)) rcu_fatal(const char *msg)
+{
+	fprintf(stderr, "walktorture: !!! rcu: %s\n", msg);
+	abort();
+}
+
+/* Quarantine */
+
+static void obj_release(struct wt_rcu_domain *d, struct wt_obj *obj,
+			wt_rcu_free_fn free_fn)
+{
+	wt_counter_inc(&d->released);
+	if (free_fn)
+		free_fn(obj);
+	else
+		free(obj);
+}
+
+/*
+ * Keep the header's type and id (the report names the object) and mark it
+ * freed; fill the rest, so that a reader that skips the check still reads
+ * nonsense rather than plausible stale data.
+ */
+static void obj_poison(struct wt_rcu_domain *d, struct wt_obj *obj,
+		       size_t size)
+{
+	assert(size >= sizeof(*obj));
+	assert(__atomic_load_n(&obj->magic, __ATOMIC_RELAXED) == WT_OBJ_LIVE);
+	__atomic_store_n(&obj->magic, WT_OBJ_FREED, __ATOMIC_RELAXED);
+	memset((char *)obj + sizeof(*obj), WT_POISON_BYTE, size - sizeof(*obj));
+	wt_counter_inc(&d->poisoned);
+}
+
+/* Add to the ring; returns the entry pushed out (obj NULL if none). */
+static struct wt_quarantined quarantine_push(struct wt_rcu_domain *d,
+					     struct wt_quarantined q)
+{
+	struct wt_quarantined out = { 0 };
+
+	if (d->slots == 0)
+		return q;
+	pthread_mutex_lock(&d->lock);
+	if (d->used == d->slots) {
+		out = d->ring[d->head];
+		d->ring[d->head] = q;
+		d->head = (d->head + 1) % d->slots;
+	} else {
+		d->ring[(d->head + d->used) % d->slots] = q;
+		d->used++;
+	}
+	assert(d->used <= d->slots);
+	pthread_mutex_unlock(&d->lock);
+	return out;
+}
+
+/* The end of every free: poison, quarantine, release the oldest. */
+static void quarantine_put(struct wt_rcu_domain *d, struct wt_obj *obj,
+			   size_t size, wt_rcu_free_fn free_fn)
+{
+#ifdef WT_QUARANTINE
+	struct wt_quarantined q = { .obj = obj, .free_fn = free_fn };
+
+	obj_poison(d, obj, size);
+	q = quarantine_push(d, q);
+	/* Outside the lock: free_fn is the caller's and may take its own. */
+	if (q.obj)
+		obj_release(d, q.obj, q.free_fn);
+#else
+	(void)size;
+	obj_release(d, obj, free_fn);
+#endif
+}
+
+static void quarantine_flush(struct wt_rcu_domain *d)
+{
+	while (d->used > 0) {
+		struct wt_quarantined q = d->ring[d->head];
+
+		d->head = (d->head + 1) % d->slots;
+		d->used--;
+		obj_release(d, q.obj, q.free_fn);
+	}
+}
+
+/* Domain */
+
+struct wt_rcu_domain *wt_rcu_domain_create(size_t quarantine_slots)
+{
+	struct wt_rcu_domain *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+#ifndef WT_QUARANTINE
+	quarantine_slots = 0;	/* freed memory goes back at once */
+#endif
+	d->slots = quarantine_slots;
+	if (d->slots) {
+		/* Allocated up front: the quarantine never grows in a run. */
+		d->ring = calloc(d->slots, sizeof(*d->ring));
+		if (!d->ring)
+			goto fail_ring;
+	}
+	if (pthread_mutex_init(&d->lock, NULL))
+		goto fail_lock;
+	ck_epoch_init(&d->epoch);
+	return d;
+
+fail_lock:
+	free(d->ring);
+fail_ring:
+	free(d);
+	return NULL;
+}
+
+void wt_rcu_domain_destroy(struct wt_rcu_domain *d)
+{
+	struct wt_rcu_reader *r, *next;
+
+	if (!d)
+		return;
+	/* A live reader may still be inside a section or hold deferred
+	 * frees: tearing the domain down under it is a harness bug. */
+	if (d->live_readers)
+		rcu_fatal("domain destroyed with live readers");
+	quarantine_flush(d);
+	for (r = d->readers; r; r = next) {
+		next = r->next;
+		assert(!r->registered);
+		assert(r->pending == 0);
+		free(r);
+	}
+	pthread_mutex_destroy(&d->lock);
+	free(d->ring);
+	free(d);
+}
+
+void wt_rcu_stats(struct wt_rcu_domain *d, struct wt_rcu_stats *out)
+{
+	out->deferred = __atomic_load_n(&d->deferred, __ATOMIC_RELAXED);
+	out->poisoned = __atomic_load_n(&d->poisoned, __ATOMIC_RELAXED);
+	out->released = __atomic_load_n(&d->released, __ATOMIC_RELAXED);
+	out->grace_periods = __atomic_load_n(&d->grace_periods,
+					     __ATOMIC_RELAXED);
+}
+
+/* Readers */
+
+static struct wt_rcu_reader *reader_alloc(struct wt_rcu_domain *d)
+{
+	struct wt_rcu_reader *r;
+	ck_epoch_record_t *rec;
+	void *mem;
+
+	/* Reuse an unregistered record: ck_epoch cannot forget one. */
+	rec = ck_epoch_recycle(&d->epoch, NULL);
+	if (rec)
+		return wt_container_of(rec, struct wt_rcu_reader, record);
+	/* The record is cache-line aligned; malloc's 16 bytes are not. */
+	if (posix_memalign(&mem, _Alignof(struct wt_rcu_reader), sizeof(*r)))
+		return NULL;
+	r = memset(mem, 0, sizeof(*r));
+	ck_epoch_register(&d->epoch, &r->record, NULL);
+	r->next = d->readers;
+	d->readers = r;
+	return r;
+}
+
+struct wt_rcu_reader *wt_rcu_reader_create(struct wt_rcu_domain *d)
+{
+	struct wt_rcu_reader *r;
+
+	assert(d);
+	/* Under the domain lock, so that a recycled reader's last use by
+	 * its previous owner happens before its reuse (TSan sees the mutex,
+	 * not libck's atomics). */
+	pthread_mutex_lock(&d->lock);
+	r = reader_alloc(d);
+	if (r) {
+		r->domain = d;
+		r->pending = 0;
+		r->ran = 0;
+		r->registered = true;
+		d->live_readers++;
+	}
+	pthread_mutex_unlock(&d->lock);
+	return r;
+}
+
+/* Run the record's due callbacks; returns how many call_rcu frees ran. */
+static unsigned reader_poll(struct wt_rcu_reader *r)
+{
+	uint64_t before = r->ran;
+
+	ck_epoch_poll(&r->record);
+	assert(r->ran >= before);
+	return (unsigned)(r->ran - before);
+}
+
+static bool reader_drained(const void *arg)
+{
+	struct wt_rcu_reader *r = (struct wt_rcu_reader *)arg;
+
+	if (r->pending)
+		reader_poll(r);
+	return r->pending == 0;
+}
+
+void wt_rcu_reader_destroy(struct wt_rcu_reader *r)
+{
+	struct wt_thread *t = wt_self;
+	struct wt_rcu_domain *d;
+
+	if (!r)
+		return;
+	d = r->domain;
+	assert(r->registered);
+	/* Leaving with a section open would leave the record active. */
+	assert(!(t && t->rcu == r && t->rcu_depth > 0));
+	/* A grace-period wait: the frees it deferred must not be lost
+	 * (ck_epoch_unregister drops pending callbacks on the floor). */
+	wt_wait_at(WT_POINT_OR_NULL(WT_K_RCU_SYNC, NULL, NULL,
+				    "rcu reader teardown: drain call_rcu"),
+		   WT_WAIT_SLEEP, reader_drained, r);
+	pthread_mutex_lock(&d->lock);
+	ck_epoch_unregister(&r->record);
+	r->registered = false;
+	d->live_readers--;
+	pthread_mutex_unlock(&d->lock);
+	if (t && t->rcu == r)
+		t->rcu = NULL;
+}
+
+/* Read side */
+
+/*
+ * With no simulated thread (start-up, the tree builder) there is nothing
+ * to count.  A thread without a reader record still counts its depth, so
+ * that balance and sleeping-in-a-section checks work in sequential code,
+ * but enters no epoch: nothing frees concurrently with it.
+ */
+void wt_rcu_read_lock(const struct wt_point *p)
+{
+	struct wt_thread *t = wt_self;
+
+	if (!t)
+		return;
+	wt_hook(p, t->rcu);
+	if (t->rcu_depth++ == 0 && t->rcu)
+		ck_epoch_begin(&t->rcu->record, NULL);
+	assert(t->rcu_depth > 0);
+}
+
+void wt_rcu_read_unlock(const struct wt_point *p)
+{
+	struct wt_thread *t = wt_self;
+
+	if (!t)
+		return;
+	wt_hook(p, t->rcu);
+	if (t->rcu_depth == 0) {
+		/* Ending an epoch we never began would underflow the
+		 * record's nesting and let a grace period pass early. */
+		wt_violation(WT_CHECK_RCU_BALANCE, p, NULL,
+			     "rcu_read_unlock outside any read section");
+		return;
+	}
+	if (--t->rcu_depth == 0 && t->rcu) {
+		/* Everything read in the section happens before the frees
+		 * of the grace period this exit lets pass. */
+		wt_tsan_release(&t->rcu->domain->tsan_token);
+		ck_epoch_end(&t->rcu->record, NULL);
+	}
+}
+
+/* Deferred free */
+
+static void rcu_free_cb(ck_epoch_entry_t *e)
+{
+	struct wt_rcu_deferral *df =
+		wt_container_of(e, struct wt_rcu_deferral, entry);
+	struct wt_rcu_reader *r = df->reader;
+
+	assert(r->pending > 0);
+	/* Every reader that could hold obj has left; their reads happen
+	 * before the poison. */
+	wt_tsan_acquire(&r->domain->tsan_token);
+	quarantine_put(r->domain, df->obj, df->size, df->free_fn);
+	r->pending--;
+	r->ran++;
+	free(df);
+}
+
+void wt_call_rcu(struct wt_rcu_domain *d, struct wt_obj *obj, size_t size,
+		 wt_rcu_free_fn free_fn, const struct wt_point *p)
+{
+	struct wt_thread *t = wt_self;
+	struct wt_rcu_reader *r = t ? t->rcu : NULL;
+	struct wt_rcu_deferral *df;
+
+	assert(d && obj);
+	assert(size >= sizeof(*obj));
+	wt_hook(p, obj);
+	wt_counter_inc(&d->deferred);
+	if (!r) {
+		/* No record, no concurrent reader: the grace period is now. */
+		quarantine_put(d, obj, size, free_fn);
+		return;
+	}
+	assert(r->domain == d);
+	df = malloc(sizeof(*df));
+	if (!df)
+		rcu_fatal("out of memory deferring a free");
+	*df = (struct wt_rcu_deferral){ .reader = r, .obj = obj,
+					.size = size, .free_fn = free_fn };
+	/* The caller's unpublish must be visible before ck_epoch_call
+	 * samples the epoch (ck_epoch_call has no fence): a reader that
+	 * enters after that sample must not find obj. */
+	smp_mb();
+	ck_epoch_call(&r->record, &df->entry, rcu_free_cb);
+	r->pending++;
+}
+
+void wt_free_now(struct wt_rcu_domain *d, struct wt_obj *obj, size_t size,
+		 wt_rcu_free_fn free_fn)
+{
+	assert(d && obj);
+	/* No TSan acquire here: when readers are about (the zoo's free
+	 * without a grace period) the race is real and must be reported. */
+	quarantine_put(d, obj, size, free_fn);
+}
+
+unsigned wt_rcu_poll(void)
+{
+	struct wt_thread *t = wt_self;
+
+	if (!t || !t->rcu)
+		return 0;
+	return reader_poll(t->rcu);
+}
+
+/* Grace period */
+
+static void rcu_sync_cb(ck_epoch_entry_t *e)
+{
+	struct wt_rcu_sync *s = wt_container_of(e, struct wt_rcu_sync, entry);
+
+	WRITE_ONCE(s->done, true);
+}
+
+/* The waiter's condition: its own callback ran, so every reader that was
+ * inside when synchronize_rcu began has left.  Polls the waiter's own
+ * record (the caller of ready() runs on the waiter's OS thread). */
+static bool rcu_sync_done(const void *arg)
+{
+	struct wt_rcu_sync *s = (struct wt_rcu_sync *)arg;
+
+	if (!READ_ONCE(s->done))
+		reader_poll(s->reader);
+	return READ_ONCE(s->done);
+}
+
+void wt_synchronize_rcu(const struct wt_point *p)
+{
+	struct wt_thread *t = wt_self;
+	struct wt_rcu_reader *r = t ? t->rcu : NULL;
+	struct wt_rcu_sync s = { .reader = r, .done = false };
+
+	wt_hook(p, r);
+	if (!r) {
+		/* No record, no concurrency: nothing to wait for, but a
+		 * sleeping call inside a section is still a bug. */
+		wt_might_sleep(p);
+		return;
+	}
+	/* As in wt_call_rcu: the update is visible before the sample. */
+	smp_mb();
+	ck_epoch_call(&r->record, &s.entry, rcu_sync_cb);
+	wt_wait_at(p, WT_WAIT_SLEEP, rcu_sync_done, &s);
+	assert(s.done);
+	/* The caller may now free what readers saw (umount does). */
+	wt_tsan_acquire(&r->domain->tsan_token);
+	wt_counter_inc(&r->domain->grace_periods);
+}
