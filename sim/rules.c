@@ -244,6 +244,9 @@ static int set_action(struct wt_rule *r, enum wt_rule_action a,
 	return wt_dist_parse(value, &r->delay, err);
 }
 
+#define KEYS "at, thread, role, component, obj, objtype, p, nth, every, " \
+	     "delay, yield, preempt-until, timeout, fail, count"
+
 int wt_rule_set(struct wt_rule *r, const char *key, const char *value,
 		struct wt_parse_error *err)
 {
@@ -293,12 +296,24 @@ int wt_rule_set(struct wt_rule *r, const char *key, const char *value,
 			return perr(err, 0, "expected a duration");
 		return 0;
 	}
-	return perr(err, 0, "unknown key '%s' (at, thread, role, component, obj, "
-		    "objtype, p, nth, every, delay, yield, preempt-until, "
-		    "timeout, fail, count)", key);
+	return perr(err, 0, "unknown key '%s' (%s)", key, KEYS);
 }
 
 /* ---- a whole line ---- */
+
+static bool key_known(const char *key)
+{
+	static const char *const keys[] = {
+		"at", "thread", "role", "component", "obj", "objtype", "p",
+		"nth", "every", "delay", "yield", "preempt-until", "timeout",
+		"fail", "count",
+	};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strcmp(key, keys[i]) == 0)
+			return true;
+	return false;
+}
 
 /* The end of the token at s: whitespace outside parentheses. */
 static const char *token_end(const char *s)
@@ -334,6 +349,8 @@ static int parse_token(struct wt_rule *r, const char *text, const char *tok,
 		if (eq == buf)
 			return perr(err, base, "missing key before '='");
 	}
+	if (!key_known(buf))
+		return perr(err, base, "unknown key '%s' (%s)", buf, KEYS);
 	if (wt_rule_set(r, buf, value, err)) {
 		/* Positions from wt_rule_set are relative to the value (or
 		 * the key): make them absolute. */
