@@ -107,17 +107,16 @@ void wt_hook_slow(struct wt_thread *t, const struct wt_point *p,
 		  const void *obj);
 
 /*
- * The hook.  One predictable branch when the current thread has nothing
- * armed (no rule, no scheduler, no tracing): the usual state of a plain
- * sequential lookup.
+ * The hook.  One predictable branch on a thread-local flag when the
+ * current thread has nothing armed (no rule, no scheduler, no tracing):
+ * the usual state of a plain sequential lookup.
  */
 static inline void wt_hook(const struct wt_point *p, const void *obj)
 {
 #ifndef WT_NO_HOOKS
-	struct wt_thread *t = wt_self;
-
-	if (__builtin_expect(t != NULL && t->hook_armed, 0))
-		wt_hook_slow(t, p, obj);
+	/* wt_self_armed == (wt_self && wt_self->hook_armed): one test. */
+	if (__builtin_expect(wt_self_armed, 0))
+		wt_hook_slow(wt_self, p, obj);
 #else
 	(void)p;
 	(void)obj;
@@ -152,10 +151,8 @@ bool wt_hook_alloc_slow(struct wt_thread *t, const struct wt_point *p);
 static inline bool wt_alloc_should_fail(const struct wt_point *p)
 {
 #ifndef WT_NO_HOOKS
-	struct wt_thread *t = wt_self;
-
-	if (__builtin_expect(t != NULL && t->hook_armed, 0))
-		return wt_hook_alloc_slow(t, p);
+	if (__builtin_expect(wt_self_armed, 0))
+		return wt_hook_alloc_slow(wt_self, p);
 #else
 	(void)p;
 #endif

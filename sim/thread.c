@@ -9,6 +9,7 @@
 #include "sim/thread.h"
 
 __thread struct wt_thread *wt_self;
+__thread bool wt_self_armed;
 
 static const char *const check_names[WT_CHECK__COUNT] = {
 	[WT_CHECK_POISON] = "poison",
@@ -48,7 +49,14 @@ void wt_thread_init(struct wt_thread *t, uint32_t id, const char *name)
 
 void wt_thread_enter(struct wt_thread *t)
 {
-	wt_self = t;
+	wt_self_set(t);
+}
+
+void wt_thread_arm(struct wt_thread *t, bool armed)
+{
+	t->hook_armed = armed;
+	if (wt_self == t)
+		wt_self_armed = armed;
 }
 
 bool wt_should_stop(void)

@@ -100,10 +100,25 @@ struct wt_thread {
 };
 
 extern __thread struct wt_thread *wt_self;
+/*
+ * wt_self && wt_self->hook_armed, kept beside wt_self so that the hook's
+ * fast path is one thread-local test.  Whoever changes wt_self goes
+ * through wt_self_set(); whoever changes the hook_armed of a thread that
+ * may be current goes through wt_thread_arm().
+ */
+extern __thread bool wt_self_armed;
+
+static inline void wt_self_set(struct wt_thread *t)
+{
+	wt_self = t;
+	wt_self_armed = t && t->hook_armed;
+}
 
 void wt_thread_init(struct wt_thread *t, uint32_t id, const char *name);
 /* Make t the current thread of this OS thread (NULL to leave). */
 void wt_thread_enter(struct wt_thread *t);
+/* Set t->hook_armed (and the fast-path flag when t is current). */
+void wt_thread_arm(struct wt_thread *t, bool armed);
 
 /*
  * Stopping.  wt_should_stop() is the stop test every looping body polls:

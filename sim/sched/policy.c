@@ -33,9 +33,12 @@ static bool condition_holds(struct wt_sim *s, struct wt_fiber *f)
 		return o->state == WT_FIBER_DONE ||
 		       wt_rule_preempt_progress(f->t, o->t) > f->preempt_base;
 	}
+	/* As the waiter, but with its hooks off: a point reached inside a
+	 * predicate must not reenter the scheduler in mid-decision. */
 	wt_self = f->t;
+	wt_self_armed = false;
 	ok = f->ready(f->ready_arg);
-	wt_self = saved;
+	wt_self_set(saved);
 	return ok;
 }
 

@@ -97,13 +97,13 @@ static void setup_thread(struct wt_thread *t, const struct wt_run_config *cfg,
 	t->finished = false;
 	t->aborted = false;
 	t->last_point = NULL;
-	t->hook_armed = cfg->backend == WT_BACKEND_SIM || hits ||
-			t->rules || cfg->trace;
+	wt_thread_arm(t, cfg->backend == WT_BACKEND_SIM || hits || t->rules ||
+			 cfg->trace);
 }
 
 static void clear_thread(struct wt_thread *t)
 {
-	t->hook_armed = false;
+	wt_thread_arm(t, false);
 	t->sched = NULL;
 	t->hits = NULL;
 	t->rules = NULL;

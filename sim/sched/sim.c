@@ -63,7 +63,7 @@ static void sim_switch(struct wt_sim *s, int from, int to, bool dying)
 	s->from = from;
 	s->cur = to;
 	s->switches++;
-	wt_self = to < 0 ? s->main_self : s->f[to].t;
+	wt_self_set(to < 0 ? s->main_self : s->f[to].t);
 #ifdef WT_ASAN
 	{
 		void **fake = dying ? NULL :
@@ -309,7 +309,7 @@ int wt_run_sim(const struct wt_run_config *cfg, unsigned n,
 	sim_current = s;
 	sim_reschedule(s, false);	/* from main: returns when the run ends */
 	sim_current = saved;
-	wt_self = s->main_self;
+	wt_self_set(s->main_self);
 	wt_sim_policy_fini(s, out);
 	sim_results(s, out);
 	rc = out->status;
