@@ -183,3 +183,49 @@ Test(sched_stress, preempt_until_waits_for_the_other_thread)
 		wt_run_result_free(&res);
 	}
 }
+
+static void holder_body(struct wt_thread *t, void *arg)
+{
+	(void)arg;
+	if (t->id == 0) {
+		spin_lock(&g_lock);
+		wt_thread_exit();	/* leaves with the lock held */
+	}
+	while (!spin_is_locked(&g_lock))	/* let the walker take it */
+		WT_EVENT("test.stress.before", NULL);
+	spin_lock(&g_lock);
+	spin_unlock(&g_lock);
+}
+
+/*
+ * A thread abandoned while holding a lock leaves the other blocked
+ * forever: the watchdog ends the run after timeout_ms with WT_RUN_STUCK,
+ * naming the waiter and its last point, and the waiter leaves its wait
+ * through wt_thread_exit() so that the run returns.
+ */
+Test(sched_stress, watchdog_ends_a_stuck_run)
+{
+	struct tthreads ts;
+	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
+	struct wt_run_result res;
+
+	tthreads_init(&ts, 2, names);
+	cfg.backend = WT_BACKEND_STRESS;
+	cfg.timeout_ms = 300;
+	spin_lock_init(&g_lock);
+	cr_assert_eq(wt_run(&cfg, 2, ts.p, holder_body, NULL, &res), WT_RUN_STUCK,
+		     "%s", res.report);
+	cr_assert(strstr(res.report, "thread renamer (#1) running"), "%s",
+		  res.report);
+	cr_assert(res.threads[0].aborted && res.threads[1].aborted);
+	wt_run_result_free(&res);
+
+	/* The same bodies in sim mode: a deadlock, found at once. */
+	cfg.backend = WT_BACKEND_SIM;
+	spin_lock_init(&g_lock);
+	cr_assert_eq(wt_run(&cfg, 2, ts.p, holder_body, NULL, &res),
+		     WT_RUN_DEADLOCK, "%s", res.report);
+	cr_assert(strstr(res.report, "thread renamer (#1) blocked"), "%s",
+		  res.report);
+	wt_run_result_free(&res);
+}

@@ -45,6 +45,7 @@ struct wt_stress_thread {
 	struct wt_stress *s;
 	struct wt_thread *t;
 	pthread_t tid;
+	bool joined;
 	hwloc_cpuset_t set;
 	unsigned pu;
 	uint32_t done;			/* atomic */
@@ -308,11 +309,11 @@ static void stress_watchdog(struct wt_stress *s, struct wt_run_result *out)
 	}
 	for (unsigned i = 0; i < s->n; i++)
 		if (pthread_timedjoin_np(s->th[i].tid, NULL, &dl) == 0)
-			s->th[i].tid = 0;
+			s->th[i].joined = true;
 	for (unsigned i = 0; i < s->n; i++)
-		state[i] = s->th[i].tid ? "running" : "finished";
+		state[i] = s->th[i].joined ? "finished" : "running";
 	for (unsigned i = 0; i < s->n; i++) {
-		if (!s->th[i].tid)
+		if (s->th[i].joined)
 			continue;
 		out->status = WT_RUN_STUCK;
 		snprintf(out->report, sizeof(out->report),
@@ -327,7 +328,7 @@ static void stress_watchdog(struct wt_stress *s, struct wt_run_result *out)
 		break;
 	}
 	for (unsigned i = 0; i < s->n; i++)
-		if (s->th[i].tid)
+		if (!s->th[i].joined)
 			pthread_join(s->th[i].tid, NULL);
 }
 
