@@ -186,3 +186,43 @@ Test(trace, stress_trace_replays_in_sim_and_an_edit_diverges)
 	wt_run_result_free(&rp);
 	wt_run_result_free(&bad);
 }
+
+/*
+ * The text form reads back into the same (thread, point, wait) events,
+ * and replaying what was read reproduces the run; a line naming an
+ * unknown point is rejected with its line and column.
+ */
+Test(trace, text_form_reads_back_for_replay)
+{
+	struct wt_run_result res, rp;
+	struct wt_parse_error err;
+	struct wt_trace_event *ev;
+	char *buf = NULL;
+	size_t len = 0, n;
+	FILE *f = open_memstream(&buf, &len);
+
+	cr_assert_eq(run_seq(WT_BACKEND_SIM, 0, NULL, 0, &res), WT_RUN_OK);
+	wt_trace_write(f, res.trace, names, 2);
+	fclose(f);
+	ev = wt_trace_parse(buf, names, 2, &n, &err);
+	cr_assert_not_null(ev, "line %u col %u: %s", err.line, err.col, err.msg);
+	cr_assert_eq(n, res.trace->n);
+	for (size_t i = 0; i < n; i++) {
+		cr_assert_eq(ev[i].thread, res.trace->ev[i].thread);
+		cr_assert_eq(ev[i].point, res.trace->ev[i].point);
+		cr_assert_eq(ev[i].flags & WT_EV_WAIT,
+			     res.trace->ev[i].flags & WT_EV_WAIT);
+	}
+	cr_assert_eq(run_seq(WT_BACKEND_SIM, 0, ev, n, &rp), WT_RUN_OK);
+	cr_assert_not(rp.diverged);
+	cr_assert_eq(rp.digest, res.digest);
+	free(ev);
+	cr_assert_null(wt_trace_parse("# x\n0 0 walker test.trace.w1\n"
+				      "1 10 walker no.such.point\n",
+				      names, 2, &n, &err));
+	cr_assert_eq(err.line, 3);
+	cr_assert_eq(err.col, 13, "col %u", err.col);
+	free(buf);
+	wt_run_result_free(&res);
+	wt_run_result_free(&rp);
+}

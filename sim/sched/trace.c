@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,4 +218,104 @@ void wt_trace_write(FILE *f, const struct wt_trace *tr,
 			fprintf(f, " \"%s\"", note);
 		fputc('\n', f);
 	}
+}
+
+static int thread_by_name(const char *w, const char *const *names,
+			  unsigned nnames)
+{
+	char *e;
+
+	if (w[0] == '#') {
+		unsigned long id = strtoul(w + 1, &e, 10);
+
+		return *e || e == w + 1 || id >= UINT32_MAX ? -1 : (int)id;
+	}
+	for (unsigned i = 0; names && i < nnames; i++)
+		if (names[i] && strcmp(names[i], w) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* One event line: SEQ TIME THREAD POINT [wait] [...]. */
+static int parse_event(const char *line, struct wt_trace_event *e,
+		       const char *const *names, unsigned nnames,
+		       struct wt_parse_error *err)
+{
+	char thread[64], point[256];
+	unsigned long long seq, time;
+	int tpos = 0, ppos = 0, end = 0, id;
+	const struct wt_point *p;
+
+	if (sscanf(line, "%llu %llu %n%63s %n%255s%n", &seq, &time, &tpos,
+		   thread, &ppos, point, &end) != 4) {
+		err->col = 1;
+		snprintf(err->msg, sizeof(err->msg),
+			 "expected SEQ TIME THREAD POINT");
+		return -1;
+	}
+	id = thread_by_name(thread, names, nnames);
+	if (id < 0) {
+		err->col = (unsigned)tpos + 1;
+		snprintf(err->msg, sizeof(err->msg), "unknown thread '%s'", thread);
+		return -1;
+	}
+	p = wt_point_lookup(point);
+	if (!p) {
+		err->col = (unsigned)ppos + 1;
+		snprintf(err->msg, sizeof(err->msg), "unknown point '%.100s'", point);
+		return -1;
+	}
+	memset(e, 0, sizeof(*e));
+	e->seq = seq;
+	e->time_ns = time;
+	e->thread = (uint32_t)id;
+	e->point = wt_point_id(p);
+	while (isspace((unsigned char)line[end]))
+		end++;
+	if (strncmp(line + end, "wait", 4) == 0)
+		e->flags = WT_EV_WAIT;
+	return 0;
+}
+
+struct wt_trace_event *wt_trace_parse(const char *text,
+				      const char *const *names,
+				      unsigned nnames, size_t *n,
+				      struct wt_parse_error *err)
+{
+	struct wt_trace_event *ev = NULL;
+	size_t cap = 0;
+	unsigned lineno = 0;
+
+	memset(err, 0, sizeof(*err));
+	*n = 0;
+	wt_points_catalogue();
+	for (const char *l = text; l && *l; ) {
+		const char *nl = strchr(l, '\n');
+		size_t len = nl ? (size_t)(nl - l) : strlen(l);
+		char buf[512];
+
+		lineno++;
+		snprintf(buf, sizeof(buf), "%.*s", (int)len, l);
+		l = nl ? nl + 1 : NULL;
+		if (buf[strspn(buf, " \t")] == '#' || buf[strspn(buf, " \t")] == '\0')
+			continue;
+		if (*n == cap) {
+			struct wt_trace_event *grown;
+
+			cap = cap ? 2 * cap : 256;
+			grown = realloc(ev, cap * sizeof(*ev));
+			if (!grown)
+				goto fail;
+			ev = grown;
+		}
+		if (parse_event(buf, &ev[*n], names, nnames, err))
+			goto fail;
+		(*n)++;
+	}
+	return ev ? ev : calloc(1, sizeof(*ev));
+fail:
+	err->line = lineno;
+	free(ev);
+	*n = 0;
+	return NULL;
 }

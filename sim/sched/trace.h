@@ -37,6 +37,7 @@
 #include <stdio.h>
 
 #include "sim/inject.h"
+#include "sim/rules.h"
 
 #define WT_TRACE_NOTES		256	/* op tags per ring */
 #define WT_TRACE_NOTE_MAX	64	/* bytes per tag, with the NUL */
@@ -116,5 +117,16 @@ void wt_trace_note(const char *text);
  */
 void wt_trace_write(FILE *f, const struct wt_trace *tr,
 		    const char *const *names, unsigned nnames);
+
+/*
+ * Read the text form back (e.g. a failure's saved trace) into an event
+ * array for wt_run_config.replay: "#" lines are skipped, THREAD is a name
+ * from names[] or #ID, POINT a dotted point name.  Returns a malloc'd
+ * array (free()) and its length in *n, or NULL with err (line, col).
+ */
+struct wt_trace_event *wt_trace_parse(const char *text,
+				      const char *const *names,
+				      unsigned nnames, size_t *n,
+				      struct wt_parse_error *err);
 
 #endif /* WT_SIM_SCHED_TRACE_H */
