@@ -135,11 +135,14 @@ static void collect(struct wt_run_result *out, unsigned n,
 		wt_ruleset_stats(rs, i, &out->rule_matches[i], &out->rule_fires[i]);
 }
 
-int wt_run(const struct wt_run_config *cfg, unsigned nthreads,
+int wt_run(const struct wt_run_config *config, unsigned nthreads,
 	   struct wt_thread **threads,
 	   void (*body)(struct wt_thread *t, void *arg), void **args,
 	   struct wt_run_result *out)
 {
+	/* A zeroed config must not mean "stuck at the first point". */
+	struct wt_run_config local = *config;
+	const struct wt_run_config *cfg = &local;
 	struct wt_ruleset *rs = NULL;
 	uint64_t iteration_seed;
 	uint32_t stop = 0;
@@ -147,6 +150,8 @@ int wt_run(const struct wt_run_config *cfg, unsigned nthreads,
 	char err[256];
 	int rc;
 
+	if (!local.max_points)
+		local.max_points = 10000000;
 	memset(out, 0, sizeof(*out));
 	out->nthreads = nthreads;
 	wt_points_catalogue();

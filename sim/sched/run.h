@@ -84,7 +84,7 @@ struct wt_run_config {
 	bool trace;
 	size_t trace_capacity;		/* events kept (0: default) */
 	bool count_hits;		/* per-point hit counters */
-	uint64_t max_points;		/* sim: bound on points per iteration */
+	uint64_t max_points;		/* sim: bound on points (0: 10^7) */
 	const char *cpus;		/* stress: "0,1" or "0-3" (PU os index) */
 	uint64_t timeout_ms;		/* stress: watchdog */
 	size_t stack_size;		/* sim: bytes per fiber stack */
