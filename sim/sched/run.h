@@ -108,7 +108,7 @@ struct wt_run_thread_result {
 
 struct wt_run_result {
 	enum wt_run_status status;
-	char report[2048];		/* what went wrong, with every thread's
+	char report[4096];		/* what went wrong, with every thread's
 					 * last point (name and file:line) */
 	unsigned nthreads;
 	uint32_t npoints;
