@@ -15,6 +15,9 @@ struct wt_cmd {
 int wt_cmd_points(int argc, char **argv);
 int wt_cmd_paths(int argc, char **argv);
 int wt_cmd_tree(int argc, char **argv);
+int wt_cmd_report(int argc, char **argv);
+int wt_cmd_index(int argc, char **argv);
+int wt_cmd_merge(int argc, char **argv);
 
 /* Print "walktorture: message" to stderr and return WT_EXIT_USAGE. */
 int wt_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -9,6 +9,9 @@ static const struct wt_cmd commands[] = {
 	{ "points", "points [--json]", wt_cmd_points },
 	{ "paths", "paths [--json]", wt_cmd_paths },
 	{ "tree", "tree FILE", wt_cmd_tree },
+	{ "merge", "merge RESULTS.json... -o MERGED.json", wt_cmd_merge },
+	{ "report", "report RESULTS.json... -o report.html [--window N] [--top N]", wt_cmd_report },
+	{ "index", "index --out DIR [--history DB] [--night ID] [RESULTS.json...]", wt_cmd_index },
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))

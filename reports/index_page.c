@@ -1,0 +1,504 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The nightly index page, read back from the history database: the latest
+ * night's verdict, what fails tonight (and since when), the recent nights
+ * with links to their reports, then per suite every scenario with its
+ * counts and trends over the recent nights (a verdict strip, sparklines of
+ * failures and of the scenario's key exit path).
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reports/atomic_file.h"
+#include "reports/html.h"
+#include "reports/render.h"
+#include "reports/results.h"
+
+#define INDEX_NIGHTS 30
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+struct ix_night {
+	char *id, *started, *seed, *git_rev, *verdict;
+	unsigned scenarios, failed;
+	long long failures, iterations;
+};
+
+struct ix_cell {
+	int present;
+	char verdict;			/* 'P' or 'F' */
+	long long iterations, failures;
+	json_t *paths;
+	char *report;
+};
+
+struct ix_scn {
+	char *suite, *name, *key_path;
+	int key_night;			/* the night key_path was taken from */
+	struct ix_cell *cells;		/* one per night, oldest first */
+};
+
+struct ix {
+	struct ix_night *nights;	/* oldest first */
+	size_t n_nights;
+	struct ix_scn *scns;		/* by suite, then name */
+	size_t n_scns, cap;
+};
+
+static char *col_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return s ? strdup((const char *)s) : NULL;
+}
+
+#define RECENT_NIGHTS "SELECT night_id FROM nights ORDER BY started DESC, " \
+		      "night_id DESC LIMIT " STR(INDEX_NIGHTS)
+
+static int load_nights(sqlite3 *db, struct ix *ix)
+{
+	sqlite3_stmt *st;
+	size_t n = 0;
+	int rc;
+
+	ix->nights = calloc(INDEX_NIGHTS, sizeof(*ix->nights));
+	if (!ix->nights || sqlite3_prepare_v2(db,
+		"SELECT night_id, started, seed, git_rev, verdict FROM nights "
+		"ORDER BY started DESC, night_id DESC LIMIT " STR(INDEX_NIGHTS),
+		-1, &st, NULL))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < INDEX_NIGHTS) {
+		struct ix_night *nt = &ix->nights[n++];
+
+		nt->id = col_dup(st, 0);
+		nt->started = col_dup(st, 1);
+		nt->seed = col_dup(st, 2);
+		nt->git_rev = col_dup(st, 3);
+		nt->verdict = col_dup(st, 4);
+	}
+	sqlite3_finalize(st);
+	ix->n_nights = n;
+	/* Newest first from SQL; the trends want oldest first. */
+	for (size_t i = 0; i < n / 2; i++) {
+		struct ix_night tmp = ix->nights[i];
+
+		ix->nights[i] = ix->nights[n - 1 - i];
+		ix->nights[n - 1 - i] = tmp;
+	}
+	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
+}
+
+static int night_index(struct ix *ix, const char *id)
+{
+	for (size_t i = 0; i < ix->n_nights; i++)
+		if (!strcmp(ix->nights[i].id, id))
+			return (int)i;
+	return -1;
+}
+
+static struct ix_scn *scn_for(struct ix *ix, const char *suite, const char *name)
+{
+	struct ix_scn *s;
+
+	if (ix->n_scns && !strcmp(ix->scns[ix->n_scns - 1].suite, suite) &&
+	    !strcmp(ix->scns[ix->n_scns - 1].name, name))
+		return &ix->scns[ix->n_scns - 1];
+	if (ix->n_scns == ix->cap) {
+		size_t cap = ix->cap ? ix->cap * 2 : 64;
+		struct ix_scn *v = realloc(ix->scns, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		ix->scns = v;
+		ix->cap = cap;
+	}
+	s = &ix->scns[ix->n_scns];
+	memset(s, 0, sizeof(*s));
+	s->suite = strdup(suite);
+	s->name = strdup(name);
+	s->key_night = -1;
+	s->cells = calloc(ix->n_nights ? ix->n_nights : 1, sizeof(*s->cells));
+	if (!s->suite || !s->name || !s->cells)
+		return NULL;
+	ix->n_scns++;
+	return s;
+}
+
+static int add_row(struct ix *ix, sqlite3_stmt *st)
+{
+	int ni = night_index(ix, (const char *)sqlite3_column_text(st, 0));
+	struct ix_scn *s;
+	struct ix_cell *c;
+	struct ix_night *nt;
+
+	if (ni < 0)
+		return 0;
+	s = scn_for(ix, (const char *)sqlite3_column_text(st, 1),
+		    (const char *)sqlite3_column_text(st, 2));
+	if (!s)
+		return -1;
+	c = &s->cells[ni];
+	nt = &ix->nights[ni];
+	c->present = 1;
+	c->verdict = strcmp((const char *)sqlite3_column_text(st, 3), "PASS") ? 'F' : 'P';
+	c->iterations = sqlite3_column_int64(st, 4);
+	c->failures = sqlite3_column_int64(st, 5);
+	c->paths = json_loads((const char *)sqlite3_column_text(st, 6), 0, NULL);
+	c->report = col_dup(st, 8);
+	if (sqlite3_column_text(st, 7) && ni > s->key_night) {
+		free(s->key_path);
+		s->key_path = col_dup(st, 7);
+		s->key_night = ni;
+	}
+	nt->scenarios++;
+	nt->failed += c->verdict == 'F';
+	nt->failures += c->failures;
+	nt->iterations += c->iterations;
+	return 0;
+}
+
+static int load_results(sqlite3 *db, struct ix *ix)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db,
+		"SELECT night_id, suite, scenario, verdict, iterations, failures, "
+		"paths_json, key_path, report_file FROM results "
+		"WHERE night_id IN (" RECENT_NIGHTS ") ORDER BY suite, scenario",
+		-1, &st, NULL))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (add_row(ix, st)) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static void ix_free(struct ix *ix)
+{
+	for (size_t i = 0; i < ix->n_nights; i++) {
+		struct ix_night *n = &ix->nights[i];
+
+		free(n->id);
+		free(n->started);
+		free(n->seed);
+		free(n->git_rev);
+		free(n->verdict);
+	}
+	for (size_t i = 0; i < ix->n_scns; i++) {
+		struct ix_scn *s = &ix->scns[i];
+
+		for (size_t k = 0; s->cells && k < ix->n_nights; k++) {
+			json_decref(s->cells[k].paths);
+			free(s->cells[k].report);
+		}
+		free(s->cells);
+		free(s->suite);
+		free(s->name);
+		free(s->key_path);
+	}
+	free(ix->nights);
+	free(ix->scns);
+}
+
+/* A report link: the relative URL (percent-encoded) in an href. */
+static void report_link(FILE *f, const char *href, const char *text, int bad)
+{
+	fputs("<a href=\"", f);
+	wt_html_url(f, href);
+	wt_html_printf(f, "\" class=\"%s\">%s</a>", bad ? "bad" : "", text);
+}
+
+static void render_top(FILE *f, struct ix *ix)
+{
+	struct ix_night *n = &ix->nights[ix->n_nights - 1];
+	const char *v = n->verdict && !strcmp(n->verdict, "PASS") ? "PASS" : "FAIL";
+	char a[40], b[40];
+
+	wt_html_printf(f, "<header class=\"top\"><div class=\"verdict %s\" id=\"verdict\">%s</div>"
+		       "<div><h1>walktorture nightly</h1><div class=\"sub\">night "
+		       "<b class=\"m\">%s</b> \u00b7 %s \u00b7 git <b class=\"m\">%s</b>"
+		       " \u00b7 seed <b class=\"m\">%s</b> \u00b7 <b>%u</b> scenarios: "
+		       "<b>%u</b> passed, <b>%u</b> failed \u00b7 <b>%s</b> failures"
+		       " \u00b7 <b>%s</b> iterations</div></div></header>\n",
+		       v, v, n->id, n->started ?: "", n->git_rev ?: "?", n->seed ?: "?",
+		       n->scenarios, n->scenarios - n->failed, n->failed,
+		       wt_html_count(a, sizeof(a), n->failures),
+		       wt_html_count(b, sizeof(b), n->iterations));
+}
+
+/* The first night of the current failing streak of s (last night is failing). */
+static size_t fail_since(struct ix *ix, struct ix_scn *s)
+{
+	size_t k = ix->n_nights - 1;
+
+	while (k > 0 && s->cells[k - 1].present && s->cells[k - 1].verdict == 'F')
+		k--;
+	return k;
+}
+
+static void render_failing(FILE *f, struct ix *ix)
+{
+	size_t last = ix->n_nights - 1, n = 0;
+
+	for (size_t i = 0; i < ix->n_scns; i++)
+		n += ix->scns[i].cells[last].present && ix->scns[i].cells[last].verdict == 'F';
+	if (!n)
+		return;
+	wt_html_printf(f, "<h2>Failing tonight (%zu)</h2>\n<table class=\"failing\"><tr>"
+		       "<th>scenario</th><th class=\"n\">failures</th><th>failing since</th>"
+		       "<th>report</th></tr>\n", n);
+	for (size_t i = 0; i < ix->n_scns; i++) {
+		struct ix_scn *s = &ix->scns[i];
+		struct ix_cell *c = &s->cells[last];
+		size_t since;
+
+		if (!c->present || c->verdict != 'F')
+			continue;
+		since = fail_since(ix, s);
+		wt_html_printf(f, "<tr class=\"FAIL\"><td><span class=\"mu\">%s /</span> %s",
+			       s->suite, s->name);
+		/* New: it passed the night before (not merely absent then). */
+		if (since == last && last > 0 && s->cells[last - 1].present)
+			fputs(" <span class=\"badge NEW\">NEW</span>", f);
+		wt_html_printf(f, "</td><td class=\"n bad\">%lld</td><td class=\"m\">%s%s</td><td>",
+			       c->failures, ix->nights[since].id,
+			       since == 0 && last > 0 ? " (or earlier)" : "");
+		if (c->report)
+			report_link(f, c->report, "report", 1);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+/* The distinct report files of night k (without #fragment), failing ones first. */
+static void night_reports(FILE *f, struct ix *ix, size_t k)
+{
+	char **files = calloc(ix->n_scns ? ix->n_scns : 1, sizeof(*files));
+	unsigned char *bad = calloc(ix->n_scns ? ix->n_scns : 1, 1);
+	size_t n = 0;
+
+	for (size_t i = 0; files && bad && i < ix->n_scns; i++) {
+		struct ix_cell *c = &ix->scns[i].cells[k];
+		size_t len, j;
+
+		if (!c->present || !c->report)
+			continue;
+		len = strcspn(c->report, "#");
+		for (j = 0; j < n; j++)
+			if (strlen(files[j]) == len && !strncmp(files[j], c->report, len))
+				break;
+		if (j == n && !(files[n++] = strndup(c->report, len)))
+			break;
+		bad[j] |= c->verdict == 'F';
+	}
+	for (int pass = 0; pass < 2 && files && bad; pass++) {
+		for (size_t j = 0; j < n; j++) {
+			const char *slash = files[j] ? strrchr(files[j], '/') : NULL;
+
+			if (!files[j] || bad[j] != !pass)
+				continue;
+			fputs(" ", f);
+			report_link(f, files[j], slash ? slash + 1 : files[j], bad[j]);
+		}
+	}
+	for (size_t j = 0; files && j < n; j++)
+		free(files[j]);
+	free(files);
+	free(bad);
+}
+
+static void render_nights(FILE *f, struct ix *ix)
+{
+	fputs("<h2>Nights</h2>\n<table class=\"nights\"><tr><th></th><th>night</th>"
+	      "<th>started</th><th>git rev</th><th>seed</th><th class=\"n\">scenarios</th>"
+	      "<th class=\"n\">failed</th><th class=\"n\">failures</th>"
+	      "<th class=\"n\">iterations</th><th>reports</th></tr>\n", f);
+	for (size_t k = ix->n_nights; k-- > 0;) {
+		struct ix_night *n = &ix->nights[k];
+		const char *v = n->verdict && !strcmp(n->verdict, "PASS") ? "PASS" : "FAIL";
+		char a[40];
+
+		wt_html_printf(f, "<tr class=\"%s\"><td><span class=\"badge %s\">%s</span></td>"
+			       "<td class=\"m\">%s</td><td>%s</td><td class=\"m\">%s</td>"
+			       "<td class=\"m\">%s</td><td class=\"n\">%u</td>"
+			       "<td class=\"n%s\">%u</td><td class=\"n\">%lld</td>"
+			       "<td class=\"n\">%s</td><td>", v, v, v, n->id,
+			       n->started ?: "", n->git_rev ?: "", n->seed ?: "",
+			       n->scenarios, n->failed ? " bad" : "", n->failed, n->failures,
+			       wt_html_count(a, sizeof(a), n->iterations));
+		night_reports(f, ix, k);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+static void tip_append(char *buf, size_t len, size_t *o, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Bounded append: a long history truncates the hover text, nothing else. */
+static void tip_append(char *buf, size_t len, size_t *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*o >= len)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *o, len - *o, fmt, ap);
+	va_end(ap);
+	*o = n < 0 ? len : *o + (size_t)n;
+}
+
+/* Verdict strip, failures sparkline and key-path sparkline of one scenario. */
+static void trend_cells(FILE *f, struct ix *ix, struct ix_scn *s)
+{
+	size_t n = ix->n_nights, fo = 0, ko = 0;
+	double fails[INDEX_NIGHTS], keys[INDEX_NIGHTS];
+	unsigned char present[INDEX_NIGHTS];
+	const char *tips[INDEX_NIGHTS];
+	char verdicts[INDEX_NIGHTS + 1], tipbuf[INDEX_NIGHTS][96];
+	char ftip[1024], ktip[1024];
+
+	tip_append(ftip, sizeof(ftip), &fo, "failures per night, oldest first:");
+	tip_append(ktip, sizeof(ktip), &ko, "%s per night, oldest first:",
+		   s->key_path ?: "key path");
+	for (size_t k = 0; k < n; k++) {
+		struct ix_cell *c = &s->cells[k];
+
+		present[k] = (unsigned char)c->present;
+		verdicts[k] = c->present ? c->verdict : '-';
+		fails[k] = (double)c->failures;
+		keys[k] = s->key_path ? (double)wt_json_int(c->paths, s->key_path, 0) : 0;
+		snprintf(tipbuf[k], sizeof(tipbuf[k]), "%s: %s", ix->nights[k].id,
+			 !c->present ? "not run" : c->verdict == 'P' ? "PASS" : "FAIL");
+		tips[k] = tipbuf[k];
+		if (c->present) {
+			tip_append(ftip, sizeof(ftip), &fo, " %lld", c->failures);
+			tip_append(ktip, sizeof(ktip), &ko, " %.0f", keys[k]);
+		} else {
+			tip_append(ftip, sizeof(ftip), &fo, " -");
+			tip_append(ktip, sizeof(ktip), &ko, " -");
+		}
+	}
+	verdicts[n] = 0;
+	fputs("<td>", f);
+	wt_svg_strip(f, verdicts, tips, n);
+	fputs("</td><td>", f);
+	wt_svg_spark(f, fails, present, n, ftip, "#cf222e");
+	fputs("</td><td>", f);
+	wt_svg_spark(f, keys, present, n, ktip, "#0969da");
+	fputs("</td>", f);
+}
+
+static void scenario_row(FILE *f, struct ix *ix, struct ix_scn *s)
+{
+	struct ix_cell *c = &s->cells[ix->n_nights - 1];
+	const char *v = !c->present ? "NONE" : c->verdict == 'P' ? "PASS" : "FAIL";
+	struct wt_path_sums sums;
+	char num[40];
+
+	wt_path_sums(c->paths, &sums);
+	wt_html_printf(f, "<tr class=\"%s\"><td><span class=\"badge %s\">%s</span></td>"
+		       "<td class=\"m\">%s</td>", v, v, c->present ? v : "not run", s->name);
+	if (!c->present) {
+		fputs("<td colspan=\"9\" class=\"mu\">not run tonight</td>", f);
+	} else {
+		wt_html_printf(f, "<td class=\"n\">%s</td><td class=\"n%s\">%lld</td>",
+			       wt_html_count(num, sizeof(num), c->iterations),
+			       c->failures ? " bad" : "", c->failures);
+		for (int g = 0; g < WT_PATH_GROUPS_KNOWN; g++)
+			wt_html_printf(f, "<td class=\"n%s\">%s</td>",
+				       sums.group[g] ? "" : " zero",
+				       wt_html_count(num, sizeof(num), sums.group[g]));
+		wt_html_printf(f, "<td class=\"m kp\">%s</td><td class=\"n\">%s</td>",
+			       s->key_path ?: "",
+			       wt_html_count(num, sizeof(num), s->key_path ?
+					     wt_json_int(c->paths, s->key_path, 0) : 0));
+	}
+	trend_cells(f, ix, s);
+	fputs("<td>", f);
+	if (c->present && c->report)
+		report_link(f, c->report, "report", c->verdict == 'F');
+	fputs("</td></tr>\n", f);
+}
+
+/* One table for every suite (aligned columns), a heading row per suite. */
+static void render_suites(FILE *f, struct ix *ix)
+{
+	size_t last = ix->n_nights - 1;
+
+	wt_html_printf(f, "<h2>Scenarios</h2>\n<table class=\"scenarios\"><tr><th></th>"
+		       "<th>scenario</th><th class=\"n\">iterations</th>"
+		       "<th class=\"n\">failures</th><th class=\"n\">rcu.ok</th>"
+		       "<th class=\"n\">unlazy.*</th><th class=\"n\">restart.*</th>"
+		       "<th class=\"n\">eagain.*</th><th class=\"n\">estale.*</th>"
+		       "<th>key path</th><th class=\"n\">count</th><th>last %zu nights</th>"
+		       "<th>failures</th><th>key path</th><th></th></tr>\n", ix->n_nights);
+	for (size_t i = 0; i < ix->n_scns; i++) {
+		const char *suite = ix->scns[i].suite;
+		size_t end = i, failed = 0;
+
+		while (end < ix->n_scns && !strcmp(ix->scns[end].suite, suite)) {
+			failed += ix->scns[end].cells[last].present &&
+				  ix->scns[end].cells[last].verdict == 'F';
+			end++;
+		}
+		wt_html_printf(f, "<tr class=\"grp\"><td colspan=\"15\">%s "
+			       "<span class=\"mu\" style=\"font-weight:400\">\u00b7 %zu scenarios, "
+			       "%zu failing tonight</span></td></tr>\n", suite, end - i, failed);
+		for (size_t j = i; j < end; j++)
+			scenario_row(f, ix, &ix->scns[j]);
+		i = end - 1;
+	}
+	fputs("</table>\n", f);
+}
+
+static void render_page(FILE *f, struct ix *ix)
+{
+	char title[160];
+
+	if (!ix->n_nights) {
+		wt_html_begin(f, "walktorture nightly \u2014 no nights");
+		fputs("<header class=\"top\"><div><h1>walktorture nightly</h1>"
+		      "<div class=\"sub\">no nights recorded yet</div></div></header>\n", f);
+		wt_html_end(f);
+		return;
+	}
+	snprintf(title, sizeof(title), "walktorture nightly %s \u2014 %s",
+		 ix->nights[ix->n_nights - 1].verdict,
+		 ix->nights[ix->n_nights - 1].id);
+	wt_html_begin(f, title);
+	render_top(f, ix);
+	render_failing(f, ix);
+	render_nights(f, ix);
+	render_suites(f, ix);
+	wt_html_end(f);
+}
+
+int wt_index_render(sqlite3 *db, const char *db_path, const char *out_dir,
+		    char *err, size_t errlen)
+{
+	struct ix ix = { 0 };
+	struct wt_atomic_file a;
+	char path[4096];
+	int ret = -1;
+
+	if (load_nights(db, &ix) || load_results(db, &ix)) {
+		snprintf(err, errlen, "%s: reading the history: %s", db_path,
+			 sqlite3_errmsg(db));
+		goto out;
+	}
+	snprintf(path, sizeof(path), "%s/index.html", out_dir);
+	if (wt_atomic_open(&a, path, err, errlen))
+		goto out;
+	render_page(a.f, &ix);
+	ret = wt_atomic_commit(&a, err, errlen);
+out:
+	ix_free(&ix);
+	return ret;
+}

@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Merging results documents (shards of a nightly, or runs of one scenario
+ * under different seeds): scenarios keyed by (suite, name), counts summed,
+ * failures concatenated in input order, the summary recomputed.  The merged
+ * "run" is the first input's, with the earliest start, the summed duration
+ * and the shard set; every input's run is kept in "runs".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reports/results.h"
+
+static int set_int(json_t *obj, const char *key, long long v)
+{
+	return json_object_set_new(obj, key, json_integer(v));
+}
+
+/* dst[key] += src[key] for each count in src (names absent in dst are added). */
+static int sum_counts(json_t *dst, json_t *src, const char *key)
+{
+	json_t *d = json_object_get(dst, key), *s = json_object_get(src, key);
+	const char *name;
+	json_t *x;
+
+	if (!json_is_object(s))
+		return 0;
+	if (!json_is_object(d)) {
+		d = json_object();
+		if (json_object_set_new(dst, key, d))
+			return -1;
+	}
+	json_object_foreach(s, name, x) {
+		long long sum = json_integer_value(x) + wt_json_int(d, name, 0);
+
+		if (set_int(d, name, sum))
+			return -1;
+	}
+	return 0;
+}
+
+/* Append the strings of src[key] missing from dst[key] (thread names). */
+static int union_strings(json_t *dst, json_t *src, const char *key)
+{
+	json_t *d = json_object_get(dst, key), *s = json_object_get(src, key);
+	size_t i, j;
+	json_t *x, *y;
+
+	if (!json_is_array(s))
+		return 0;
+	if (!json_is_array(d))
+		return json_object_set_new(dst, key, json_deep_copy(s));
+	json_array_foreach(s, i, x) {
+		int found = 0;
+
+		json_array_foreach(d, j, y)
+			found |= json_equal(x, y);
+		if (!found && json_array_append(d, x))
+			return -1;
+	}
+	return 0;
+}
+
+/* Expectations by text: met only if met in every input; differing actuals joined. */
+static int merge_expectations(json_t *dst, json_t *src)
+{
+	json_t *d = json_object_get(dst, "expectations");
+	json_t *s = json_object_get(src, "expectations");
+	json_t *e, *f;
+	size_t i, j;
+
+	if (!json_is_array(s))
+		return 0;
+	if (!json_is_array(d))
+		return json_object_set_new(dst, "expectations", json_deep_copy(s));
+	json_array_foreach(s, i, e) {
+		json_t *match = NULL;
+
+		json_array_foreach(d, j, f)
+			if (!match && json_equal(json_object_get(e, "text"),
+						 json_object_get(f, "text")))
+				match = f;
+		if (!match) {
+			if (json_array_append_new(d, json_deep_copy(e)))
+				return -1;
+			continue;
+		}
+		if (!json_is_true(json_object_get(e, "ok")))
+			json_object_set_new(match, "ok", json_false());
+		if (!json_equal(json_object_get(e, "actual"),
+				json_object_get(match, "actual"))) {
+			char *joined = NULL;
+			const char *a = wt_json_str(match, "actual");
+			const char *b = wt_json_str(e, "actual");
+
+			if (asprintf(&joined, "%s; %s", a ? a : "-", b ? b : "-") < 0)
+				return -1;
+			json_object_set_new(match, "actual", json_string(joined));
+			free(joined);
+		}
+	}
+	return 0;
+}
+
+static int merge_scenario(json_t *dst, json_t *src)
+{
+	json_t *df = json_object_get(dst, "failures");
+	double dur = wt_json_num(dst, "duration_s", 0) +
+		     wt_json_num(src, "duration_s", 0);
+
+	if (set_int(dst, "iterations", wt_json_int(dst, "iterations", 0) +
+				       wt_json_int(src, "iterations", 0)) ||
+	    json_object_set_new(dst, "duration_s", json_real(dur)) ||
+	    sum_counts(dst, src, "paths") || sum_counts(dst, src, "points") ||
+	    union_strings(dst, src, "threads") || merge_expectations(dst, src))
+		return -1;
+	if (!strcmp(wt_scenario_verdict(src), "FAIL"))
+		json_object_set_new(dst, "verdict", json_string("FAIL"));
+	/* One digest stands for one trace; two different ones stand for none. */
+	if (!json_equal(json_object_get(dst, "digest"),
+			json_object_get(src, "digest")))
+		json_object_set_new(dst, "digest", json_null());
+	if (json_is_null(json_object_get(dst, "detection")) ||
+	    !json_object_get(dst, "detection"))
+		json_object_set(dst, "detection",
+				json_object_get(src, "detection") ?: json_null());
+	return json_array_extend(df, json_object_get(src, "failures"));
+}
+
+static json_t *find_scenario(json_t *arr, json_t *sc)
+{
+	const char *suite = wt_json_str(sc, "suite");
+	const char *name = wt_json_str(sc, "name");
+	json_t *x;
+	size_t i;
+
+	json_array_foreach(arr, i, x)
+		if (!strcmp(wt_json_str(x, "suite"), suite) &&
+		    !strcmp(wt_json_str(x, "name"), name))
+			return x;
+	return NULL;
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * The merged shard: null when there were no shards or every K of one N is
+ * present exactly once; otherwise the distinct shards, sorted and
+ * comma-separated ("1/4,3/4"), so an incomplete merge shows.
+ */
+static json_t *merged_shard(json_t *runs)
+{
+	size_t n = json_array_size(runs), have = 0, i, len = 1;
+	const char **v = calloc(n ? n : 1, sizeof(*v));
+	int complete = 1, shards_n = -1;
+	json_t *run, *ret;
+	char *buf;
+
+	if (!v)
+		return NULL;
+	json_array_foreach(runs, i, run) {
+		const char *s = wt_json_str(run, "shard");
+		int k, sn;
+
+		if (!s)
+			continue;
+		v[have++] = s;
+		if (sscanf(s, "%d/%d", &k, &sn) != 2 || k < 1 || k > sn ||
+		    (shards_n >= 0 && sn != shards_n))
+			complete = 0;
+		shards_n = sn;
+		len += strlen(s) + 1;
+	}
+	qsort(v, have, sizeof(*v), compare_strings);
+	for (i = 1; i < have; i++)
+		if (!strcmp(v[i], v[i - 1]))
+			complete = 0;
+	if (!have || (complete && (int)have == shards_n && have == n)) {
+		free(v);
+		return json_null();
+	}
+	buf = calloc(1, len);
+	for (i = 0; buf && i < have; i++) {
+		if (i && !strcmp(v[i], v[i - 1]))
+			continue;
+		if (buf[0])
+			strcat(buf, ",");
+		strcat(buf, v[i]);
+	}
+	ret = buf ? json_string(buf) : NULL;
+	free(buf);
+	free(v);
+	return ret;
+}
+
+/* Every input's run (flattening inputs that are merges themselves). */
+static json_t *collect_runs(json_t *const *docs, const char *const *files,
+			    unsigned n)
+{
+	json_t *runs = json_array();
+
+	for (unsigned i = 0; runs && i < n; i++) {
+		json_t *inner = json_object_get(docs[i], "runs");
+		json_t *run;
+
+		if (json_is_array(inner) && json_array_size(inner)) {
+			json_array_extend(runs, inner);
+			continue;
+		}
+		run = json_deep_copy(json_object_get(docs[i], "run"));
+		if (!run || (!json_object_get(run, "source") &&
+			     json_object_set_new(run, "source",
+						 json_string(files[i])))) {
+			json_decref(run);
+			json_decref(runs);
+			return NULL;
+		}
+		json_array_append_new(runs, run);
+	}
+	return runs;
+}
+
+static json_t *merged_run(json_t *runs)
+{
+	json_t *run = json_deep_copy(json_array_get(runs, 0)), *r;
+	const char *started = wt_json_str(run, "started");
+	double dur = 0;
+	size_t i;
+
+	if (!run)
+		return NULL;
+	json_array_foreach(runs, i, r) {
+		const char *s = wt_json_str(r, "started");
+
+		if (s && (!started || strcmp(s, started) < 0))
+			started = s;
+		dur += wt_json_num(r, "duration_s", 0);
+	}
+	json_object_del(run, "source");
+	json_object_set_new(run, "started", json_string(started));
+	json_object_set_new(run, "duration_s", json_real(dur));
+	json_object_set_new(run, "shard", merged_shard(runs));
+	return run;
+}
+
+static json_t *merged_scenarios(json_t *const *docs, unsigned n)
+{
+	json_t *out = json_array(), *sc;
+	size_t j;
+
+	for (unsigned i = 0; out && i < n; i++) {
+		json_array_foreach(json_object_get(docs[i], "scenarios"), j, sc) {
+			json_t *dst = find_scenario(out, sc);
+			int bad = dst ? merge_scenario(dst, sc) :
+				  json_array_append_new(out, json_deep_copy(sc));
+
+			if (bad) {
+				json_decref(out);
+				return NULL;
+			}
+		}
+	}
+	return out;
+}
+
+json_t *wt_results_merge(json_t *const *docs, const char *const *files,
+			 unsigned n)
+{
+	json_t *doc = json_object(), *runs, *run, *scenarios, *sc;
+	long long passed = 0, failed = 0;
+	size_t i;
+
+	runs = collect_runs(docs, files, n);
+	run = runs ? merged_run(runs) : NULL;
+	scenarios = merged_scenarios(docs, n);
+	if (!doc || !runs || !run || !scenarios)
+		goto fail;
+	json_array_foreach(scenarios, i, sc)
+		strcmp(wt_scenario_verdict(sc), "FAIL") ? passed++ : failed++;
+	if (json_object_set_new(doc, "schema", json_string(WT_RESULTS_SCHEMA)) ||
+	    set_int(doc, "schema_version", WT_RESULTS_VERSION) ||
+	    json_object_set_new(doc, "run", run) ||
+	    json_object_set_new(doc, "runs", runs) ||
+	    json_object_set_new(doc, "scenarios", scenarios) ||
+	    json_object_set_new(doc, "summary",
+				json_pack("{s:I, s:I}", "passed", (json_int_t)passed,
+					  "failed", (json_int_t)failed)))
+		goto fail_owned;
+	return doc;
+fail:
+	json_decref(runs);
+	json_decref(run);
+	json_decref(scenarios);
+fail_owned:
+	json_decref(doc);
+	return NULL;
+}

@@ -1,0 +1,657 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Results JSON reader: load with jansson, then validate every field the
+ * reports read against reports/SCHEMA.md.  Unknown fields are ignored (an
+ * optional field may be added without a schema_version bump); a known field
+ * with the wrong type is an error naming where it is.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reports/atomic_file.h"
+#include "reports/results.h"
+
+/* Validation context: the file, the error buffer and the JSON path so far. */
+struct vctx {
+	const char *file;
+	char *err;
+	size_t errlen;
+	char where[512];
+	size_t len;
+};
+
+enum { F_OPT = 0, F_REQ = 1, F_NULL = 2 };
+
+/* A pseudo-type for "any JSON number" (integer or real). */
+#define WT_JSON_NUMBER ((json_type)100)
+#define WT_JSON_BOOL ((json_type)101)
+
+static size_t vpush(struct vctx *v, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static size_t vpush(struct vctx *v, const char *fmt, ...)
+{
+	size_t mark = v->len;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(v->where + v->len, sizeof(v->where) - v->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		v->len += (size_t)n;
+	if (v->len >= sizeof(v->where))
+		v->len = sizeof(v->where) - 1;
+	return mark;
+}
+
+static void vpop(struct vctx *v, size_t mark)
+{
+	v->len = mark;
+	v->where[mark] = 0;
+}
+
+static int verr(struct vctx *v, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int verr(struct vctx *v, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (v->len)
+		snprintf(v->err, v->errlen, "%s: %s: %s", v->file, v->where, msg);
+	else
+		snprintf(v->err, v->errlen, "%s: %s", v->file, msg);
+	return -1;
+}
+
+static const char *type_name(json_type t)
+{
+	switch ((int)t) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "a non-negative integer";
+	case JSON_REAL: return "a number";
+	case JSON_TRUE: case JSON_FALSE: return "a boolean";
+	case JSON_NULL: return "null";
+	case WT_JSON_NUMBER: return "a number";
+	case WT_JSON_BOOL: return "a boolean";
+	}
+	return "?";
+}
+
+static int type_ok(json_t *x, json_type want)
+{
+	switch ((int)want) {
+	case WT_JSON_NUMBER:
+		return json_is_number(x);
+	case WT_JSON_BOOL:
+		return json_is_boolean(x);
+	case JSON_INTEGER:
+		return json_is_integer(x) && json_integer_value(x) >= 0;
+	}
+	return json_typeof(x) == want;
+}
+
+/*
+ * Fetch obj.key with the wanted type.  *out is NULL when the field is
+ * absent (allowed unless F_REQ) or null (allowed with F_NULL).
+ */
+static int field(struct vctx *v, json_t *obj, const char *key, json_type want,
+		 unsigned flags, json_t **out)
+{
+	json_t *x = json_object_get(obj, key);
+	size_t mark;
+	int ret;
+
+	*out = NULL;
+	if (!x)
+		return (flags & F_REQ) ? verr(v, "missing field \"%s\"", key) : 0;
+	if (json_is_null(x) && (flags & F_NULL))
+		return 0;
+	if (type_ok(x, want)) {
+		*out = x;
+		return 0;
+	}
+	mark = vpush(v, "%s%s", v->len ? "." : "", key);
+	if (json_is_integer(x) && want == JSON_INTEGER)
+		ret = verr(v, "expected %s, got %lld", type_name(want),
+			   (long long)json_integer_value(x));
+	else
+		ret = verr(v, "expected %s, got %s", type_name(want),
+			   type_name(json_typeof(x)));
+	vpop(v, mark);
+	return ret;
+}
+
+/* Several fields of one type at once (a NULL-terminated key list). */
+static int fields(struct vctx *v, json_t *obj, json_type want, unsigned flags,
+		  const char *const *keys)
+{
+	json_t *dummy;
+
+	for (; *keys; keys++)
+		if (field(v, obj, *keys, want, flags, &dummy))
+			return -1;
+	return 0;
+}
+
+/* An array whose every element has one type. */
+static int array_of(struct vctx *v, json_t *obj, const char *key,
+		    json_type want, unsigned flags, json_t **out)
+{
+	size_t i, mark;
+	json_t *x;
+
+	if (field(v, obj, key, JSON_ARRAY, flags, out))
+		return -1;
+	if (!*out)
+		return 0;
+	json_array_foreach(*out, i, x) {
+		if (type_ok(x, want))
+			continue;
+		mark = vpush(v, "%s%s[%zu]", v->len ? "." : "", key, i);
+		verr(v, "expected %s, got %s", type_name(want),
+		     type_name(json_typeof(x)));
+		vpop(v, mark);
+		return -1;
+	}
+	return 0;
+}
+
+/* An object mapping names to counts (paths, points). */
+static int counts(struct vctx *v, json_t *obj, const char *key, unsigned flags)
+{
+	const char *name;
+	json_t *map, *x;
+	size_t mark;
+
+	if (field(v, obj, key, JSON_OBJECT, flags, &map))
+		return -1;
+	if (!map)
+		return 0;
+	json_object_foreach(map, name, x) {
+		if (type_ok(x, JSON_INTEGER))
+			continue;
+		mark = vpush(v, "%s%s[\"%s\"]", v->len ? "." : "", key, name);
+		verr(v, "expected %s, got %s", type_name(JSON_INTEGER),
+		     json_is_integer(x) ? "a negative integer" :
+		     type_name(json_typeof(x)));
+		vpop(v, mark);
+		return -1;
+	}
+	return 0;
+}
+
+static int check_verdict(struct vctx *v, json_t *obj, int *fail)
+{
+	json_t *x;
+	const char *s;
+
+	if (field(v, obj, "verdict", JSON_STRING, F_REQ, &x))
+		return -1;
+	s = json_string_value(x);
+	if (strcmp(s, "PASS") && strcmp(s, "FAIL"))
+		return verr(v, "verdict must be PASS or FAIL, not \"%s\"", s);
+	*fail = !strcmp(s, "FAIL");
+	return 0;
+}
+
+static int check_run(struct vctx *v, json_t *run)
+{
+	static const char *const req_str[] = {
+		"version", "git_rev", "seed", "started", NULL };
+	static const char *const opt_str[] = {
+		"build_type", "mode", "memory", "command", "binding", "source", NULL };
+	static const char *const null_str[] = { "bug", "shard", NULL };
+	json_t *machine, *x;
+
+	if (fields(v, run, JSON_STRING, F_REQ, req_str) ||
+	    fields(v, run, JSON_STRING, F_OPT, opt_str) ||
+	    fields(v, run, JSON_STRING, F_NULL, null_str) ||
+	    field(v, run, "duration_s", WT_JSON_NUMBER, F_OPT, &x) ||
+	    field(v, run, "machine", JSON_OBJECT, F_NULL, &machine))
+		return -1;
+	if (!machine)
+		return 0;
+	{
+		size_t mark = vpush(v, ".machine");
+		static const char *const mstr[] = { "hostname", "model", NULL };
+		int ret = fields(v, machine, JSON_STRING, F_OPT, mstr) ||
+			  field(v, machine, "cpus", JSON_INTEGER, F_OPT, &x);
+
+		vpop(v, mark);
+		return ret ? -1 : 0;
+	}
+}
+
+static int check_event(struct vctx *v, json_t *ev, size_t nthreads,
+		       double *t_prev)
+{
+	static const char *const strs[] = { "point", "kind", "site", "op", NULL };
+	json_t *t, *th, *x;
+	double tv;
+
+	if (field(v, ev, "t", WT_JSON_NUMBER, F_REQ, &t) ||
+	    field(v, ev, "thread", JSON_INTEGER, F_REQ, &th) ||
+	    fields(v, ev, JSON_STRING, F_NULL, strs) ||
+	    field(v, ev, "step", JSON_INTEGER, F_NULL, &x))
+		return -1;
+	if ((size_t)json_integer_value(th) >= nthreads)
+		return verr(v, "thread %lld is not a thread index (%zu threads)",
+			    (long long)json_integer_value(th), nthreads);
+	tv = json_number_value(t);
+	if (tv < *t_prev)
+		return verr(v, "t %g is before the previous event's %g "
+			    "(events must be in order)", tv, *t_prev);
+	*t_prev = tv;
+	return 0;
+}
+
+static int check_trace(struct vctx *v, json_t *tr)
+{
+	json_t *threads, *events, *total, *first, *failing, *x, *ev;
+	double t_prev = -1e300;
+	long long lo, n, tot;
+	size_t i, mark;
+
+	if (field(v, tr, "time_unit", JSON_STRING, F_OPT, &x) ||
+	    array_of(v, tr, "threads", JSON_STRING, F_REQ, &threads) ||
+	    field(v, tr, "total_events", JSON_INTEGER, F_REQ, &total) ||
+	    field(v, tr, "dropped", JSON_INTEGER, F_OPT, &x) ||
+	    field(v, tr, "events", JSON_ARRAY, F_REQ, &events) ||
+	    field(v, tr, "first_index", JSON_INTEGER, F_REQ, &first) ||
+	    field(v, tr, "failing_event", JSON_INTEGER, F_NULL, &failing))
+		return -1;
+	if (!json_array_size(threads))
+		return verr(v, "trace has no threads");
+	json_array_foreach(events, i, ev) {
+		int bad;
+
+		mark = vpush(v, ".events[%zu]", i);
+		bad = !json_is_object(ev) ?
+			verr(v, "expected an object, got %s",
+			     type_name(json_typeof(ev))) :
+			check_event(v, ev, json_array_size(threads), &t_prev);
+		vpop(v, mark);
+		if (bad)
+			return -1;
+	}
+	lo = json_integer_value(first);
+	n = (long long)json_array_size(events);
+	tot = json_integer_value(total);
+	if (lo + n > tot)
+		return verr(v, "events %lld-%lld lie beyond total_events %lld",
+			    lo, lo + n - 1, tot);
+	if (failing && json_integer_value(failing) >= tot)
+		return verr(v, "failing_event %lld is beyond total_events %lld",
+			    (long long)json_integer_value(failing), tot);
+	return 0;
+}
+
+static int check_walk_steps(struct vctx *v, json_t *fl, json_t **steps)
+{
+	json_t *st, *x;
+	size_t i, mark;
+	int bad = 0;
+
+	if (field(v, fl, "walk_steps", JSON_ARRAY, F_NULL, steps))
+		return -1;
+	if (!*steps)
+		return 0;
+	json_array_foreach(*steps, i, st) {
+		static const char *const strs[] = { "kind", "text", NULL };
+
+		mark = vpush(v, ".walk_steps[%zu]", i);
+		if (!json_is_object(st))
+			bad = verr(v, "expected an object");
+		else
+			bad = field(v, st, "attempt", JSON_INTEGER, F_OPT, &x) ||
+			      fields(v, st, JSON_STRING, F_OPT, strs) ||
+			      field(v, st, "validated", WT_JSON_BOOL, F_OPT, &x);
+		vpop(v, mark);
+		if (bad)
+			return -1;
+	}
+	return 0;
+}
+
+static int check_failure(struct vctx *v, json_t *fl)
+{
+	static const char *const req_str[] = { "kind", "message", "replay", NULL };
+	static const char *const null_str[] = {
+		"check", "seed", "thread", "explanation", NULL };
+	json_t *walk, *steps, *step, *tr, *x;
+	size_t mark;
+
+	if (fields(v, fl, JSON_STRING, F_REQ, req_str) ||
+	    fields(v, fl, JSON_STRING, F_NULL, null_str) ||
+	    field(v, fl, "iteration", JSON_INTEGER, F_NULL, &x) ||
+	    field(v, fl, "walk", JSON_OBJECT, F_NULL, &walk) ||
+	    field(v, fl, "step", JSON_INTEGER, F_NULL, &step) ||
+	    check_walk_steps(v, fl, &steps) ||
+	    array_of(v, fl, "history_window", JSON_STRING, F_NULL, &x) ||
+	    array_of(v, fl, "schedule", JSON_STRING, F_NULL, &x) ||
+	    field(v, fl, "trace", JSON_OBJECT, F_NULL, &tr))
+		return -1;
+	if (walk) {
+		static const char *const wstr[] = {
+			"entry", "path", "flags", "result", NULL };
+		int bad;
+
+		mark = vpush(v, ".walk");
+		bad = fields(v, walk, JSON_STRING, F_NULL, wstr) ||
+		      field(v, walk, "attempt", JSON_INTEGER, F_NULL, &x);
+		vpop(v, mark);
+		if (bad)
+			return -1;
+	}
+	if (step && (!steps || (size_t)json_integer_value(step) >=
+			       json_array_size(steps)))
+		return verr(v, "step %lld is not an index in walk_steps (%zu steps)",
+			    (long long)json_integer_value(step),
+			    steps ? json_array_size(steps) : 0);
+	if (tr) {
+		int bad;
+
+		mark = vpush(v, ".trace");
+		bad = check_trace(v, tr);
+		vpop(v, mark);
+		if (bad)
+			return -1;
+	}
+	return 0;
+}
+
+static int check_expectations(struct vctx *v, json_t *sc)
+{
+	json_t *arr, *e, *x;
+	size_t i, mark;
+
+	if (field(v, sc, "expectations", JSON_ARRAY, F_NULL, &arr))
+		return -1;
+	if (!arr)
+		return 0;
+	json_array_foreach(arr, i, e) {
+		int bad;
+
+		mark = vpush(v, ".expectations[%zu]", i);
+		bad = !json_is_object(e) ? verr(v, "expected an object") :
+		      field(v, e, "text", JSON_STRING, F_REQ, &x) ||
+		      field(v, e, "ok", WT_JSON_BOOL, F_REQ, &x) ||
+		      field(v, e, "actual", JSON_STRING, F_NULL, &x);
+		vpop(v, mark);
+		if (bad)
+			return -1;
+	}
+	return 0;
+}
+
+static int check_failures(struct vctx *v, json_t *sc, int verdict_fail)
+{
+	json_t *arr, *fl;
+	size_t i, mark;
+
+	if (field(v, sc, "failures", JSON_ARRAY, F_REQ, &arr))
+		return -1;
+	json_array_foreach(arr, i, fl) {
+		int bad;
+
+		mark = vpush(v, ".failures[%zu]", i);
+		bad = !json_is_object(fl) ?
+			verr(v, "expected an object, got %s",
+			     type_name(json_typeof(fl))) :
+			check_failure(v, fl);
+		vpop(v, mark);
+		if (bad)
+			return -1;
+	}
+	if (!verdict_fail && json_array_size(arr))
+		return verr(v, "verdict PASS with %zu failures",
+			    json_array_size(arr));
+	return 0;
+}
+
+static int check_scenario(struct vctx *v, json_t *sc, int *fail)
+{
+	static const char *const req_str[] = { "name", "suite", NULL };
+	static const char *const opt_str[] = {
+		"file", "description", "mode", "policy", "seed", NULL };
+	json_t *x;
+
+	if (fields(v, sc, JSON_STRING, F_REQ, req_str) ||
+	    fields(v, sc, JSON_STRING, F_NULL, opt_str) ||
+	    field(v, sc, "digest", JSON_STRING, F_NULL, &x) ||
+	    field(v, sc, "iterations", JSON_INTEGER, F_REQ, &x) ||
+	    field(v, sc, "duration_s", WT_JSON_NUMBER, F_OPT, &x) ||
+	    check_verdict(v, sc, fail) ||
+	    array_of(v, sc, "threads", JSON_STRING, F_NULL, &x) ||
+	    counts(v, sc, "paths", F_REQ) ||
+	    counts(v, sc, "points", F_NULL) ||
+	    check_expectations(v, sc) ||
+	    field(v, sc, "detection", JSON_OBJECT, F_NULL, &x) ||
+	    check_failures(v, sc, *fail))
+		return -1;
+	return 0;
+}
+
+static int check_header(struct vctx *v, json_t *doc)
+{
+	json_t *x;
+
+	if (!json_is_object(doc))
+		return verr(v, "expected a JSON object at the top level, got %s",
+			    type_name(json_typeof(doc)));
+	if (field(v, doc, "schema", JSON_STRING, F_REQ, &x))
+		return -1;
+	if (strcmp(json_string_value(x), WT_RESULTS_SCHEMA))
+		return verr(v, "schema is \"%s\", not \"%s\"",
+			    json_string_value(x), WT_RESULTS_SCHEMA);
+	x = json_object_get(doc, "schema_version");
+	if (!json_is_integer(x))
+		return verr(v, "schema_version: expected an integer");
+	if (json_integer_value(x) != WT_RESULTS_VERSION)
+		return verr(v, "schema_version %lld is not supported "
+			    "(this walktorture reads version %d)",
+			    (long long)json_integer_value(x), WT_RESULTS_VERSION);
+	return 0;
+}
+
+static int check_runs(struct vctx *v, json_t *doc)
+{
+	json_t *run, *runs;
+	size_t i, mark;
+
+	if (field(v, doc, "run", JSON_OBJECT, F_REQ, &run))
+		return -1;
+	mark = vpush(v, "run");
+	if (check_run(v, run))
+		return -1;
+	vpop(v, mark);
+	if (field(v, doc, "runs", JSON_ARRAY, F_NULL, &runs))
+		return -1;
+	if (!runs)
+		return 0;
+	json_array_foreach(runs, i, run) {
+		mark = vpush(v, "runs[%zu]", i);
+		if (!json_is_object(run))
+			return verr(v, "expected an object");
+		if (check_run(v, run))
+			return -1;
+		vpop(v, mark);
+	}
+	return 0;
+}
+
+static int check_summary(struct vctx *v, json_t *doc, long long passed,
+			 long long failed)
+{
+	json_t *sum, *p, *f;
+
+	if (field(v, doc, "summary", JSON_OBJECT, F_REQ, &sum))
+		return -1;
+	vpush(v, "summary");
+	if (field(v, sum, "passed", JSON_INTEGER, F_REQ, &p) ||
+	    field(v, sum, "failed", JSON_INTEGER, F_REQ, &f))
+		return -1;
+	if (json_integer_value(p) != passed || json_integer_value(f) != failed)
+		return verr(v, "says %lld passed, %lld failed, but the scenarios "
+			    "say %lld passed, %lld failed",
+			    (long long)json_integer_value(p),
+			    (long long)json_integer_value(f), passed, failed);
+	vpop(v, 0);
+	return 0;
+}
+
+int wt_results_validate(const char *file, json_t *doc, char *err, size_t errlen)
+{
+	struct vctx v = { .file = file, .err = err, .errlen = errlen };
+	long long passed = 0, failed = 0;
+	json_t *scenarios, *sc;
+	size_t i, mark;
+
+	err[0] = 0;
+	if (check_header(&v, doc) || check_runs(&v, doc) ||
+	    field(&v, doc, "scenarios", JSON_ARRAY, F_REQ, &scenarios))
+		return -1;
+	json_array_foreach(scenarios, i, sc) {
+		int fail = 0;
+
+		mark = vpush(&v, "scenarios[%zu]", i);
+		if (!json_is_object(sc))
+			return verr(&v, "expected an object, got %s",
+				    type_name(json_typeof(sc)));
+		if (check_scenario(&v, sc, &fail))
+			return -1;
+		vpop(&v, mark);
+		fail ? failed++ : passed++;
+	}
+	return check_summary(&v, doc, passed, failed);
+}
+
+int wt_results_load(const char *file, json_t **out, char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *doc;
+
+	*out = NULL;
+	doc = json_load_file(file, JSON_REJECT_DUPLICATES, &je);
+	if (!doc) {
+		if (je.line > 0)
+			snprintf(err, errlen, "%s:%d:%d: %s", file, je.line,
+				 je.column, je.text);
+		else
+			snprintf(err, errlen, "%s: %s", file, je.text);
+		return -1;
+	}
+	if (wt_results_validate(file, doc, err, errlen)) {
+		json_decref(doc);
+		return -1;
+	}
+	*out = doc;
+	return 0;
+}
+
+int wt_results_load_all(const char *const *files, unsigned n, json_t **out,
+			char *err, size_t errlen)
+{
+	json_t **docs;
+	int ret = -1;
+	unsigned i;
+
+	*out = NULL;
+	if (!n) {
+		snprintf(err, errlen, "no results files given");
+		return -1;
+	}
+	docs = calloc(n, sizeof(*docs));
+	if (!docs) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (wt_results_load(files[i], &docs[i], err, errlen))
+			goto out;
+	*out = n == 1 ? json_incref(docs[0]) : wt_results_merge(docs, files, n);
+	ret = *out ? 0 : -1;
+	if (ret)
+		snprintf(err, errlen, "out of memory merging results");
+out:
+	for (i = 0; i < n; i++)
+		json_decref(docs[i]);
+	free(docs);
+	return ret;
+}
+
+int wt_results_write(const char *file, json_t *doc, char *err, size_t errlen)
+{
+	struct wt_atomic_file a;
+
+	if (wt_atomic_open(&a, file, err, errlen))
+		return -1;
+	if (json_dumpf(doc, a.f, JSON_INDENT(1) | JSON_PRESERVE_ORDER) ||
+	    fputc('\n', a.f) == EOF) {
+		snprintf(err, errlen, "%s: write failed", file);
+		wt_atomic_abort(&a);
+		return -1;
+	}
+	return wt_atomic_commit(&a, err, errlen);
+}
+
+const char *wt_json_str(json_t *obj, const char *key)
+{
+	return json_string_value(json_object_get(obj, key));
+}
+
+long long wt_json_int(json_t *obj, const char *key, long long def)
+{
+	json_t *x = json_object_get(obj, key);
+
+	return json_is_integer(x) ? (long long)json_integer_value(x) : def;
+}
+
+double wt_json_num(json_t *obj, const char *key, double def)
+{
+	json_t *x = json_object_get(obj, key);
+
+	return json_is_number(x) ? json_number_value(x) : def;
+}
+
+const char *wt_scenario_verdict(json_t *scenario)
+{
+	const char *s = wt_json_str(scenario, "verdict");
+
+	return s && !strcmp(s, "PASS") ? "PASS" : "FAIL";
+}
+
+void wt_results_totals(json_t *doc, struct wt_results_totals *t)
+{
+	json_t *sc;
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	json_array_foreach(json_object_get(doc, "scenarios"), i, sc) {
+		t->scenarios++;
+		if (!strcmp(wt_scenario_verdict(sc), "FAIL"))
+			t->failed++;
+		t->failures += (long long)json_array_size(
+			json_object_get(sc, "failures"));
+		t->iterations += wt_json_int(sc, "iterations", 0);
+	}
+}
+
+const char *wt_results_verdict(json_t *doc)
+{
+	struct wt_results_totals t;
+
+	wt_results_totals(doc, &t);
+	/* No scenario at all is a broken run, not a clean one. */
+	return t.scenarios && !t.failed ? "PASS" : "FAIL";
+}

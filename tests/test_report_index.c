@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The nightly index and its history database: two recorded nights give
+ * two-point trends and relative links to existing reports; a night whose
+ * recording fails halfway (an injected error after some rows, or the
+ * process killed inside the transaction) leaves the earlier history and
+ * the index exactly as they were; bad input records nothing.
+ */
+#include <signal.h>
+
+#include <criterion/criterion.h>
+#include <sqlite3.h>
+
+#include "reports/history.h"
+#include "reports/reports.h"
+#include "tests/test_report_html.h"
+#include "tests/test_report_util.h"
+
+static void night(const char *out, const char *id, const char *const *files, unsigned n)
+{
+	char err[1024];
+
+	cr_assert_eq(wt_nightly_index(out, NULL, id, files, n, err, sizeof(err)), 0,
+		     "%s", err);
+}
+
+/* A single integer from SQL on OUT/history.sqlite. */
+static long long sql_int(const char *out, const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	long long v;
+
+	cr_assert_eq(sqlite3_open_v2(path_in(out, "history.sqlite"), &db,
+				     SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK,
+		     "%s", sqlite3_errmsg(db));
+	cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+	v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return v;
+}
+
+static void two_nights(const char *out)
+{
+	const char *n1[] = { fixture("pass.json") };
+	const char *n2[] = { fixture("fail_zoo.json"), fixture("pass.json") };
+
+	night(out, "n1", n1, 1);
+	night(out, "n2", n2, 2);
+}
+
+/* The scenario row of the index for name (a <tr> whose 2nd cell is the name). */
+static long row_of(struct ht_doc *d, const char *name)
+{
+	for (long tr = ht_next(d, -1, d->n - 1, "tr", NULL); tr >= 0;
+	     tr = ht_next(d, tr, d->n - 1, "tr", NULL)) {
+		long td = ht_next(d, ht_next(d, tr, d->nodes[tr].last, "td", NULL),
+				  d->nodes[tr].last, "td", "m");
+		char *s;
+		int hit;
+
+		if (td < 0 || d->nodes[td].parent != tr)
+			continue;
+		s = ht_text_of(d, (size_t)td);
+		hit = !strcmp(s, name);
+		free(s);
+		if (hit && ht_count(d, tr, "svg", "spark"))
+			return tr;
+	}
+	cr_assert_fail("no index row for %s", name);
+	return -1;
+}
+
+static const char *spark_points(struct ht_doc *d, long row, int which)
+{
+	long sp = row;
+
+	for (int k = 0; k <= which; k++)
+		sp = ht_next(d, sp, d->nodes[row].last, "svg", "spark");
+	cr_assert_geq(sp, 0);
+	return ht_attr(d, (size_t)sp, "data-points");
+}
+
+Test(index, two_nights_give_two_point_trends_and_report_links)
+{
+	/*
+	 * Night n1 (pass.json), then n2 (fail_zoo.json + pass.json): the
+	 * database holds both nights with one row per (night, scenario); the
+	 * index shows the latest verdict, a scenario present both nights has
+	 * sparklines of 2 points (one for a scenario new in n2), and the failing
+	 * scenario links to its report under n2/, which exists.
+	 */
+	const char *out = tmpdir();
+	struct ht_doc d;
+	char *html, *v;
+	long row, a;
+
+	two_nights(out);
+	cr_assert_eq(sql_int(out, "SELECT count(*) FROM nights"), 2);
+	cr_assert_eq(sql_int(out, "SELECT count(*) FROM results WHERE night_id = 'n1'"), 5);
+	cr_assert_eq(sql_int(out, "SELECT count(*) FROM results WHERE night_id = 'n2'"), 7);
+	cr_assert_eq(sql_int(out, "SELECT failures FROM results WHERE night_id = 'n2' "
+			     "AND scenario = 'legitimize_mnt.sync_umount_steal'"), 2);
+	cr_assert_eq(sql_int(out, "SELECT count(*) FROM nights WHERE night_id = 'n2' "
+			     "AND verdict = 'FAIL'"), 1);
+	html = slurp(path_in(out, "index.html"));
+	cr_assert_eq(ht_parse(&d, html), 0, "index does not parse: %s", d.err);
+	v = ht_text_of(&d, (size_t)ht_by_id(&d, "verdict"));
+	cr_assert_str_eq(v, "FAIL");
+	row = row_of(&d, "step_into.child_seq");
+	cr_assert_str_eq(spark_points(&d, row, 1), "2", "failures trend over 2 nights");
+	cr_assert_str_eq(spark_points(&d, row, 2), "2", "key path trend over 2 nights");
+	row = row_of(&d, "legitimize_mnt.sync_umount_steal");
+	cr_assert_str_eq(spark_points(&d, row, 1), "1", "new in n2: one point");
+	a = ht_next(&d, row, d.nodes[row].last, "a", "bad");
+	cr_assert_geq(a, 0, "a failing scenario links to its report");
+	cr_assert_str_eq(ht_attr(&d, (size_t)a, "href"), "n2/fail_zoo.html#s-0");
+	cr_assert(file_exists(path_in(out, "n2/fail_zoo.html")));
+	cr_assert(file_exists(path_in(out, "n1/pass.html")));
+	cr_assert_not_null(strstr(html, "Failing tonight (1)"));
+	free(v);
+	free(html);
+	ht_free(&d);
+}
+
+/* The fault hook: fail before row *(size_t *)arg. */
+static int fail_at_row(void *arg, size_t row)
+{
+	return row == *(const size_t *)arg;
+}
+
+Test(index, an_error_halfway_through_a_night_keeps_the_history)
+{
+	/*
+	 * Recording n2 fails before its third row (after the night row and two
+	 * result rows went in): the call fails, the database still holds only
+	 * n1 with its 5 rows, and index.html is byte-for-byte n1's.
+	 */
+	const char *out = tmpdir();
+	const char *n1[] = { fixture("pass.json") };
+	const char *n2[] = { fixture("fail_zoo.json") };
+	char err[1024], *before, *after;
+	size_t row = 2;
+
+	night(out, "n1", n1, 1);
+	before = slurp(path_in(out, "index.html"));
+	wt_history_set_fault(fail_at_row, &row);
+	cr_assert_eq(wt_nightly_index(out, NULL, "n2", n2, 1, err, sizeof(err)), -1);
+	wt_history_set_fault(NULL, NULL);
+	cr_assert_not_null(strstr(err, "injected fault before row 2"), "%s", err);
+	cr_assert_eq(sql_int(out, "SELECT count(*) FROM nights"), 1);
+	cr_assert_eq(sql_int(out, "SELECT count(*) FROM results"), 5);
+	cr_assert_eq(sql_int(out, "SELECT count(*) FROM results WHERE night_id = 'n2'"), 0);
+	after = slurp(path_in(out, "index.html"));
+	cr_assert_str_eq(after, before);
+	free(before);
+	free(after);
+}
+
+Test(index, a_failed_rerecording_keeps_the_old_night)
+{
+	/* Recording n2 again replaces it in one transaction: if that fails, the old n2 stays. */
+	const char *out = tmpdir();
+	const char *other[] = { fixture("shard1.json") };
+	char err[1024];
+	size_t row = 1;
+
+	two_nights(out);
+	wt_history_set_fault(fail_at_row, &row);
+	cr_assert_eq(wt_nightly_index(out, NULL, "n2", other, 1, err, sizeof(err)), -1);
+	wt_history_set_fault(NULL, NULL);
+	cr_assert_eq(sql_int(out, "SELECT count(*) FROM results WHERE night_id = 'n2'"), 7);
+	/* And a successful re-recording does replace it. */
+	night(out, "n2", other, 1);
+	cr_assert_eq(sql_int(out, "SELECT count(*) FROM results WHERE night_id = 'n2'"), 2);
+	cr_assert_eq(sql_int(out, "SELECT count(*) FROM nights"), 2);
+}
+
+static int kill_at_row_3(void *arg, size_t row)
+{
+	(void)arg;
+	if (row == 3)
+		raise(SIGKILL);
+	return 0;
+}
+
+Test(index, a_crash_inside_the_transaction_keeps_the_history)
+{
+	/*
+	 * A child process records n2 and is SIGKILLed inside the transaction,
+	 * after three rows: the next open rolls the hot journal back, the
+	 * database passes integrity_check and holds n1 only, and n2 can then be
+	 * recorded normally.
+	 */
+	const char *out = tmpdir();
+	const char *n1[] = { fixture("pass.json") };
+	const char *n2[] = { fixture("fail_zoo.json"), fixture("pass.json") };
+	char err[1024];
+	int status;
+	pid_t pid;
+
+	night(out, "n1", n1, 1);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		wt_history_set_fault(kill_at_row_3, NULL);
+		wt_nightly_index(out, NULL, "n2", n2, 2, err, sizeof(err));
+		_exit(0);
+	}
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+		  "the child died inside the transaction");
+	cr_assert(file_exists(path_in(out, "history.sqlite-journal")),
+		  "the crash left a hot journal behind");
+	cr_assert_eq(sql_int(out, "SELECT count(*) FROM results WHERE night_id = 'n2'"), 0);
+	cr_assert_eq(sql_int(out, "SELECT count(*) FROM nights"), 1);
+	cr_assert_eq(sql_int(out, "SELECT count(*) FROM results"), 5);
+	night(out, "n2", n2, 2);
+	cr_assert_eq(sql_int(out, "SELECT count(*) FROM results WHERE night_id = 'n2'"), 7);
+	cr_assert_eq(sql_int(out, "SELECT count(*) FROM pragma_integrity_check "
+			     "WHERE integrity_check = 'ok'"), 1);
+}
+
+Test(index, bad_input_records_nothing)
+{
+	/* A malformed file in the night: refused by name, no row, no report directory. */
+	const char *out = tmpdir();
+	const char *n1[] = { fixture("pass.json") };
+	const char *bad[] = { fixture("pass.json"), fixture("bad_thread.json") };
+	char err[1024];
+
+	night(out, "n1", n1, 1);
+	cr_assert_eq(wt_nightly_index(out, NULL, "n2", bad, 2, err, sizeof(err)), -1);
+	cr_assert_not_null(strstr(err, "bad_thread.json: scenarios[0]"), "%s", err);
+	cr_assert_eq(sql_int(out, "SELECT count(*) FROM nights"), 1);
+	cr_assert(!file_exists(path_in(out, "n2")));
+	cr_assert_eq(wt_nightly_index(out, NULL, "../escape", n1, 1, err, sizeof(err)), -1);
+	cr_assert_not_null(strstr(err, "night id '../escape'"), "%s", err);
+}
+
+Test(index, names_with_markup_are_escaped_and_links_encoded)
+{
+	/*
+	 * xss.json copied to a file named <script>"x".json: its report is
+	 * n1/<script>"x".html on disk, the index links to it percent-encoded,
+	 * and the index parses with no script but its own.
+	 */
+	const char *out = tmpdir(), *src = path_in(tmpdir(), "<script>\"x\".json");
+	char *json = slurp(fixture("xss.json")), *html;
+	const char *files[] = { src };
+	struct ht_doc d;
+	FILE *f = fopen(src, "w");
+	long a;
+
+	fputs(json, f);
+	fclose(f);
+	night(out, "n1", files, 1);
+	cr_assert(file_exists(path_in(out, "n1/<script>\"x\".html")));
+	html = slurp(path_in(out, "index.html"));
+	cr_assert_eq(ht_parse(&d, html), 0, "index does not parse: %s", d.err);
+	cr_assert_eq(ht_count(&d, -1, "script", NULL), 1);
+	cr_assert_null(strstr(html, "<script>alert"));
+	a = ht_next(&d, row_of(&d, "<script>alert(1)</script>"), d.n - 1, "a", "bad");
+	cr_assert_str_eq(ht_attr(&d, (size_t)a, "href"), "n1/%3Cscript%3E%22x%22.html#s-0");
+	free(json);
+	free(html);
+	ht_free(&d);
+}
+
+Test(index, night_id_defaults_to_the_start_time)
+{
+	/* Without --night the id is the earliest start, without colons. */
+	const char *out = tmpdir();
+	const char *n[] = { fixture("shard1.json"), fixture("shard2.json") };
+	char err[1024];
+
+	cr_assert_eq(wt_nightly_index(out, NULL, NULL, n, 2, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(sql_int(out, "SELECT count(*) FROM nights "
+			     "WHERE night_id = '2026-12-06T020001Z'"), 1);
+	cr_assert(file_exists(path_in(out, "2026-12-06T020001Z/shard1.html")));
+}
+
+Test(index, cli_records_and_rerenders)
+{
+	/* walktorture index: exit 0 recording a night, 0 re-rendering, 2 on bad input. */
+	const char *out = tmpdir(), *errf = path_in(tmpdir(), "err");
+	char *rec[] = { "walktorture", "index", "--out", (char *)out, "--night", "n1",
+			(char *)fixture("pass.json"), NULL };
+	char *rerender[] = { "walktorture", "index", "--out", (char *)out, NULL };
+	char *bad[] = { "walktorture", "index", "--out", (char *)out, "--night", "n2",
+			(char *)fixture("bad_syntax.json"), NULL };
+	char *msg;
+
+	cr_assert_eq(run_cli(errf, rec), 0);
+	cr_assert(file_exists(path_in(out, "index.html")));
+	unlink(path_in(out, "index.html"));
+	cr_assert_eq(run_cli(errf, rerender), 0);
+	cr_assert(file_exists(path_in(out, "index.html")));
+	cr_assert_eq(run_cli(errf, bad), 2);
+	msg = slurp(errf);
+	cr_assert_not_null(strstr(msg, "bad_syntax.json:4:7: "), "%s", msg);
+	free(msg);
+	cr_assert_eq(sql_int(out, "SELECT count(*) FROM nights"), 1);
+}

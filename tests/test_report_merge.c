@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * walktorture merge: merging the two shard fixtures sums every count of a
+ * scenario present in both, keeps the others, concatenates failures in
+ * input order, recomputes the summary and writes a valid results file;
+ * merging is associative (merging a merge flattens it).
+ */
+#include <criterion/criterion.h>
+#include <jansson.h>
+
+#include "reports/reports.h"
+#include "tests/test_report_util.h"
+
+static json_t *merge_files(const char *const *files, unsigned n)
+{
+	const char *out = path_in(tmpdir(), "merged.json");
+	struct wt_results_totals t;
+	char err[1024];
+	json_t *doc;
+
+	cr_assert_eq(wt_merge_write(out, files, n, &t, err, sizeof(err)), 0, "%s", err);
+	/* The output is itself a valid results file. */
+	cr_assert_eq(wt_results_load(out, &doc, err, sizeof(err)), 0, "%s", err);
+	return doc;
+}
+
+static json_t *scenario(json_t *doc, const char *suite, const char *name)
+{
+	json_t *sc;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "scenarios"), i, sc)
+		if (!strcmp(json_string_value(json_object_get(sc, "suite")), suite) &&
+		    !strcmp(json_string_value(json_object_get(sc, "name")), name))
+			return sc;
+	cr_assert_fail("no scenario %s/%s", suite, name);
+	return NULL;
+}
+
+static long long count(json_t *sc, const char *map, const char *key)
+{
+	return json_integer_value(json_object_get(json_object_get(sc, map), key));
+}
+
+Test(merge, counts_of_a_scenario_in_both_shards_are_summed)
+{
+	/* step_into.child_seq runs in both shards: iterations, paths, points add up. */
+	const char *files[] = { fixture("shard1.json"), fixture("shard2.json") };
+	json_t *doc = merge_files(files, 2);
+	json_t *sc = scenario(doc, "echild", "step_into.child_seq");
+
+	cr_assert_eq(json_integer_value(json_object_get(sc, "iterations")), 10000);
+	cr_assert_eq(count(sc, "paths", "rcu.ok"), 4930 + 4941);
+	cr_assert_eq(count(sc, "paths", "restart.step_into.child_seq"), 60 + 52);
+	cr_assert_eq(count(sc, "paths", "unlazy.lookup_fast.miss"), 10 + 7);
+	cr_assert_eq(count(sc, "paths", "restart.get_link"), 0, "zeros stay listed");
+	cr_assert_eq(json_object_size(json_object_get(sc, "paths")), 75);
+	cr_assert_eq(count(sc, "points", "d_seq.read"), 182000);
+	cr_assert_eq(count(sc, "points", "d_lookup_rcu.miss"), 7, "a point of one shard is kept");
+	cr_assert(json_is_null(json_object_get(sc, "digest")), "two traces have no one digest");
+	sc = scenario(doc, "basic", "symlink.chain");
+	cr_assert_eq(json_integer_value(json_object_get(sc, "iterations")), 2000);
+	cr_assert_eq(count(sc, "paths", "unlazy.get_link"), 25);
+	json_decref(doc);
+}
+
+Test(merge, failures_are_concatenated_and_the_summary_recomputed)
+{
+	/*
+	 * fail_zoo.json and shard2.json both hold the failing zoo scenario with
+	 * two failures each: the merge has four, fail_zoo's first, the verdict
+	 * FAIL, and a summary matching the merged scenarios.
+	 */
+	const char *files[] = { fixture("fail_zoo.json"), fixture("shard2.json") };
+	json_t *doc = merge_files(files, 2);
+	json_t *sc = scenario(doc, "zoo", "legitimize_mnt.sync_umount_steal");
+	json_t *fl = json_object_get(sc, "failures");
+	json_t *expect, *summary = json_object_get(doc, "summary");
+
+	cr_assert_eq(json_array_size(fl), 4);
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(fl, 0), "kind")), "check");
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(fl, 2), "kind")), "check");
+	cr_assert_str_eq(json_string_value(json_object_get(sc, "verdict")), "FAIL");
+	cr_assert_eq(json_integer_value(json_object_get(sc, "iterations")), 80);
+	/* 3 + 3 scenarios, 1 in common: 5, one of them failing. */
+	cr_assert_eq(json_array_size(json_object_get(doc, "scenarios")), 5);
+	cr_assert_eq(json_integer_value(json_object_get(summary, "passed")), 4);
+	cr_assert_eq(json_integer_value(json_object_get(summary, "failed")), 1);
+	/* An expectation failed in either input is failed in the merge. */
+	expect = json_array_get(json_object_get(sc, "expectations"), 0);
+	cr_assert(json_is_false(json_object_get(expect, "ok")));
+	json_decref(doc);
+}
+
+Test(merge, runs_are_listed_and_a_complete_shard_set_is_recognised)
+{
+	/* The merged run: earliest start, summed duration, shard null when 1/2 and 2/2 are both in. */
+	const char *both[] = { fixture("shard1.json"), fixture("shard2.json") };
+	const char *one[] = { fixture("shard1.json") };
+	json_t *doc = merge_files(both, 2), *run = json_object_get(doc, "run");
+	json_t *runs = json_object_get(doc, "runs");
+
+	cr_assert_eq(json_array_size(runs), 2);
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(runs, 1), "source")),
+			 both[1]);
+	cr_assert(json_is_null(json_object_get(run, "shard")));
+	cr_assert_str_eq(json_string_value(json_object_get(run, "started")),
+			 "2026-12-06T02:00:01Z");
+	cr_assert_float_eq(json_number_value(json_object_get(run, "duration_s")), 61.5, 1e-9);
+	json_decref(doc);
+	doc = merge_files(one, 1);
+	cr_assert_str_eq(json_string_value(json_object_get(json_object_get(doc, "run"), "shard")),
+			 "1/2", "an incomplete merge says which shards it holds");
+	json_decref(doc);
+}
+
+Test(merge, merging_a_merge_flattens_it)
+{
+	/* merge(merge(a, b), c) has the same scenarios and runs as merge(a, b, c). */
+	const char *dir = tmpdir(), *ab = path_in(dir, "ab.json");
+	const char *abc[] = { fixture("shard1.json"), fixture("shard2.json"),
+			      fixture("fail_zoo.json") };
+	const char *ab_c[] = { ab, fixture("fail_zoo.json") };
+	json_t *flat, *nested;
+	char err[1024];
+
+	cr_assert_eq(wt_merge_write(ab, abc, 2, NULL, err, sizeof(err)), 0, "%s", err);
+	flat = merge_files(abc, 3);
+	nested = merge_files(ab_c, 2);
+	cr_assert(json_equal(json_object_get(flat, "scenarios"),
+			     json_object_get(nested, "scenarios")));
+	cr_assert_eq(json_array_size(json_object_get(nested, "runs")), 3);
+	cr_assert(json_equal(json_object_get(flat, "summary"), json_object_get(nested, "summary")));
+	json_decref(flat);
+	json_decref(nested);
+}
+
+Test(merge, bad_input_writes_nothing)
+{
+	/* One malformed shard: the merge fails naming it, and no output file appears. */
+	const char *out = path_in(tmpdir(), "merged.json");
+	const char *files[] = { fixture("shard1.json"), fixture("bad_type.json") };
+	char err[1024];
+
+	cr_assert_eq(wt_merge_write(out, files, 2, NULL, err, sizeof(err)), -1);
+	cr_assert_not_null(strstr(err, "bad_type.json: scenarios[3]"), "%s", err);
+	cr_assert(!file_exists(out));
+}
+
+Test(merge, cli_merges_and_refuses_bad_input)
+{
+	/* walktorture merge: exit 0 with the merged file, exit 2 on a bad shard. */
+	const char *dir = tmpdir(), *out = path_in(dir, "m.json"), *errf = path_in(dir, "err");
+	char *ok[] = { "walktorture", "merge", (char *)fixture("shard1.json"),
+		       (char *)fixture("shard2.json"), "-o", (char *)out, NULL };
+	char *bad[] = { "walktorture", "merge", (char *)fixture("shard1.json"),
+			(char *)fixture("bad_schema.json"), "-o", (char *)out, NULL };
+	json_t *doc;
+	char err[512];
+
+	cr_assert_eq(run_cli(errf, ok), 0);
+	cr_assert_eq(wt_results_load(out, &doc, err, sizeof(err)), 0, "%s", err);
+	json_decref(doc);
+	cr_assert_eq(run_cli(errf, bad), 2);
+}

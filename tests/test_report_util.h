@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/* Helpers for the report tests: fixtures, temporary directories, the CLI. */
+#ifndef WT_TEST_REPORT_UTIL_H
+#define WT_TEST_REPORT_UTIL_H
+
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+
+extern char **environ;
+
+/* tests/data/NAME (WT_SOURCE_DIR from the environment, else the build's). */
+__attribute__((unused)) static const char *fixture(const char *name)
+{
+	static char buf[8][PATH_MAX];
+	static int next;
+	const char *src = getenv("WT_SOURCE_DIR");
+	char *out = buf[next++ % 8];
+
+	snprintf(out, PATH_MAX, "%s/tests/data/%s", src ? src : WT_SOURCE_DIR, name);
+	return out;
+}
+
+/* A fresh temporary directory (left behind on failure, for a look). */
+__attribute__((unused)) static const char *tmpdir(void)
+{
+	static char buf[4][64];
+	static int next;
+	char *d = buf[next++ % 4];
+
+	strcpy(d, "/tmp/wt-report-test.XXXXXX");
+	cr_assert_not_null(mkdtemp(d));
+	return d;
+}
+
+__attribute__((unused)) static const char *path_in(const char *dir, const char *name)
+{
+	static char buf[8][PATH_MAX];
+	static int next;
+	char *out = buf[next++ % 8];
+
+	snprintf(out, PATH_MAX, "%s/%s", dir, name);
+	return out;
+}
+
+/* The whole file as a string (NULL if it cannot be read); caller frees. */
+__attribute__((unused)) static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *s;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	s = malloc((size_t)n + 1);
+	if (fread(s, 1, (size_t)n, f) != (size_t)n) {
+		free(s);
+		s = NULL;
+	} else {
+		s[n] = 0;
+	}
+	fclose(f);
+	return s;
+}
+
+__attribute__((unused)) static int file_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+/* The walktorture binary: $WT_CLI, else ../cli/walktorture beside this test. */
+__attribute__((unused)) static const char *cli_path(void)
+{
+	static char buf[PATH_MAX];
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	if (getenv("WT_CLI"))
+		return getenv("WT_CLI");
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	cr_assert_gt(n, 0);
+	exe[n] = 0;
+	snprintf(buf, sizeof(buf), "%s/../cli/walktorture", dirname(exe));
+	return buf;
+}
+
+/* Run the CLI with argv (NULL-terminated, argv[0] ignored); stderr to errfile. */
+__attribute__((unused))
+static int run_cli(const char *errfile, char *const *argv)
+{
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+	int status;
+
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, errfile, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	cr_assert_eq(posix_spawn(&pid, cli_path(), &fa, NULL, argv, environ), 0,
+		     "cannot run %s", cli_path());
+	posix_spawn_file_actions_destroy(&fa);
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+#endif /* WT_TEST_REPORT_UTIL_H */
