@@ -14,8 +14,24 @@
  *
  * d_seq: bumped (write_seqcount_begin/end) by d_move on the moved dentry
  * and on the target it replaces, never on a parent; by d_make_negative
- * (d_delete, unlink, rmdir) and d_instantiate on the dentry itself; initial
+ * (d_delete, unlink, rmdir), d_instantiate and the kill of a positive
+ * dentry on the dentry itself; __d_drop (d_drop, d_invalidate, d_delete's
+ * unhash branch, the shrinker) invalidates it (+2, the kernel's
+ * write_seqcount_invalidate) -- d_move's own unhash does not.  Initial
  * values are drawn from the world's seed.
+ *
+ * Counts, as the kernel's: a child pins its parent (d_parent holds a
+ * reference); a hashed dentry whose count drops to 0 stays cached (the
+ * shrinker kills it later), an unhashed one dies at once and is freed
+ * after a grace period.  An in-memory filesystem (every type but remote)
+ * has no other copy of its names, so writer operations pin what they
+ * create with d_make_persistent() (the kernel's tmpfs extra dget) and
+ * unpin with d_make_discardable() before d_delete().
+ *
+ * Lock order: rename_lock, then parents' d_lock before children's (d_move
+ * takes up to four, in the kernel's order), then dcache_lock (the chains)
+ * or an inode's i_lock, then the world's list_lock.  mount_lock comes
+ * before any d_lock.
  */
 #ifndef WT_SIM_VFS_DCACHE_H
 #define WT_SIM_VFS_DCACHE_H
@@ -23,6 +39,7 @@
 #include "sim/lockref.h"
 #include "sim/obj.h"
 #include "sim/seq.h"
+#include "sim/vfs/access.h"
 #include "sim/vfs/fsops.h"
 #include "sim/vfs/types.h"
 
@@ -45,10 +62,18 @@
 #define DCACHE_SYMLINK_TYPE	0x00600000
 #define DCACHE_PAR_LOOKUP	0x10000000	/* in-lookup (d_alloc_parallel) */
 #define DCACHE_DENTRY_KILLED	0x20000000
+#define DCACHE_PERSISTENT	0x40000000	/* wt: pinned by its filesystem (d_make_persistent) */
 
-/* An external (long) name, freed through RCU when a rename replaces it. */
+/*
+ * An external (long) name, freed through RCU when its last user lets go
+ * of it: a rename that replaces it (d_move copies the target's name,
+ * sharing an external one by count, as the kernel's copy_name), or the
+ * death of its dentry.  A lockless reader checks the object before
+ * reading the bytes, so a read after the grace period is reported.
+ */
 struct external_name {
 	struct wt_obj wt;
+	int count;			/* dentries using it (atomic) */
 	uint32_t len;
 	char name[];			/* NUL-terminated */
 };
@@ -69,8 +94,13 @@ struct dentry {
 	/* children: writer side, under the parent's d_lock */
 	struct dentry *d_subdirs;	/* first child */
 	struct dentry *d_sib;		/* next sibling */
-	struct dentry *d_all_next;	/* the world's dentry list (teardown, checks) */
-	char d_iname[DNAME_INLINE_LEN];
+	struct dentry **d_sib_pprev;	/* what points at us on that list */
+	int d_mount_count;		/* mounts on this dentry (under mount_lock) */
+	/* the world's dentry list (teardown, checks), under list_lock; a
+	 * dentry leaves it when it is killed */
+	struct dentry *d_all_next;
+	struct dentry **d_all_pprev;
+	char d_iname[DNAME_INLINE_LEN];	/* bytes: relaxed atomic accesses */
 };
 
 #define d_lock d_lockref.lock
@@ -87,6 +117,18 @@ bool d_unhashed(const struct dentry *d);
 bool d_mountpoint(const struct dentry *d);
 bool d_managed(const struct dentry *d);
 static inline bool IS_ROOT(const struct dentry *d) { return d == d->d_parent; }
+/* d_parent for a lockless reader: an acquire load at the caller's site. */
+#define d_parent_rcu(d) wt_load_acquire((d), d_parent)
+/*
+ * One byte of a dentry name (d_name.name[i]) that may be changing under
+ * the reader (d_move rewrites inline names in place): a relaxed atomic
+ * byte load.  Name compares stop at the first difference, so a NUL of a
+ * shorter name being swapped in ends them inside the buffer.
+ */
+static inline char d_name_byte(const char *name, uint32_t i)
+{
+	return __atomic_load_n(&name[i], __ATOMIC_RELAXED);
+}
 /* The dentry's inode, loaded with wt_load (may be NULL, may change). */
 struct inode *d_backing_inode(const struct dentry *d);
 #define d_inode(d) d_backing_inode(d)
@@ -121,9 +163,14 @@ struct dentry *__d_lookup(const struct dentry *parent, const struct qstr *name);
 struct dentry *d_lookup(const struct dentry *parent, const struct qstr *name);
 /*
  * lookup_slow's allocator: d_lookup, or a new in-lookup dentry
- * (DCACHE_PAR_LOOKUP, hashed, negative) that the caller fills with the
- * filesystem's ->lookup and then ends with d_lookup_done.  Returns with a
- * reference; ERR_PTR(-ENOMEM) when the allocation point fails.
+ * (DCACHE_PAR_LOOKUP, negative, on the parent's children but not yet on
+ * a hash chain -- as the kernel keeps in-lookup dentries on a hash of
+ * their own) that the caller fills with the filesystem's ->lookup (whose
+ * d_add hashes it) and then ends with d_lookup_done.  A second lookup of
+ * the same name meanwhile waits for the first (d_wait_lookup) and gets
+ * its result.  A ->lookup that fails leaves the dentry unhashed: the
+ * caller's dput kills it.  The parent's d_hash is applied here.  Returns
+ * with a reference; ERR_PTR(-ENOMEM) when the allocation point fails.
  */
 struct dentry *d_alloc_parallel(struct dentry *parent, const struct qstr *name);
 void d_lookup_done(struct dentry *d);
@@ -133,21 +180,54 @@ int d_hash_name(const struct dentry *parent, struct qstr *name);
 void d_invalidate(struct dentry *d);
 
 /* --- for filesystems' ->lookup and writer operations --- */
+/*
+ * A new negative, unhashed child of parent, with one reference (and one
+ * on parent).  The parent's d_hash is applied to name here (idempotent),
+ * so the stored hash is the one lookups compute.  NULL when the
+ * allocation point fails or name is longer than NAME_MAX_LEN.
+ */
 struct dentry *d_alloc(struct dentry *parent, const struct qstr *name);
-void d_add(struct dentry *d, struct inode *inode);	/* instantiate + hash */
+/* instantiate (when inode) and hash; ends an in-lookup state */
+void d_add(struct dentry *d, struct inode *inode);
+/*
+ * Make d positive: takes over the caller's reference on inode (NULL: no
+ * change).  Runs the type's ->instantiate first (remote mirrors the
+ * creation on its server, autofs flags triggers), then sets d_inode and
+ * the type flags under d_seq.
+ */
 void d_instantiate(struct dentry *d, struct inode *inode);
+/* d_instantiate plus the filesystem's pin (an extra reference and
+ * DCACHE_PERSISTENT): what an in-memory fs's mkdir/create/symlink do. */
+void d_make_persistent(struct dentry *d, struct inode *inode);
+/* Drop that pin (unlink/rmdir on an in-memory fs, before d_delete). */
+void d_make_discardable(struct dentry *d);
 void d_rehash(struct dentry *d);
 void __d_drop(struct dentry *d);			/* unhash; d_lock held */
 void d_drop(struct dentry *d);
 void d_delete(struct dentry *d);	/* negative if only the caller holds it, else unhashed */
 /* d_move(dentry, target): dentry takes target's name and parent; target
- * is unhashed.  Bumps the d_seq of both, never of a parent.  Caller holds
- * rename_lock for writing. */
+ * is unhashed (it keeps its name and parent until it dies).  Bumps the
+ * d_seq of both, never of a parent.  Caller holds rename_lock for writing
+ * (write_seqlock(&w->rename_lock)), which the kernel's d_move takes
+ * itself.  Runs the type's ->rename first. */
 void d_move(struct dentry *dentry, struct dentry *target);
+/* d_exchange: a and b swap names and parents (RENAME_EXCHANGE); both stay
+ * hashed.  Same locking and seq rules as d_move. */
 void d_exchange(struct dentry *a, struct dentry *b);
 /* Is d a descendant of (or equal to) ancestor, following d_parent? */
 bool is_subdir(const struct dentry *d, const struct dentry *ancestor);
 /* Copy the name while holding nothing: for reports and the history. */
 void d_name_copy(const struct dentry *d, char *buf, size_t size);
+
+/*
+ * The shrinker: kill every unused dentry (count 0) that has no children,
+ * is no mountpoint and can be had again -- a negative one, or one of a
+ * filesystem that looks names up elsewhere (remote); positive dentries of
+ * in-memory filesystems are the filesystem and are never unused when
+ * pinned.  Unhash, mark dead, free through RCU; repeats until nothing is
+ * left to kill (a parent whose last child went may go next).  Returns how
+ * many it killed.
+ */
+unsigned wt_dcache_shrink(struct wt_world *w);
 
 #endif /* WT_SIM_VFS_DCACHE_H */

@@ -68,9 +68,32 @@ struct file_system_type {
 	const struct inode_operations *file_iop;
 	const struct inode_operations *link_iop;
 	const struct dentry_operations *dop;	/* NULL: none */
-	/* Set up a new super_block (fs-private state, root inode mode). */
+	/* Set up a new super_block's fs-private state (s_fs_info); runs
+	 * before the root inode and dentry exist.  0 or -errno. */
 	int (*fill_super)(struct super_block *sb);
+	/* Free the fs-private state; every dentry and inode of sb is dead.
+	 * RCU-walk may still read s_fs_info: free it through RCU. */
 	void (*kill_super)(struct super_block *sb);
+	/*
+	 * The model has no inode_operations for mkdir, unlink or rename:
+	 * writer operations change the dcache directly.  A type with a
+	 * truth of its own (remote's server) or with per-dentry state
+	 * (autofs triggers, slowperm's uncached ACLs) hears of the changes
+	 * here.  Each may be NULL.  Called without dcache locks (rename:
+	 * under rename_lock only), before the change is visible.
+	 *  - instantiate: d is about to become positive with inode (a new
+	 *    object, a hard link, a ->lookup result); returns d_flags to
+	 *    add (DCACHE_NEED_AUTOMOUNT, ...).
+	 *  - unlink: d (positive) is about to be deleted.
+	 *  - rename: d_move(dentry, target) or d_exchange (exchange true).
+	 *  - evict_inode: the last iput; teardown true when the world is
+	 *    being destroyed (free memory only, take and drop nothing).
+	 */
+	unsigned (*instantiate)(struct dentry *d, struct inode *inode);
+	void (*unlink)(struct dentry *d);
+	void (*rename)(struct dentry *dentry, struct dentry *target,
+		       bool exchange);
+	void (*evict_inode)(struct inode *inode, bool teardown);
 };
 
 /* The registered types, by name ("tmpfs" and "plain" are one type). */

@@ -12,6 +12,7 @@
 #include "sim/mutex.h"
 #include "sim/obj.h"
 #include "sim/spinlock.h"
+#include "sim/vfs/access.h"
 #include "sim/vfs/fsops.h"
 #include "sim/vfs/types.h"
 
@@ -20,6 +21,23 @@
 #define S_ACL_UNCACHED	0x0002	/* slow-permission: the ACL must be fetched (blocks) */
 #define S_NEEDS_ATIME	0x0004	/* following this link wants an atime update (blocks) */
 #define S_LINK_UNCACHED	0x0008	/* remote: the link body is not in memory */
+#define S_MAGICLINK	0x0010	/* proc-like magic link: get_link jumps (nd_jump_link) */
+
+/*
+ * A symlink body: i_link points at its text.  Published with a release
+ * store (wt_store_release) and freed through RCU when replaced, so a
+ * lockless reader checks the object (wt_linkbody_of) before reading.
+ */
+struct wt_linkbody {
+	struct wt_obj wt;
+	uint32_t len;
+	char text[];			/* NUL-terminated */
+};
+
+static inline struct wt_linkbody *wt_linkbody_of(const char *text)
+{
+	return container_of(text, struct wt_linkbody, text);
+}
 
 struct inode {
 	struct wt_obj wt;		/* wt.id is the world-unique inode id */
@@ -37,7 +55,10 @@ struct inode {
 	struct wt_mutex i_rwsem;	/* directory operations, lookup_slow */
 	int i_count;			/* references from dentries (under i_lock) */
 	void *i_private;		/* fs-private (remote: server node) */
-	struct inode *i_sb_next;	/* the super_block's inode list (writer side) */
+	/* the super_block's inode list, under the world's list_lock; an
+	 * inode leaves it when it is evicted */
+	struct inode *i_sb_next;
+	struct inode **i_sb_pprev;
 };
 
 /*
@@ -56,12 +77,17 @@ int generic_permission(const struct cred *cred, struct inode *inode, int mask);
 int inode_permission(const struct cred *cred, struct inode *inode, int mask);
 
 /* Writer side: a new inode on sb (i_op chosen by the type from the mode),
- * one reference held by the caller; NULL when the allocation point fails. */
+ * one reference held by the caller (d_instantiate takes it over); NULL
+ * when the allocation point fails.  i_nlink is 2 for a directory, else 1;
+ * i_generation 1. */
 struct inode *wt_inode_alloc(struct super_block *sb, umode_t mode,
 			     uint32_t uid, uint32_t gid);
 void iget(struct inode *inode);
 void iput(struct inode *inode);		/* last put frees through RCU */
-/* Set a symlink's body (copied; the old body is freed through RCU). */
+/* Set a symlink's body (copied; the old body is freed through RCU).
+ * 0, -ENAMETOOLONG, or -ENOMEM when the allocation point fails.  Bodies
+ * are meant to be set once, before the inode is published: a walker in
+ * REF mode reads a body without RCU protection. */
 int wt_inode_set_link(struct inode *inode, const char *body);
 
 /* Group membership, for generic_permission and the oracle. */

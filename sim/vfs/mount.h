@@ -19,6 +19,7 @@
 #define WT_SIM_VFS_MOUNT_H
 
 #include "sim/obj.h"
+#include "sim/vfs/access.h"
 #include "sim/vfs/fsops.h"
 #include "sim/vfs/types.h"
 
@@ -48,7 +49,8 @@ struct super_block {
 	char s_name[64];		/* the NAME of `mount -t TYPE NAME PATH` */
 	uint64_t s_next_ino;
 	struct inode *s_inodes;		/* all inodes (writer side) */
-	int s_active;			/* mounts using it (writer side) */
+	int s_active;			/* mounts using it (atomic: the last
+					 * mntput may come from any thread) */
 	void *s_fs_info;		/* fs-private (remote: the server) */
 	struct super_block *s_next;	/* the world's list */
 };
@@ -69,9 +71,23 @@ struct mount {
 	int mnt_pcp[WT_MNT_SLOTS];	/* per-thread counts; see above */
 	struct mount *mnt_mounts;	/* children (writer side, namespace_sem) */
 	struct mount *mnt_child;	/* next sibling */
-	struct mount *mnt_all_next;	/* the world's list (teardown, checks) */
-	bool mnt_attached;		/* in the namespace tree (writer side) */
+	/* the world's list (teardown, checks), under list_lock; a mount
+	 * leaves it at its final put */
+	struct mount *mnt_all_next;
+	struct mount **mnt_all_pprev;
+	/* In the namespace tree: written under mount_lock, read locklessly
+	 * by mntput's fast path (the kernel's mnt_ns test). */
+	bool mnt_attached;
 	bool mnt_hashed;		/* on a hash chain (writer side) */
+	/*
+	 * Who did the final put (thread id + 1; 0 for no simulated thread,
+	 * or before it happened) and how many final puts there were (the
+	 * MNT_DOOMED test keeps it at most 1).  Set under mount_lock, just
+	 * before the mount is freed through RCU: read them inside an RCU
+	 * read section, or use wt_mntput_final()'s answer.
+	 */
+	int mnt_final_put_by;
+	uint32_t mnt_final_puts;
 	char mnt_devname[64];
 };
 
@@ -106,14 +122,26 @@ struct vfsmount *mntget(struct vfsmount *m);
  * __legitimize_mnt is in there).
  */
 void mntput(struct vfsmount *m);
+/* mntput, answering whether this call did the final put (the check that
+ * a sync umount put its mount itself); NULL m answers false. */
+bool wt_mntput_final(struct vfsmount *m);
 
 /*
  * __lookup_mnt: the child mount at (parent, dentry), or NULL.  RCU-safe,
  * no reference taken; emits "lookup_mnt.hash_step" points per chain step.
- * Of several mounts stacked on one mountpoint it returns the topmost.
+ *
+ * Stacking is the kernel's: mounting on a place that already has a mount
+ * mounts on the top mount's root, so the new mount's (parent, mountpoint)
+ * is (top, top's root) and each (parent, dentry) has one child; resolving
+ * the path to the top is the caller's (sim/ops) job.  Should two mounts
+ * be attached at the same (parent, dentry) anyway, the newest is first on
+ * its chain (attach adds at the head, as hlist_add_head_rcu) and is the
+ * one returned: it hides the older.
  */
 struct mount *__lookup_mnt(struct vfsmount *parent, const struct dentry *dentry);
-/* lookup_mnt: the same with a reference, retried under mount_lock. */
+/* lookup_mnt: the same with a reference: sampled under mount_lock's
+ * read_seqbegin, the count taken and legitimized as __legitimize_mnt
+ * does, retried while mount_lock moves.  Not inside an RCU section. */
 struct vfsmount *lookup_mnt(const struct path *path);
 
 /* lock_mount_hash: write_seqlock(&mount_lock), as the kernel. */
@@ -121,9 +149,15 @@ void lock_mount_hash(struct wt_world *w);
 void unlock_mount_hash(struct wt_world *w);
 
 /*
- * finish_automount: attach an automounted mount at path (takes the
- * caller's reference); -EBUSY style errors as the kernel; 0 on success.
- * Logged in the history as a mount.
+ * finish_automount: attach an automounted mount m (d_automount's answer,
+ * with its one reference, which this takes over: on success it becomes
+ * the mount tree's) at path, under namespace_sem and mount_lock.
+ * Returns 0 when m is attached, and also -- as the kernel does -- when
+ * something is already mounted at path (someone automounted first): m is
+ * then discarded and the caller goes round its loop and crosses the
+ * other mount.  -ELOOP when m would be mounted on its own root, -ENOENT
+ * when the mountpoint was unhashed meanwhile; PTR_ERR(m) for an error
+ * pointer; 0 for NULL.  Logged in the history as "automount".
  */
 int finish_automount(struct vfsmount *m, const struct path *path);
 
@@ -132,15 +166,37 @@ int finish_automount(struct vfsmount *m, const struct path *path);
 struct super_block *wt_sb_create(struct wt_world *w,
 				 const struct file_system_type *type,
 				 const char *name);
-/* A new, unattached mount of (sb, root) with one reference. */
+/* Free a super_block that never got a mount (an error path). */
+void wt_sb_discard(struct super_block *sb);
+/*
+ * A new, unattached mount of (sb, root) with one reference (the caller's;
+ * attached, it becomes the tree's).  Takes a reference on root and an
+ * active reference on sb; NULL when the allocation point fails.
+ */
 struct mount *wt_mnt_alloc(struct super_block *sb, struct dentry *root,
 			   const char *devname);
-/* Caller holds mount_lock for writing: hash m at (parent, mountpoint) on
- * top of whatever is mounted there, set DCACHE_MOUNTED, store mnt_parent
- * then mnt_mountpoint (each a writer-step point). */
+/*
+ * Caller holds mount_lock for writing (and namespace_sem): hash m at
+ * (parent, mp) -- at the head of its chain, so on top of anything at the
+ * same place --, pin parent (a count, the kernel's mnt_set_mountpoint)
+ * and mp (a dentry reference), set DCACHE_MOUNTED on mp, store
+ * mnt_mountpoint then mnt_parent (the kernel's order; writer steps
+ * "mnt_attach.mnt_mountpoint", "mnt_attach.mnt_parent"), mark attached.
+ */
 void wt_mnt_attach(struct mount *m, struct mount *parent, struct dentry *mp);
-/* Caller holds mount_lock for writing: unhash m, clear DCACHE_MOUNTED when
- * it was the last mount there, make m its own parent. */
+/*
+ * Caller holds mount_lock for writing (and namespace_sem): unhash m
+ * (its chain link stays, so a reader standing on it walks on), make it
+ * its own parent with its root as mountpoint (steps
+ * "mnt_detach.mnt_parent", "mnt_detach.mnt_mountpoint", the kernel's
+ * unhash_mnt), mark it not attached, drop its pin on the old parent (a
+ * plain decrement, as umount_tree) and on the mountpoint dentry, and
+ * clear DCACHE_MOUNTED when it was the last mount there.  m keeps the
+ * tree's reference: the caller drops it with mntput -- after a grace
+ * period (synchronize_rcu), which mntput's lockless "attached" test
+ * relies on, as the kernel's namespace_unlock.  For mount --move,
+ * detach then attach again under the same mount_lock section.
+ */
 void wt_mnt_detach(struct mount *m);
 
 #endif /* WT_SIM_VFS_MOUNT_H */

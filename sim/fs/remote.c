@@ -1,0 +1,912 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * remote: an NFS-like filesystem -- a server's truth behind the client's
+ * dcache.
+ *
+ * The server.  sb->s_fs_info is the server: a tree of nodes, each with a
+ * handle (unique, never reused, drawn from the seed), a generation, a
+ * mode, a name and a parent.  Deleting a node marks it and its subtree
+ * deleted; invalidating bumps its generation (the server reused the
+ * handle for a new object).  A client handle is (node, generation); it is
+ * stale when the node is deleted or its generation moved on.  The state
+ * is under the server's spinlock; "asking the server" is that lock after
+ * a sleeping call (wt_might_sleep, so asking inside an RCU section is
+ * reported).
+ *
+ * The client's cache.  A client inode holds a handle: i_private is the
+ * node, i_generation its generation when looked up.  A client dentry
+ * keeps in d_fsdata the server epoch at which it was last validated.
+ * The epoch moves with every server-side change (the wt_remote_server_*
+ * API) and with wt_remote_expire(): a dentry behind it is "expired", its
+ * cached attributes timed out -- a coarse but deterministic stand-in for
+ * NFS's attribute timeouts.  Changes made on the client through the
+ * dcache (writer operations' mkdir, unlink, rename) are mirrored on the
+ * server by the type's hooks and expire nothing: the client knows what
+ * it did.  (Hard links made on the client are not mirrored.)
+ *
+ * d_revalidate(dentry, flags):
+ *  - not expired, no LOOKUP_REVAL and no WT_REMOTE_ALWAYS_REVAL: 1 in
+ *    either mode, without asking;
+ *  - otherwise, in RCU mode: -ECHILD (asking sleeps);
+ *  - in REF mode, ask by handle.  A positive dentry: its handle stale ->
+ *    -ESTALE; its node still under the parent's node by the dentry's
+ *    name -> 1; else (renamed or replaced on the server) -> 0.  A
+ *    negative one: the parent's handle stale -> -ESTALE; the name now
+ *    exists -> 0; else 1;
+ *  - with LOOKUP_REVAL, ask strictly, by path: resolve the dentry's path
+ *    from the server's root by names, no handles.  Nothing there -> 1
+ *    for a negative dentry, 0 for a positive one; the same node at the
+ *    same generation -> 1; anything else -> 0 (the walker drops the
+ *    dentry and looks the name up again, getting a fresh handle).  Never
+ *    -ESTALE.
+ *  An answer of 1 records the epoch sampled before asking.
+ *
+ * ->lookup(dir, dentry, flags) asks for the name in dir's node.  dir's
+ * handle stale -> -ESTALE, unless LOOKUP_REVAL: then the client refreshes
+ * dir's handle in place by resolving dir's path from the server root
+ * (the root itself for the filesystem's root) and looks there; -ESTALE
+ * only if that path is gone as well.
+ *
+ * d_weak_revalidate: 1 unless the inode's handle is stale (0, which the
+ * walker turns into -ESTALE); with LOOKUP_REVAL it refreshes the handle
+ * by path first.
+ *
+ * get_link: a symlink the server made reaches the client uncached
+ * (S_LINK_UNCACHED, no i_link): RCU mode answers -ECHILD, REF mode
+ * fetches the body by handle (stale -> -ESTALE) and caches it.
+ *
+ * So ESTALE and its retry are deterministic.  After
+ * wt_remote_server_invalidate(sb, "a"), a walk through MNT/a meets, in
+ * RCU mode, d_revalidate(a) -> -ECHILD (expired); in REF mode -> -ESTALE
+ * (stale handle); in the LOOKUP_REVAL walk -> 0, a lookup, a fresh
+ * inode, success.  Invalidating the root ("") instead makes ->lookup in
+ * it and d_weak_revalidate of it answer -ESTALE until the LOOKUP_REVAL
+ * walk refreshes the root's handle.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/fs/libfs.h"
+#include "sim/fs/remote.h"
+#include "sim/rcu.h"
+#include "sim/sched/sched.h"
+#include "sim/vfs/lookup_flags.h"
+#include "sim/vfs/world.h"
+
+/* A path has at most this many components (PATH_MAX / 2). */
+#define SRV_DEPTH_MAX	(PATH_MAX_LEN / 2)
+
+struct srv_node {
+	uint64_t handle;
+	uint32_t generation;
+	umode_t mode;
+	uint32_t uid;
+	uint32_t gid;
+	bool deleted;
+	char name[NAME_MAX_LEN + 1];
+	char *link;			/* a symlink's body */
+	struct srv_node *parent;
+	struct srv_node *children;
+	struct srv_node *sibling;
+	struct srv_node *all_next;	/* every node, for teardown */
+};
+
+struct remote_server {
+	struct wt_obj wt;	/* RCU-walk reads epoch and options: freed through RCU */
+	spinlock_t lock;	/* everything below but the atomics */
+	uint64_t epoch;		/* atomic: moves with each server-side change */
+	uint32_t options;	/* atomic: WT_REMOTE_* */
+	uint64_t asks;		/* atomic: statistics */
+	uint64_t handle_seed;
+	uint64_t next_handle;
+	struct srv_node *root;
+	struct srv_node *all;
+};
+
+static struct remote_server *srv_of(const struct super_block *sb)
+{
+	return sb->s_type == &wt_remote_type ? sb->s_fs_info : NULL;
+}
+
+static uint64_t srv_epoch(const struct remote_server *s)
+{
+	return __atomic_load_n(&s->epoch, __ATOMIC_RELAXED);
+}
+
+static void srv_changed(struct remote_server *s)
+{
+	__atomic_add_fetch(&s->epoch, 1, __ATOMIC_RELAXED);
+}
+
+/* Asking sleeps (a round trip): never inside an RCU section. */
+static void srv_ask(struct remote_server *s)
+{
+	wt_might_sleep(WT_POINT_OR_NULL(WT_K_WAIT, "remote.ask", NULL,
+					"ask the server (sleeps)"));
+	__atomic_add_fetch(&s->asks, 1, __ATOMIC_RELAXED);
+}
+
+static uint64_t d_epoch(const struct dentry *d)
+{
+	return (uint64_t)(uintptr_t)wt_load(d, d_fsdata);
+}
+
+static void d_set_epoch(struct dentry *d, uint64_t epoch)
+{
+	wt_store(d, d_fsdata, (void *)(uintptr_t)epoch);
+}
+
+static uint32_t i_gen(const struct inode *inode)
+{
+	return wt_load(inode, i_generation);
+}
+
+/* ------------------------------------------------------------------ */
+/* The server's tree (s->lock held)                                    */
+
+static bool node_stale(const struct srv_node *n, uint32_t generation)
+{
+	return !n || n->deleted || n->generation != generation;
+}
+
+static uint64_t srv_mix(uint64_t x)
+{
+	x ^= x >> 31;
+	x *= 0x7fb5d329728ea185ull;
+	x ^= x >> 27;
+	x *= 0x81dadef4bc2dd44dull;
+	x ^= x >> 33;
+	return x;
+}
+
+static void node_link(struct srv_node *n, struct srv_node *parent)
+{
+	n->parent = parent;
+	n->sibling = parent->children;
+	parent->children = n;
+}
+
+static void node_unlink(struct srv_node *n)
+{
+	struct srv_node **pp;
+
+	if (!n->parent)
+		return;
+	for (pp = &n->parent->children; *pp && *pp != n; pp = &(*pp)->sibling)
+		;
+	if (*pp)
+		*pp = n->sibling;
+	n->sibling = NULL;
+}
+
+static struct srv_node *node_new(struct remote_server *s,
+				 struct srv_node *parent, const char *name,
+				 size_t len, umode_t mode, uint32_t uid,
+				 uint32_t gid)
+{
+	struct srv_node *n = calloc(1, sizeof(*n));
+
+	if (!n)
+		return NULL;
+	n->handle = srv_mix(s->handle_seed + s->next_handle++);
+	n->generation = 1;
+	n->mode = mode;
+	n->uid = uid;
+	n->gid = gid;
+	memcpy(n->name, name, len);
+	n->name[len] = '\0';
+	n->all_next = s->all;
+	s->all = n;
+	if (parent)
+		node_link(n, parent);
+	return n;
+}
+
+static struct srv_node *node_child(const struct srv_node *dir,
+				   const char *name, size_t len)
+{
+	for (struct srv_node *c = dir->children; c; c = c->sibling)
+		if (strlen(c->name) == len && memcmp(c->name, name, len) == 0)
+			return c;
+	return NULL;
+}
+
+static bool node_is_under(const struct srv_node *n, const struct srv_node *top)
+{
+	for (unsigned depth = 0; n && depth <= SRV_DEPTH_MAX; depth++, n = n->parent)
+		if (n == top)
+			return true;
+	return false;
+}
+
+/* Delete n and its subtree: every handle in it goes stale. */
+static void node_delete(struct remote_server *s, struct srv_node *n)
+{
+	for (struct srv_node *c = s->all; c; c = c->all_next)
+		if (c != n && !c->deleted && node_is_under(c, n))
+			c->deleted = true;
+	node_unlink(n);
+	n->deleted = true;
+	n->parent = NULL;
+}
+
+static void node_move(struct srv_node *n, struct srv_node *parent,
+		      const char *name)
+{
+	node_unlink(n);
+	snprintf(n->name, sizeof(n->name), "%s", name);
+	node_link(n, parent);
+}
+
+/* Resolve path by names from the root ("" and "/" are the root). */
+static struct srv_node *srv_walk(const struct remote_server *s, const char *path)
+{
+	struct srv_node *n = s->root;
+	const char *p = path;
+
+	for (unsigned depth = 0; n && *p && depth <= SRV_DEPTH_MAX; depth++) {
+		size_t len;
+
+		while (*p == '/')
+			p++;
+		len = strcspn(p, "/");
+		if (!len)
+			break;
+		if (!WT_S_ISDIR(n->mode))
+			return NULL;
+		n = node_child(n, p, len);
+		p += len;
+	}
+	return n;
+}
+
+/* Split path into its parent (copied into parent) and its last name. */
+static int srv_split(const char *path, char *parent, size_t size,
+		     const char **leaf)
+{
+	const char *slash = strrchr(path, '/');
+	size_t plen = slash ? (size_t)(slash - path) : 0;
+
+	*leaf = slash ? slash + 1 : path;
+	if (!**leaf)
+		return -EINVAL;
+	if (strlen(*leaf) > NAME_MAX_LEN)
+		return -ENAMETOOLONG;
+	if (plen >= size)
+		return -ENAMETOOLONG;
+	memcpy(parent, path, plen);
+	parent[plen] = '\0';
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Client paths                                                        */
+
+/* The dentry's path from the filesystem's root, "a/b", as the server
+ * would name it; "" for the root.  REF mode (a rename meanwhile gives a
+ * path that was true a moment ago, which strict revalidation then
+ * judges). */
+static int client_path(const struct dentry *d, char *buf, size_t size)
+{
+	char *end = buf + size, *p = end - 1;
+	char name[NAME_MAX_LEN + 1];
+
+	*p = '\0';
+	rcu_read_lock();
+	for (unsigned depth = 0; depth <= SRV_DEPTH_MAX; depth++) {
+		const struct dentry *parent = d_parent_rcu(d);
+		size_t len;
+
+		if (parent == d)
+			break;
+		d_name_copy(d, name, sizeof(name));
+		len = strlen(name);
+		if ((size_t)(p - buf) < len + 1) {
+			rcu_read_unlock();
+			return -ENAMETOOLONG;
+		}
+		p -= len;
+		memcpy(p, name, len);
+		*--p = '/';
+		d = parent;
+	}
+	rcu_read_unlock();
+	memmove(buf, p, (size_t)(end - p));
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Revalidation                                                        */
+
+static bool remote_expired(const struct remote_server *s,
+			   const struct dentry *d, unsigned flags)
+{
+	if (flags & LOOKUP_REVAL)
+		return true;
+	if (__atomic_load_n(&s->options, __ATOMIC_RELAXED) & WT_REMOTE_ALWAYS_REVAL)
+		return true;
+	return d_epoch(d) != srv_epoch(s);
+}
+
+/* s->lock held */
+static int by_handle_locked(struct inode *dir, struct inode *inode,
+			    const char *name)
+{
+	struct srv_node *pnode = dir ? dir->i_private : NULL;
+	struct srv_node *node;
+
+	if (!inode) {
+		if (node_stale(pnode, dir ? i_gen(dir) : 0))
+			return -ESTALE;
+		return node_child(pnode, name, strlen(name)) ? 0 : 1;
+	}
+	node = inode->i_private;
+	if (node_stale(node, i_gen(inode)))
+		return -ESTALE;
+	return (node->parent == pnode && strcmp(node->name, name) == 0) ? 1 : 0;
+}
+
+static int revalidate_by_handle(struct remote_server *s, struct dentry *d)
+{
+	struct dentry *parent = dget_parent(d);
+	struct inode *dir = d_backing_inode(parent);
+	struct inode *inode = d_backing_inode(d);
+	char name[NAME_MAX_LEN + 1];
+	int ret;
+
+	d_name_copy(d, name, sizeof(name));
+	srv_ask(s);
+	spin_lock(&s->lock);
+	ret = by_handle_locked(dir, inode, name);
+	spin_unlock(&s->lock);
+	dput(parent);
+	return ret;
+}
+
+static int revalidate_by_path(struct remote_server *s, struct dentry *d)
+{
+	struct inode *inode = d_backing_inode(d);
+	char path[PATH_MAX_LEN];
+	struct srv_node *node;
+	int ret;
+
+	if (client_path(d, path, sizeof(path)))
+		return 0;
+	srv_ask(s);
+	spin_lock(&s->lock);
+	node = srv_walk(s, path);
+	if (!inode)
+		ret = node ? 0 : 1;
+	else
+		ret = (node && node == inode->i_private &&
+		       !node_stale(node, i_gen(inode))) ? 1 : 0;
+	spin_unlock(&s->lock);
+	return ret;
+}
+
+static int remote_d_revalidate(struct dentry *d, unsigned flags)
+{
+	struct remote_server *s = srv_of(d->d_sb);
+	uint64_t epoch;
+	int ret;
+
+	if (!remote_expired(s, d, flags))
+		return 1;
+	/* The cache may be out of date and asking sleeps: RCU-walk hands
+	 * the question to REF-walk. */
+	if (flags & LOOKUP_RCU)
+		return -ECHILD;
+	epoch = srv_epoch(s);
+	if (flags & LOOKUP_REVAL)
+		ret = revalidate_by_path(s, d);
+	else
+		ret = revalidate_by_handle(s, d);
+	if (ret == 1)
+		d_set_epoch(d, epoch);
+	return ret;
+}
+
+/* s->lock held: point inode at the node now at path, if it is of the
+ * same type (a handle refresh). */
+static bool refresh_handle_locked(struct remote_server *s, struct inode *inode,
+				  const char *path)
+{
+	struct srv_node *fresh = srv_walk(s, path);
+
+	if (!fresh || (fresh->mode & WT_S_IFMT) != (inode->i_mode & WT_S_IFMT))
+		return false;
+	inode->i_private = fresh;
+	wt_store(inode, i_generation, fresh->generation);
+	return true;
+}
+
+static int remote_d_weak_revalidate(struct dentry *d, unsigned flags)
+{
+	struct remote_server *s = srv_of(d->d_sb);
+	struct inode *inode = d_backing_inode(d);
+	char path[PATH_MAX_LEN];
+	bool stale, have_path = false;
+
+	if (!inode)
+		return 1;
+	if (flags & LOOKUP_RCU)
+		return -ECHILD;
+	if (flags & LOOKUP_REVAL)
+		have_path = client_path(d, path, sizeof(path)) == 0;
+	srv_ask(s);
+	spin_lock(&s->lock);
+	stale = node_stale(inode->i_private, i_gen(inode));
+	if (stale && have_path)
+		stale = !refresh_handle_locked(s, inode, path);
+	spin_unlock(&s->lock);
+	return stale ? 0 : 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Lookup                                                              */
+
+struct srv_attr {
+	struct srv_node *node;
+	umode_t mode;
+	uint32_t uid;
+	uint32_t gid;
+	uint32_t generation;
+};
+
+/* s->lock held: the name in dir, refreshing dir's handle under
+ * LOOKUP_REVAL (dirpath is then dir's path). */
+static int lookup_locked(struct remote_server *s, struct inode *dir,
+			 const char *dirpath, const char *name,
+			 struct srv_attr *a)
+{
+	struct srv_node *pnode;
+
+	if (node_stale(dir->i_private, i_gen(dir)) &&
+	    (!dirpath || !refresh_handle_locked(s, dir, dirpath)))
+		return -ESTALE;
+	pnode = dir->i_private;
+	a->node = node_child(pnode, name, strlen(name));
+	if (a->node) {
+		a->mode = a->node->mode;
+		a->uid = a->node->uid;
+		a->gid = a->node->gid;
+		a->generation = a->node->generation;
+	}
+	return 0;
+}
+
+static struct inode *remote_new_inode(struct super_block *sb,
+				      const struct srv_attr *a)
+{
+	struct inode *inode = wt_inode_alloc(sb, a->mode, a->uid, a->gid);
+
+	if (!inode)
+		return NULL;
+	inode->i_private = a->node;
+	inode->i_generation = a->generation;
+	/* The body stays on the server until a REF-walk fetches it. */
+	if (WT_S_ISLNK(a->mode))
+		inode->i_flags |= S_LINK_UNCACHED;
+	return inode;
+}
+
+static struct dentry *remote_lookup(struct inode *dir, struct dentry *dentry,
+				    unsigned flags)
+{
+	struct remote_server *s = srv_of(dir->i_sb);
+	struct srv_attr a = { 0 };
+	char name[NAME_MAX_LEN + 1], dirpath[PATH_MAX_LEN];
+	bool reval = flags & LOOKUP_REVAL;
+	struct inode *inode = NULL;
+	uint64_t epoch = srv_epoch(s);
+	int err;
+
+	d_name_copy(dentry, name, sizeof(name));
+	if (reval && client_path(d_parent_rcu(dentry), dirpath, sizeof(dirpath)))
+		reval = false;
+	srv_ask(s);
+	spin_lock(&s->lock);
+	err = lookup_locked(s, dir, reval ? dirpath : NULL, name, &a);
+	spin_unlock(&s->lock);
+	if (err)
+		return ERR_PTR(err);
+	if (a.node) {
+		inode = remote_new_inode(dir->i_sb, &a);
+		if (!inode)
+			return ERR_PTR(-ENOMEM);
+	}
+	d_set_epoch(dentry, epoch);
+	d_add(dentry, inode);
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Symlinks                                                            */
+
+/* REF mode: fetch the body once (i_rwsem: one fetcher, the body is set
+ * once and never replaced under a reader). */
+static const char *remote_fetch_link(struct inode *inode)
+{
+	struct remote_server *s = srv_of(inode->i_sb);
+	char body[PATH_MAX_LEN];
+	struct srv_node *node;
+	int err = 0;
+
+	mutex_lock(&inode->i_rwsem);
+	if (wt_load(inode, i_flags) & S_LINK_UNCACHED) {
+		srv_ask(s);
+		spin_lock(&s->lock);
+		node = inode->i_private;
+		if (node_stale(node, i_gen(inode)) || !node->link)
+			err = -ESTALE;
+		else
+			snprintf(body, sizeof(body), "%s", node->link);
+		spin_unlock(&s->lock);
+		if (!err)
+			err = wt_inode_set_link(inode, body);
+		if (!err) {
+			spin_lock(&inode->i_lock);
+			wt_store(inode, i_flags, inode->i_flags & ~S_LINK_UNCACHED);
+			spin_unlock(&inode->i_lock);
+		}
+	}
+	mutex_unlock(&inode->i_rwsem);
+	if (err)
+		return ERR_PTR(err);
+	return simple_get_link(NULL, inode, NULL);
+}
+
+static const char *remote_get_link(struct dentry *dentry, struct inode *inode,
+				   struct path *jump)
+{
+	if (!(wt_load(inode, i_flags) & S_LINK_UNCACHED))
+		return simple_get_link(dentry, inode, jump);
+	/* Not in memory, and fetching sleeps. */
+	if (!dentry)
+		return ERR_PTR(-ECHILD);
+	return remote_fetch_link(inode);
+}
+
+/* ------------------------------------------------------------------ */
+/* Client-side changes, mirrored on the server                         */
+
+static unsigned remote_instantiate(struct dentry *d, struct inode *inode)
+{
+	struct remote_server *s = srv_of(d->d_sb);
+	struct srv_node *pnode, *node = NULL;
+	char name[NAME_MAX_LEN + 1];
+	struct inode *dir;
+
+	/* A lookup's result, or a hard link: already a server object. */
+	if (inode->i_private)
+		return 0;
+	d_name_copy(d, name, sizeof(name));
+	dir = IS_ROOT(d) ? NULL : d_backing_inode(d_parent_rcu(d));
+	spin_lock(&s->lock);
+	pnode = dir ? dir->i_private : NULL;
+	if (IS_ROOT(d)) {
+		node = s->root;
+	} else if (pnode && !pnode->deleted) {
+		struct srv_node *old = node_child(pnode, name, strlen(name));
+
+		if (old)
+			node_delete(s, old);
+		node = node_new(s, pnode, name, strlen(name), inode->i_mode,
+				inode->i_uid, inode->i_gid);
+		if (node && inode->i_link)
+			node->link = strdup(inode->i_link);
+	}
+	if (node) {
+		inode->i_private = node;
+		wt_store(inode, i_generation, node->generation);
+	}
+	spin_unlock(&s->lock);
+	d_set_epoch(d, srv_epoch(s));
+	return 0;
+}
+
+static void remote_unlink(struct dentry *d)
+{
+	struct remote_server *s = srv_of(d->d_sb);
+	struct inode *inode = d_backing_inode(d);
+	struct srv_node *node;
+
+	spin_lock(&s->lock);
+	node = inode ? inode->i_private : NULL;
+	if (node && !node->deleted && node != s->root)
+		node_delete(s, node);
+	spin_unlock(&s->lock);
+}
+
+static struct srv_node *d_node_locked(const struct dentry *d)
+{
+	struct inode *inode = d_backing_inode(d);
+
+	return inode ? inode->i_private : NULL;
+}
+
+static void remote_rename(struct dentry *dentry, struct dentry *target,
+			  bool exchange)
+{
+	struct remote_server *s = srv_of(dentry->d_sb);
+	char dname[NAME_MAX_LEN + 1], tname[NAME_MAX_LEN + 1];
+	struct srv_node *dn, *tn, *dp, *tp;
+
+	d_name_copy(dentry, dname, sizeof(dname));
+	d_name_copy(target, tname, sizeof(tname));
+	spin_lock(&s->lock);
+	dn = d_node_locked(dentry);
+	tn = d_node_locked(target);
+	dp = d_node_locked(dentry->d_parent);
+	tp = d_node_locked(target->d_parent);
+	if (!exchange) {
+		if (tn && tn != dn && !tn->deleted)
+			node_delete(s, tn);
+		if (dn && tp && !dn->deleted)
+			node_move(dn, tp, tname);
+	} else if (dn && tn && dp && tp) {
+		node_move(dn, tp, tname);
+		node_move(tn, dp, dname);
+	}
+	spin_unlock(&s->lock);
+}
+
+/* ------------------------------------------------------------------ */
+/* Super_block                                                         */
+
+static int remote_fill_super(struct super_block *sb)
+{
+	struct wt_world *w = sb->s_world;
+	struct remote_server *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	wt_obj_init(&s->wt, WT_OBJ_OTHER, wt_world_new_id(w));
+	spin_lock_init(&s->lock);
+	s->epoch = 1;		/* d_fsdata 0: never validated, expired */
+	s->handle_seed = srv_mix(w->cfg.seed ^ srv_mix(sb->wt.id));
+	s->next_handle = 1;
+	s->root = node_new(s, NULL, "", 0, WT_S_IFDIR | 0755, 0, 0);
+	if (!s->root) {
+		free(s);
+		return -ENOMEM;
+	}
+	sb->s_fs_info = s;
+	return 0;
+}
+
+static void remote_kill_super(struct super_block *sb)
+{
+	struct remote_server *s = sb->s_fs_info;
+	struct srv_node *n, *next;
+
+	for (n = s->all; n; n = next) {
+		next = n->all_next;
+		free(n->link);
+		free(n);
+	}
+	s->all = NULL;
+	s->root = NULL;
+	sb->s_fs_info = NULL;
+	call_rcu_free(sb->s_world->rcu, &s->wt, sizeof(*s), NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* The server API                                                      */
+
+/* s->lock held: a new node at parent/leaf (with its body, for a link). */
+static int create_locked(struct remote_server *s, const char *parent,
+			 const char *leaf, umode_t mode, const char *link)
+{
+	struct srv_node *p = srv_walk(s, parent), *n;
+	char *body = NULL;
+
+	if (!p)
+		return -ENOENT;
+	if (!WT_S_ISDIR(p->mode))
+		return -ENOTDIR;
+	if (node_child(p, leaf, strlen(leaf)))
+		return -EEXIST;
+	if (link && !(body = strdup(link)))
+		return -ENOMEM;
+	n = node_new(s, p, leaf, strlen(leaf), mode, 0, 0);
+	if (!n) {
+		free(body);
+		return -ENOMEM;
+	}
+	n->link = body;
+	return 0;
+}
+
+static int server_create(struct super_block *sb, const char *path,
+			 umode_t mode, const char *link)
+{
+	struct remote_server *s = srv_of(sb);
+	char parent[PATH_MAX_LEN];
+	const char *leaf;
+	int err;
+
+	if (!s)
+		return -EINVAL;
+	err = srv_split(path, parent, sizeof(parent), &leaf);
+	if (err)
+		return err;
+	spin_lock(&s->lock);
+	err = create_locked(s, parent, leaf, mode, link);
+	if (!err)
+		srv_changed(s);
+	spin_unlock(&s->lock);
+	return err;
+}
+
+int wt_remote_server_create(struct super_block *sb, const char *path,
+			    umode_t mode)
+{
+	return server_create(sb, path, mode, NULL);
+}
+
+int wt_remote_server_symlink(struct super_block *sb, const char *path,
+			     const char *target)
+{
+	return server_create(sb, path, WT_S_IFLNK | 0777, target);
+}
+
+int wt_remote_server_unlink(struct super_block *sb, const char *path)
+{
+	struct remote_server *s = srv_of(sb);
+	struct srv_node *n;
+	int err = 0;
+
+	if (!s)
+		return -EINVAL;
+	spin_lock(&s->lock);
+	n = srv_walk(s, path);
+	if (!n)
+		err = -ENOENT;
+	else if (n == s->root)
+		err = -EBUSY;
+	else
+		node_delete(s, n);
+	if (!err)
+		srv_changed(s);
+	spin_unlock(&s->lock);
+	return err;
+}
+
+/* s->lock held */
+static int rename_locked(struct remote_server *s, const char *from,
+			 const char *parent, const char *leaf)
+{
+	struct srv_node *n = srv_walk(s, from), *p = srv_walk(s, parent), *old;
+
+	if (!n || !p)
+		return -ENOENT;
+	if (n == s->root)
+		return -EBUSY;
+	if (!WT_S_ISDIR(p->mode))
+		return -ENOTDIR;
+	if (node_is_under(p, n))
+		return -EINVAL;
+	old = node_child(p, leaf, strlen(leaf));
+	if (old == n)
+		return 0;
+	if (old)
+		node_delete(s, old);
+	node_move(n, p, leaf);
+	return 0;
+}
+
+int wt_remote_server_rename(struct super_block *sb, const char *from,
+			    const char *to)
+{
+	struct remote_server *s = srv_of(sb);
+	char parent[PATH_MAX_LEN];
+	const char *leaf;
+	int err;
+
+	if (!s)
+		return -EINVAL;
+	err = srv_split(to, parent, sizeof(parent), &leaf);
+	if (err)
+		return err;
+	spin_lock(&s->lock);
+	err = rename_locked(s, from, parent, leaf);
+	if (!err)
+		srv_changed(s);
+	spin_unlock(&s->lock);
+	return err;
+}
+
+int wt_remote_server_invalidate(struct super_block *sb, const char *path)
+{
+	struct remote_server *s = srv_of(sb);
+	struct srv_node *n;
+	int err = 0;
+
+	if (!s)
+		return -EINVAL;
+	spin_lock(&s->lock);
+	n = srv_walk(s, path);
+	if (!n)
+		err = -ENOENT;
+	else
+		n->generation++;
+	if (!err)
+		srv_changed(s);
+	spin_unlock(&s->lock);
+	return err;
+}
+
+void wt_remote_expire(struct super_block *sb)
+{
+	struct remote_server *s = srv_of(sb);
+
+	if (s)
+		srv_changed(s);
+}
+
+int wt_remote_set_options(struct super_block *sb, unsigned options)
+{
+	struct remote_server *s = srv_of(sb);
+
+	if (!s)
+		return -EINVAL;
+	__atomic_store_n(&s->options, options, __ATOMIC_RELAXED);
+	return 0;
+}
+
+uint64_t wt_remote_server_asks(const struct super_block *sb)
+{
+	const struct remote_server *s = srv_of(sb);
+
+	return s ? __atomic_load_n(&s->asks, __ATOMIC_RELAXED) : 0;
+}
+
+bool wt_remote_inode_stale(struct inode *inode)
+{
+	struct remote_server *s = srv_of(inode->i_sb);
+	bool stale;
+
+	if (!s)
+		return false;
+	spin_lock(&s->lock);
+	stale = node_stale(inode->i_private, i_gen(inode));
+	spin_unlock(&s->lock);
+	return stale;
+}
+
+/* ------------------------------------------------------------------ */
+/* The type                                                            */
+
+static const struct inode_operations remote_dir_iop = {
+	.lookup = remote_lookup,
+};
+
+static const struct inode_operations remote_file_iop = {
+	.permission = NULL,
+};
+
+static const struct inode_operations remote_link_iop = {
+	.get_link = remote_get_link,
+};
+
+static const struct dentry_operations remote_dops = {
+	.d_revalidate = remote_d_revalidate,
+	.d_weak_revalidate = remote_d_weak_revalidate,
+};
+
+const struct file_system_type wt_remote_type = {
+	.name = "remote",
+	.kind = WT_FS_REMOTE,
+	.dir_iop = &remote_dir_iop,
+	.file_iop = &remote_file_iop,
+	.link_iop = &remote_link_iop,
+	.dop = &remote_dops,
+	.fill_super = remote_fill_super,
+	.kill_super = remote_kill_super,
+	.instantiate = remote_instantiate,
+	.unlink = remote_unlink,
+	.rename = remote_rename,
+};

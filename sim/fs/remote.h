@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * remote: an NFS-like filesystem with a server behind the client's
+ * dcache.  The model is described at the top of sim/fs/remote.c.
+ *
+ * The server API changes the server's truth behind the client's back
+ * (what another client, or the server's own admin, would do).  Paths are
+ * relative to the filesystem's root ("a/b" or "/a/b"; "" is the root).
+ * Each change expires every cached client entry (the next RCU-walk
+ * revalidation answers -ECHILD, the next REF-walk one asks the server).
+ * Each returns 0 or -errno: -EINVAL (not a remote super_block, or a
+ * rename into its own subtree), -ENOENT, -ENOTDIR, -EEXIST, -EBUSY (the
+ * root), -ENOMEM.
+ */
+#ifndef WT_SIM_FS_REMOTE_H
+#define WT_SIM_FS_REMOTE_H
+
+#include <stdint.h>
+
+#include "sim/vfs/mount.h"
+#include "sim/vfs/types.h"
+
+/* A new object (mode carries the type: WT_S_IFDIR | 0755, ...). */
+int wt_remote_server_create(struct super_block *sb, const char *path,
+			    umode_t mode);
+/* A new symlink; the client sees it with S_LINK_UNCACHED. */
+int wt_remote_server_symlink(struct super_block *sb, const char *path,
+			     const char *target);
+/* Delete an object and everything under it: its handles go stale. */
+int wt_remote_server_unlink(struct super_block *sb, const char *path);
+/* Move from to to, replacing (deleting) what was at to. */
+int wt_remote_server_rename(struct super_block *sb, const char *from,
+			    const char *to);
+/* Bump the object's generation: same handle, new object -- the client's
+ * handle for it is stale (-ESTALE until a LOOKUP_REVAL walk). */
+int wt_remote_server_invalidate(struct super_block *sb, const char *path);
+/* Expire the client's whole cache (attribute timeouts all passed). */
+void wt_remote_expire(struct super_block *sb);
+
+/* Mount options. */
+#define WT_REMOTE_ALWAYS_REVAL	0x1	/* lookupcache=none: every
+					 * revalidation asks the server */
+int wt_remote_set_options(struct super_block *sb, unsigned options);
+
+/* How many times the client asked the server (statistics, tests). */
+uint64_t wt_remote_server_asks(const struct super_block *sb);
+/* Does the client's inode hold a stale handle now? (tests, oracle) */
+bool wt_remote_inode_stale(struct inode *inode);
+
+#endif /* WT_SIM_FS_REMOTE_H */
