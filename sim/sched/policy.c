@@ -195,7 +195,7 @@ static void step_advance(struct wt_sim *s)
 
 static void step_error(struct wt_sim *s, const char *why)
 {
-	const struct wt_step *st = s->steps[s->step].step;
+	const struct wt_sched_step *st = s->steps[s->step].step;
 	char text[256];
 
 	wt_step_format(st, text, sizeof(text));
@@ -217,7 +217,7 @@ static void directed_settle(struct wt_sim *s)
 
 		if (s->f[ss->thread].state != WT_FIBER_DONE)
 			return;
-		if (ss->step->kind != WT_STEP_FINISH) {
+		if (ss->step->kind != WT_SCHED_FINISH) {
 			step_error(s, "the thread finished before the step's "
 				   "condition held");
 			return;
@@ -244,15 +244,15 @@ static void directed_arrive(struct wt_sim *s, struct wt_fiber *f,
 			    const struct wt_point *p)
 {
 	struct wt_sim_step *ss = &s->steps[s->step];
-	const struct wt_step *st = ss->step;
+	const struct wt_sched_step *st = ss->step;
 	const char *comp = f->t->cur_component;
 
 	if (ss->thread != f->t->id)
 		return;
-	if (st->kind == WT_STEP_RUN) {
+	if (st->kind == WT_SCHED_RUN) {
 		if (++s->step_count == st->count)
 			step_advance(s);
-	} else if (st->kind == WT_STEP_UNTIL && p &&
+	} else if (st->kind == WT_SCHED_UNTIL && p &&
 		   wt_point_set_has(&ss->points, wt_point_id(p)) &&
 		   (!st->component[0] || (comp && !strcmp(comp, st->component)))) {
 		if (++s->step_count == st->nth)
@@ -413,7 +413,7 @@ static int directed_init(struct wt_sim *s, struct wt_run_result *out)
 			return -1;
 		}
 		ss->thread = t;
-		if (ss->step->kind == WT_STEP_UNTIL &&
+		if (ss->step->kind == WT_SCHED_UNTIL &&
 		    wt_point_set_build(&ss->points, ss->step->point, &pe)) {
 			snprintf(out->report, sizeof(out->report),
 				 "schedule line %u: %s", ss->step->line, pe.msg);

@@ -39,7 +39,7 @@ struct wt_fiber {
 };
 
 struct wt_sim_step {			/* a directed step, resolved */
-	const struct wt_step *step;
+	const struct wt_sched_step *step;
 	unsigned thread;
 	struct wt_point_set points;	/* until */
 };

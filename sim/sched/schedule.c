@@ -75,7 +75,7 @@ static int word_u64(const char *line, size_t start, size_t len, uint64_t *out,
 }
 
 /* until POINT [nth=N] [where name=COMPONENT] */
-static int parse_until(const char *line, size_t pos, struct wt_step *st,
+static int parse_until(const char *line, size_t pos, struct wt_sched_step *st,
 		       struct wt_parse_error *err)
 {
 	struct wt_parse_error pe = { 0 };
@@ -108,7 +108,7 @@ static int parse_until(const char *line, size_t pos, struct wt_step *st,
 	return 0;
 }
 
-int wt_schedule_parse_step(const char *line, struct wt_step *st,
+int wt_schedule_parse_step(const char *line, struct wt_sched_step *st,
 			   struct wt_parse_error *err)
 {
 	size_t pos = 0, s, n;
@@ -123,17 +123,17 @@ int wt_schedule_parse_step(const char *line, struct wt_step *st,
 	if (!next_word(line, &pos, &s, &n))
 		return serr(err, pos, "expected 'until', 'run' or 'finish'");
 	if (n == 5 && strncmp(line + s, "until", 5) == 0) {
-		st->kind = WT_STEP_UNTIL;
+		st->kind = WT_SCHED_UNTIL;
 		return parse_until(line, pos, st, err);
 	}
 	if (n == 3 && strncmp(line + s, "run", 3) == 0) {
-		st->kind = WT_STEP_RUN;
+		st->kind = WT_SCHED_RUN;
 		if (!next_word(line, &pos, &s, &n))
 			return serr(err, pos, "expected a count after 'run'");
 		if (word_u64(line, s, n, &st->count, err))
 			return -1;
 	} else if (n == 6 && strncmp(line + s, "finish", 6) == 0) {
-		st->kind = WT_STEP_FINISH;
+		st->kind = WT_SCHED_FINISH;
 	} else {
 		return serr(err, s, "unknown step '%.*s' (until, run, finish)",
 			    (int)n, line + s);
@@ -144,9 +144,9 @@ int wt_schedule_parse_step(const char *line, struct wt_step *st,
 	return 0;
 }
 
-static int add_step(struct wt_schedule *sch, const struct wt_step *st)
+static int add_step(struct wt_schedule *sch, const struct wt_sched_step *st)
 {
-	struct wt_step *steps = realloc(sch->steps,
+	struct wt_sched_step *steps = realloc(sch->steps,
 					(sch->nsteps + 1) * sizeof(*steps));
 
 	if (!steps)
@@ -157,7 +157,7 @@ static int add_step(struct wt_schedule *sch, const struct wt_step *st)
 }
 
 /* One line of text: a step, a comment or nothing.  1 when a step. */
-static int parse_line(const char *line, struct wt_step *st,
+static int parse_line(const char *line, struct wt_sched_step *st,
 		      struct wt_parse_error *err)
 {
 	size_t pos = 0, s, n;
@@ -182,7 +182,7 @@ struct wt_schedule *wt_schedule_parse(const char *text,
 		const char *nl = strchr(l, '\n');
 		size_t len = nl ? (size_t)(nl - l) : strlen(l);
 		char buf[512];
-		struct wt_step st;
+		struct wt_sched_step st;
 		int rc;
 
 		lineno++;
@@ -220,20 +220,20 @@ void wt_schedule_free(struct wt_schedule *s)
 	free(s);
 }
 
-int wt_step_format(const struct wt_step *st, char *buf, size_t size)
+int wt_step_format(const struct wt_sched_step *st, char *buf, size_t size)
 {
 	switch (st->kind) {
-	case WT_STEP_UNTIL:
+	case WT_SCHED_UNTIL:
 		return snprintf(buf, size, "%s until %s%s%.0" PRIu64 "%s%s",
 				st->thread, st->point,
 				st->nth > 1 ? " nth=" : "",
 				st->nth > 1 ? st->nth : 0,
 				st->component[0] ? " where name=" : "",
 				st->component);
-	case WT_STEP_RUN:
+	case WT_SCHED_RUN:
 		return snprintf(buf, size, "%s run %" PRIu64, st->thread,
 				st->count);
-	case WT_STEP_FINISH:
+	case WT_SCHED_FINISH:
 		return snprintf(buf, size, "%s finish", st->thread);
 	}
 	return 0;

@@ -31,14 +31,14 @@
 
 #include "sim/rules.h"
 
-enum wt_step_kind {
-	WT_STEP_UNTIL,
-	WT_STEP_RUN,
-	WT_STEP_FINISH,
+enum wt_sched_step_kind {
+	WT_SCHED_UNTIL,
+	WT_SCHED_RUN,
+	WT_SCHED_FINISH,
 };
 
-struct wt_step {
-	enum wt_step_kind kind;
+struct wt_sched_step {
+	enum wt_sched_step_kind kind;
 	char thread[WT_RULE_NAME_MAX];
 	char point[WT_RULE_PATTERN_MAX];	/* until */
 	uint64_t nth;				/* until: >= 1 */
@@ -49,17 +49,17 @@ struct wt_step {
 
 struct wt_schedule {
 	unsigned nsteps;
-	struct wt_step *steps;
+	struct wt_sched_step *steps;
 };
 
 /* Parse the whole text; NULL with err (line, col, pos) on error. */
 struct wt_schedule *wt_schedule_parse(const char *text,
 				      struct wt_parse_error *err);
 /* Parse one step (a YAML list item); err->pos within the line. */
-int wt_schedule_parse_step(const char *line, struct wt_step *st,
+int wt_schedule_parse_step(const char *line, struct wt_sched_step *st,
 			   struct wt_parse_error *err);
 void wt_schedule_free(struct wt_schedule *s);
 /* The step back as text. */
-int wt_step_format(const struct wt_step *st, char *buf, size_t size);
+int wt_step_format(const struct wt_sched_step *st, char *buf, size_t size);
 
 #endif /* WT_SIM_SCHED_SCHEDULE_H */
