@@ -19,6 +19,17 @@ int wt_cmd_report(int argc, char **argv);
 int wt_cmd_index(int argc, char **argv);
 int wt_cmd_merge(int argc, char **argv);
 
+int wt_cmd_run(int argc, char **argv);
+int wt_cmd_nightly(int argc, char **argv);
+int wt_cmd_replay(int argc, char **argv);
+
+/* Options shared by run, nightly and replay (cmd_run.c): 1 when argv[*i]
+ * (and its value) was one, 0 when not, -1 on a bad value (reported). */
+struct wt_scn_opts;
+int wt_cli_scn_option(int argc, char **argv, int *i, struct wt_scn_opts *o,
+		      _Bool *seed_set);
+void wt_cli_scn_defaults(struct wt_scn_opts *o);
+
 /* Print "walktorture: message" to stderr and return WT_EXIT_USAGE. */
 int wt_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * walktorture nightly [SUITES...] [--seeds N] [--shard K/N] [--seed S]
+ *		[--out DIR] [--history DB] [--mode M] [--iterations N]
+ *		[--duration T] [--cpus LIST] [--bug NAME]
+ *
+ * Every scenario of the suites (all shipped suites by default) under N
+ * seeds derived from one night seed, with the scenarios' nightly budgets.
+ * The jobs are the (seed, scenario) pairs in that order; --shard K/N runs
+ * job j when j % N == K-1, so N shards together run every job once and a
+ * merge of their results is the unsharded night.  Each seed's run writes
+ * OUT/results-SHARD-K.json; the nightly index (reports/) then records the
+ * night in the history database, writes one HTML report per run and
+ * OUT/index.html.
+ */
+#define _GNU_SOURCE	/* asprintf */
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "cli/cli.h"
+#include "reports/reports.h"
+#include "scenarios/src/driver.h"
+
+struct night {
+	unsigned seeds;
+	unsigned shard_k;	/* 1-based; 0: no sharding */
+	unsigned shard_n;
+	const char *out;
+	const char *history;
+};
+
+static int parse_shard(const char *s, struct night *n)
+{
+	char *end;
+
+	n->shard_k = (unsigned)strtoul(s, &end, 10);
+	if (*end != '/')
+		return -1;
+	n->shard_n = (unsigned)strtoul(end + 1, &end, 10);
+	return *end || !n->shard_n || !n->shard_k || n->shard_k > n->shard_n ?
+		-1 : 0;
+}
+
+/* Every shipped suite (the folders under the root), sorted. */
+static unsigned all_suites(const char **v, unsigned max)
+{
+	const char *root = wt_scn_root();
+	struct dirent **ents;
+	int n = scandir(root, &ents, NULL, alphasort);
+	unsigned k = 0;
+
+	for (int i = 0; i < n; i++) {
+		char *p;
+		struct stat st;
+
+		if (ents[i]->d_name[0] != '.' && strcmp(ents[i]->d_name, "src") &&
+		    asprintf(&p, "%s/%s", root, ents[i]->d_name) >= 0) {
+			if (!stat(p, &st) && S_ISDIR(st.st_mode) && k < max)
+				v[k++] = p;
+			else
+				free(p);
+		}
+		free(ents[i]);
+	}
+	if (n > 0)
+		free(ents);
+	return k;
+}
+
+/* This shard's scenarios of seed k (jobs k*n .. k*n+n-1). */
+static void shard_list(const struct wt_scn_list *all, unsigned k,
+		       const struct night *n, struct wt_scn_list *mine)
+{
+	mine->n = 0;
+	for (unsigned j = 0; j < all->n; j++) {
+		uint64_t job = (uint64_t)k * all->n + j;
+
+		if (!n->shard_n || job % n->shard_n == n->shard_k - 1)
+			mine->v[mine->n++] = all->v[j];
+	}
+}
+
+static int one_seed(const struct wt_scn_list *mine, struct wt_scn_opts *o,
+		    const struct night *n, unsigned k, char **results,
+		    unsigned *failed_total, int argc, char **argv)
+{
+	char shard[32] = "", err[1024];
+	struct wt_scn_result *r = NULL;
+	unsigned nr = 0, failed = 0;
+	time_t started = time(NULL);
+	struct timespec t0, t1;
+	json_t *doc;
+	char *cmd;
+	int ret;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (n->shard_n)
+		snprintf(shard, sizeof(shard), "%u/%u", n->shard_k, n->shard_n);
+	fprintf(o->out, "walktorture: nightly run %u/%u seed=%#" PRIx64
+		" scenarios=%u%s%s\n", k + 1, n->seeds, o->seed, mine->n,
+		shard[0] ? " shard=" : "", shard);
+	ret = wt_scn_run_all(mine, o, &r, &nr, &failed);
+	*failed_total += failed;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	cmd = wt_scn_command_line(argc, argv);
+	{
+		struct wt_scn_run_info info = {
+			.command = cmd, .shard = shard[0] ? shard : NULL,
+			.started = started,
+			.duration_s = (double)(t1.tv_sec - t0.tv_sec) +
+				      (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9,
+			.mode = o->mode == WT_SCN_STRESS ? "stress" : "sim",
+			.binding = "",
+		};
+
+		doc = wt_scn_results_json(r, nr, o, &info);
+	}
+	if (asprintf(&results[k], "%s/results-%u-%u-%u.json", n->out,
+		     n->shard_n ? n->shard_k : 1, n->shard_n ? n->shard_n : 1,
+		     k) < 0 || wt_scn_write_json(results[k], doc, err,
+						 sizeof(err))) {
+		fprintf(stderr, "walktorture: !!! %s\n", err);
+		ret = -1;
+	}
+	json_decref(doc);
+	free(cmd);
+	wt_scn_results_free(r, nr);
+	return ret;
+}
+
+static int night_index(const struct night *n, char **results, unsigned cnt)
+{
+	struct wt_night_run *runs = calloc(cnt + 1, sizeof(*runs));
+	char err[1024];
+	int ret;
+
+	if (!runs)
+		return -1;
+	for (unsigned i = 0; i < cnt; i++)
+		runs[i].results = results[i];	/* the index writes each report */
+	ret = wt_nightly_index_runs(n->out, n->history, NULL, runs, cnt, err,
+				    sizeof(err));
+	if (ret)
+		fprintf(stderr, "walktorture: !!! nightly index: %s\n", err);
+	else
+		fprintf(stdout, "walktorture: nightly index %s/index.html\n",
+			n->out);
+	free(runs);
+	return ret;
+}
+
+static int run_night(const char **args, unsigned nargs, struct wt_scn_opts *o,
+		     const struct night *n, int argc, char **argv)
+{
+	struct wt_scn_list all = { 0 }, mine = { 0 };
+	uint64_t night_seed = o->seed;
+	char **results = calloc(n->seeds + 1, sizeof(*results));
+	unsigned failed = 0;
+	int ret = WT_EXIT_USAGE;
+	char err[512];
+
+	if (!results || wt_scn_list_load(&all, args, nargs, stderr))
+		goto out;	/* nothing runs half-parsed */
+	if (wt_scn_mkdirs(n->out, err, sizeof(err))) {
+		fprintf(stderr, "walktorture: %s\n", err);
+		goto out;
+	}
+	mine.v = calloc(all.n + 1, sizeof(*mine.v));
+	if (!mine.v)
+		goto out;
+	fprintf(o->out, "walktorture: night seed=%#" PRIx64 " seeds=%u "
+		"scenarios=%u\n", night_seed, n->seeds, all.n);
+	ret = WT_EXIT_OK;
+	for (unsigned k = 0; k < n->seeds; k++) {
+		o->seed = wt_scn_night_seed(night_seed, k);
+		shard_list(&all, k, n, &mine);
+		if (one_seed(&mine, o, n, k, results, &failed, argc, argv))
+			ret = WT_EXIT_USAGE;
+	}
+	if (night_index(n, results, n->seeds) && ret == WT_EXIT_OK)
+		ret = WT_EXIT_USAGE;
+	if (ret == WT_EXIT_OK && failed)
+		ret = WT_EXIT_FAIL;
+out:
+	for (unsigned k = 0; results && k < n->seeds; k++)
+		free(results[k]);
+	free(results);
+	free(mine.v);
+	wt_scn_list_free(&all);
+	return ret;
+}
+
+int wt_cmd_nightly(int argc, char **argv)
+{
+	const char **args = calloc((size_t)argc + 64, sizeof(*args));
+	struct night n = { .seeds = 4, .out = "nightly" };
+	struct wt_scn_opts o;
+	unsigned nargs = 0;
+	bool seed_set = false;
+	int ret = WT_EXIT_USAGE;
+
+	wt_cli_scn_defaults(&o);
+	o.nightly = true;
+	for (int i = 1; args && i < argc; i++) {
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		char *end;
+		int k = wt_cli_scn_option(argc, argv, &i, &o, &seed_set);
+
+		if (k < 0)
+			goto out;
+		if (k)
+			continue;
+		if (!strcmp(argv[i], "--seeds") && v) {
+			n.seeds = (unsigned)strtoul(v, &end, 10);
+			if (*end || !n.seeds) {
+				wt_usage_error("bad --seeds '%s'", v);
+				goto out;
+			}
+			i++;
+		} else if (!strcmp(argv[i], "--shard") && v) {
+			if (parse_shard(v, &n)) {
+				wt_usage_error("bad --shard '%s' (K/N, 1 <= K <= N)", v);
+				goto out;
+			}
+			i++;
+		} else if (!strcmp(argv[i], "--out") && v) {
+			n.out = v;
+			i++;
+		} else if (!strcmp(argv[i], "--history") && v) {
+			n.history = v;
+			i++;
+		} else if (argv[i][0] == '-') {
+			wt_usage_error("nightly: unknown option '%s'", argv[i]);
+			goto out;
+		} else {
+			args[nargs++] = argv[i];
+		}
+	}
+	if (!seed_set)
+		o.seed = wt_scn_random_seed();
+	if (!nargs)
+		nargs = all_suites(args, 63);
+	if (!nargs) {
+		wt_usage_error("nightly: no suites under %s", wt_scn_root());
+		goto out;
+	}
+	ret = run_night(args, nargs, &o, &n, argc, argv);
+out:
+	free(args);
+	return ret;
+}

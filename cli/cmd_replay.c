@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * walktorture replay SEED SCENARIO [--bug NAME]
+ * walktorture replay RESULTS.json#N [--bug NAME]
+ *
+ * Re-runs one iteration -- the one whose iteration seed is SEED, as every
+ * failure's replay line says -- in sim mode with the full trace, prints
+ * the trace and a timeline (one lane per thread), then the failure if it
+ * happens again.  RESULTS.json#N takes the N-th failure (0-based, in
+ * file order) of a results file.  Exit 1 when it fails, 0 when not.
+ */
+#define _GNU_SOURCE	/* strndup */
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cli/cli.h"
+#include "scenarios/src/driver.h"
+
+/* The seed and file of failure N of a results file. */
+static int from_results(const char *arg, uint64_t *seed, char **file)
+{
+	const char *hash = strrchr(arg, '#');
+	char *path = hash ? strndup(arg, (size_t)(hash - arg)) : NULL, *end;
+	long n = hash ? strtol(hash + 1, &end, 10) : -1;
+	json_error_t je;
+	json_t *doc, *sc, *f;
+	size_t i, j;
+	int ret = -1;
+
+	if (!path || *end || n < 0)
+		goto out;
+	doc = json_load_file(path, 0, &je);
+	if (!doc) {
+		fprintf(stderr, "walktorture: %s:%d:%d: %s\n", path, je.line,
+			je.column, je.text);
+		goto out;
+	}
+	json_array_foreach(json_object_get(doc, "scenarios"), i, sc)
+		json_array_foreach(json_object_get(sc, "failures"), j, f)
+			if (n-- == 0 && ret) {
+				const char *s = json_string_value(
+					json_object_get(f, "seed"));
+				const char *fl = json_string_value(
+					json_object_get(sc, "file"));
+
+				if (s && fl && !wt_scn_parse_seed(s, seed)) {
+					*file = strdup(fl);
+					ret = 0;
+				}
+			}
+	if (ret)
+		fprintf(stderr, "walktorture: %s has no failure %s with a seed\n",
+			path, hash + 1);
+	json_decref(doc);
+out:
+	free(path);
+	return ret;
+}
+
+int wt_cmd_replay(int argc, char **argv)
+{
+	struct wt_scn_list l = { 0 };
+	struct wt_scn_result *r = NULL;
+	const char *pos[2];
+	unsigned npos = 0, nr = 0, failed = 0;
+	char *file = NULL;
+	struct wt_scn_opts o;
+	bool seed_set = false;
+	int ret = WT_EXIT_USAGE;
+
+	wt_cli_scn_defaults(&o);
+	o.replay = true;
+	o.mode = WT_SCN_SIM;
+	o.progress = false;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--bug") && i + 1 < argc) {
+			if (wt_scn_bug_parse(argv[++i], &o.bugs)) {
+				wt_usage_error("unknown bug '%s'", argv[i]);
+				wt_scn_bug_print(stderr);
+				return WT_EXIT_USAGE;
+			}
+			o.bug = argv[i];
+		} else if (argv[i][0] == '-' || npos == 2) {
+			return wt_usage_error("usage: walktorture replay SEED "
+					      "SCENARIO | RESULTS.json#N");
+		} else {
+			pos[npos++] = argv[i];
+		}
+	}
+	if (npos == 1 && strchr(pos[0], '#')) {
+		if (from_results(pos[0], &o.seed, &file))
+			return WT_EXIT_USAGE;
+		pos[0] = file;
+		seed_set = true;
+	} else if (npos == 2 && !wt_scn_parse_seed(pos[0], &o.seed)) {
+		pos[0] = pos[1];
+		seed_set = true;
+	}
+	if (!seed_set) {
+		free(file);
+		return wt_usage_error("usage: walktorture replay SEED SCENARIO | "
+				      "RESULTS.json#N");
+	}
+	if (wt_scn_list_load(&l, pos, 1, stderr))
+		goto out;
+	if (l.n != 1) {
+		wt_usage_error("replay: '%s' is %u scenarios; name one file",
+			       pos[0], l.n);
+		goto out;
+	}
+	ret = wt_scn_run_all(&l, &o, &r, &nr, &failed) ? WT_EXIT_USAGE :
+	      failed ? WT_EXIT_FAIL : WT_EXIT_OK;
+out:
+	wt_scn_results_free(r, nr);
+	wt_scn_list_free(&l);
+	free(file);
+	return ret;
+}

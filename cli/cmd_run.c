@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * walktorture run SCENARIO|SUITE... [--seed S] [--mode sim|stress]
+ *		[--iterations N|--duration T] [--cpus LIST] [--out DIR]
+ *		[--json FILE] [--bug NAME]
+ *
+ * Every file is loaded and validated before the first iteration runs; a
+ * bad file is reported as file:line:col and nothing runs (exit 2).
+ */
+#define _GNU_SOURCE	/* asprintf */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "reports/reports.h"
+#include "scenarios/src/driver.h"
+
+/* Options shared by run and nightly; 1 consumed (with its value), 0 not
+ * ours, -1 bad. */
+int wt_cli_scn_option(int argc, char **argv, int *i, struct wt_scn_opts *o,
+		      bool *seed_set)
+{
+	const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+	const char *end;
+
+	if (strcmp(a, "--seed") && strcmp(a, "--mode") &&
+	    strcmp(a, "--iterations") && strcmp(a, "--duration") &&
+	    strcmp(a, "--cpus") && strcmp(a, "--bug"))
+		return 0;
+	if (!v) {
+		wt_usage_error("%s needs a value", a);
+		return -1;
+	}
+	(*i)++;
+	if (!strcmp(a, "--seed")) {
+		if (wt_scn_parse_seed(v, &o->seed)) {
+			wt_usage_error("bad seed '%s'", v);
+			return -1;
+		}
+		*seed_set = true;
+	} else if (!strcmp(a, "--mode")) {
+		if (strcmp(v, "sim") && strcmp(v, "stress")) {
+			wt_usage_error("unknown mode '%s' (valid: sim, stress)", v);
+			return -1;
+		}
+		o->mode = strcmp(v, "sim") ? WT_SCN_STRESS : WT_SCN_SIM;
+	} else if (!strcmp(a, "--iterations")) {
+		if (wt_scn_parse_seed(v, &o->iterations) || !o->iterations) {
+			wt_usage_error("bad --iterations '%s' (a count >= 1)", v);
+			return -1;
+		}
+	} else if (!strcmp(a, "--duration")) {
+		if (wt_duration_parse(v, &o->duration_ns, &end) || *end ||
+		    !o->duration_ns) {
+			wt_usage_error("bad --duration '%s' (e.g. 30s, 500ms)", v);
+			return -1;
+		}
+	} else if (!strcmp(a, "--cpus")) {
+		o->cpus = v;
+	} else if (wt_scn_bug_parse(v, &o->bugs)) {
+		wt_usage_error("unknown bug '%s'", v);
+		wt_scn_bug_print(stderr);
+		return -1;
+	} else {
+		o->bug = v;
+	}
+	return 1;
+}
+
+void wt_cli_scn_defaults(struct wt_scn_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->mode = -1;
+	o->out = stdout;
+	o->progress = isatty(STDERR_FILENO);
+}
+
+static int write_outputs(const char *json_file, const char *out_dir,
+			 json_t *doc)
+{
+	char err[1024], *path = NULL, *html = NULL;
+	int ret = 0;
+
+	if (json_file && wt_scn_write_json(json_file, doc, err, sizeof(err))) {
+		fprintf(stderr, "walktorture: !!! %s\n", err);
+		ret = -1;
+	}
+	if (!out_dir)
+		return ret;
+	if (wt_scn_mkdirs(out_dir, err, sizeof(err)) ||
+	    asprintf(&path, "%s/results.json", out_dir) < 0 ||
+	    asprintf(&html, "%s/report.html", out_dir) < 0 ||
+	    wt_scn_write_json(path, doc, err, sizeof(err)) ||
+	    wt_report_write(html, (const char *const *)&path, 1, err,
+			    sizeof(err))) {
+		fprintf(stderr, "walktorture: !!! %s\n", err);
+		ret = -1;
+	}
+	free(path);
+	free(html);
+	return ret;
+}
+
+int wt_cmd_run(int argc, char **argv)
+{
+	const char *json_file = NULL, *out_dir = NULL;
+	const char **args = calloc((size_t)argc + 1, sizeof(*args));
+	struct wt_scn_list l = { 0 };
+	struct wt_scn_result *r = NULL;
+	struct wt_scn_opts o;
+	unsigned nargs = 0, nr = 0, failed = 0;
+	bool seed_set = false, iters = false, dur = false;
+	int ret = WT_EXIT_USAGE;
+	time_t started = time(NULL);
+	struct timespec t0, t1;
+
+	wt_cli_scn_defaults(&o);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (int i = 1; args && i < argc; i++) {
+		int k;
+
+		iters |= !strcmp(argv[i], "--iterations");
+		dur |= !strcmp(argv[i], "--duration");
+		k = wt_cli_scn_option(argc, argv, &i, &o, &seed_set);
+		if (k < 0)
+			goto out;
+		if (k)
+			continue;
+		if ((!strcmp(argv[i], "--json") || !strcmp(argv[i], "--out")) &&
+		    i + 1 < argc) {
+			*(argv[i][2] == 'j' ? &json_file : &out_dir) = argv[i + 1];
+			i++;
+		} else if (argv[i][0] == '-') {
+			wt_usage_error("run: unknown option '%s'", argv[i]);
+			goto out;
+		} else {
+			args[nargs++] = argv[i];
+		}
+	}
+	if (!nargs) {
+		wt_usage_error("run: no scenario or suite given");
+		wt_scn_print_suites(stderr);
+		goto out;
+	}
+	if (iters && dur) {
+		wt_usage_error("run: --iterations and --duration exclude each other");
+		goto out;
+	}
+	if (!seed_set)
+		o.seed = wt_scn_random_seed();
+	if (wt_scn_list_load(&l, args, nargs, stderr))
+		goto out;	/* nothing runs half-parsed */
+	fprintf(o.out, "walktorture: run seed=%#" PRIx64 " scenarios=%u\n",
+		o.seed, l.n);
+	ret = wt_scn_run_all(&l, &o, &r, &nr, &failed) ? WT_EXIT_USAGE :
+	      failed ? WT_EXIT_FAIL : WT_EXIT_OK;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (json_file || out_dir) {
+		char *cmd = wt_scn_command_line(argc, argv);
+		struct wt_scn_run_info info = {
+			.command = cmd, .started = started,
+			.duration_s = (double)(t1.tv_sec - t0.tv_sec) +
+				      (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9,
+			.mode = o.mode == WT_SCN_STRESS ? "stress" : "sim",
+			.binding = nr && r[0].binding[0] ? r[0].binding : "",
+		};
+		json_t *doc = wt_scn_results_json(r, nr, &o, &info);
+
+		if (write_outputs(json_file, out_dir, doc) && ret == WT_EXIT_OK)
+			ret = WT_EXIT_USAGE;
+		json_decref(doc);
+		free(cmd);
+	}
+out:
+	wt_scn_results_free(r, nr);
+	wt_scn_list_free(&l);
+	free(args);
+	return ret;
+}

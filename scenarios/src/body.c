@@ -1,0 +1,578 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The thread body: one simulated thread runs its program -- walks through
+ * the entry points of core/namei.h, writer verbs through sim/tree -- and
+ * every walk is checked on the spot: its result against the scenario's
+ * `result' expectations, -ECHILD never reaching the caller, and its step
+ * record against the history by the oracle.
+ *
+ * Stopping: a thread that loops forever (or sits in a `loop: forever'
+ * block) polls wt_should_stop() between ops; the last finite thread to
+ * finish asks the run to stop, so forever-writers end when the walkers
+ * are done.
+ *
+ * This file includes core/record.h (through namei.h and oracle.h) and not
+ * sim/sched/schedule.h: both define struct wt_step.
+ */
+#define _GNU_SOURCE	/* O_PATH */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/namei.h"
+#include "core/oracle.h"
+#include "scenarios/src/iter.h"
+#include "sim/history.h"
+#include "sim/rcu.h"
+#include "sim/resolve.h"
+#include "sim/sched/trace.h"
+
+/* A walk whose window was not yet published when it ended. */
+struct wt_scn_pending {
+	struct wt_scn_pending *next;
+	const struct wt_scn_op *op;
+	unsigned op_index;
+	uint64_t failing_event;
+	struct wt_record *rec;
+};
+
+void wt_scn_add_failure(struct wt_scn_tctx *tc, json_t *f)
+{
+	tc->nfailures++;
+	if (json_array_size(tc->failures) < WT_SCN_THREAD_FAILURES)
+		json_array_append(tc->failures, f);
+	json_decref(f);
+}
+
+json_t *wt_scn_failure_new(const struct wt_scn_iter *it, const char *kind,
+			   const char *check, const char *thread,
+			   const char *message)
+{
+	char seed[24], replay[1024];
+
+	snprintf(seed, sizeof(seed), "%#" PRIx64, it->seed);
+	wt_scn_replay_cmd(replay, sizeof(replay), it->s, it->seed, it->opts);
+	return json_pack("{s:s, s:s?, s:s, s:I, s:s, s:s?, s:s, s:n, s:n}",
+			 "kind", kind, "check", check, "message", message,
+			 "iteration", (json_int_t)it->index, "seed", seed,
+			 "thread", thread, "replay", replay, "trace", "step");
+}
+
+/* The event index (in the whole trace) of the thread's latest event. */
+static json_t *event_now(const struct wt_thread *t)
+{
+	const struct wt_trace_buf *b = t->trace_buf;
+
+	if (!b || !b->total)
+		return json_null();
+	return json_integer((json_int_t)(b->total - 1));
+}
+
+static void violation(struct wt_thread *t, enum wt_check check,
+		      const struct wt_point *p, const void *obj,
+		      const char *msg)
+{
+	struct wt_scn_tctx *tc = t->violation_arg;
+	char text[768];
+	json_t *f;
+
+	(void)obj;
+	tc->checks++;
+	snprintf(text, sizeof(text), "%s at %s: %s", wt_check_name(check),
+		 wt_point_name(p), msg);
+	f = wt_scn_failure_new(tc->it, "check", wt_check_name(check),
+			       tc->th->name, text);
+	json_object_set_new(f, "failing_event", event_now(t));
+	wt_scn_add_failure(tc, f);
+}
+
+/* --- failure details from a record --- */
+
+static void ident(char *buf, size_t len, const struct wt_ident *id)
+{
+	snprintf(buf, len, "m%" PRIu64 "/d%" PRIu64 "/i%" PRIu64, id->mnt,
+		 id->dentry, id->inode);
+}
+
+static json_t *steps_json(const struct wt_record *r)
+{
+	json_t *a = json_array();
+
+	for (uint32_t i = 0; i < r->nsteps; i++) {
+		const struct wt_step *st = &r->steps[i];
+		const char *txt = wt_step_text(r, st);
+		char from[80], to[80], line[512];
+
+		ident(from, sizeof(from), &st->from);
+		ident(to, sizeof(to), &st->to);
+		snprintf(line, sizeof(line), "%s%s%s%s %s -> %s%s%s%s",
+			 txt ? "'" : "", txt ? txt : "", txt ? "' " : "",
+			 st->rcu ? "rcu" : "ref", from, to,
+			 st->result ? " = " : "",
+			 st->result ? wt_errno_name(st->result) : "",
+			 st->kind == WT_STEP_UNLAZY && st->arg < WT_PATH__COUNT ?
+			 wt_path_info(st->arg)->name : "");
+		json_array_append_new(a, json_pack("{s:i, s:s, s:s, s:b}",
+			"attempt", st->attempt,
+			"kind", wt_step_kind_name(st->kind), "text", line,
+			"validated", st->validated));
+	}
+	return a;
+}
+
+static json_t *history_window(const struct wt_history *h,
+			      const struct wt_record *r)
+{
+	const struct wt_record_attempt *a = wt_record_final(r);
+	json_t *arr = json_array();
+
+	if (!h || !a)
+		return arr;
+	for (uint64_t v = a->version_start; v <= a->version_end &&
+	     json_array_size(arr) < 64; v++) {
+		const struct wt_hist_entry *e = wt_history_entry(h, v);
+		char line[512];
+
+		if (!e)
+			continue;
+		snprintf(line, sizeof(line), "v%" PRIu64 " %s %s", v,
+			 e->step ? e->step : e->op, e->args ? e->args : "");
+		json_array_append_new(arr, json_string(line));
+	}
+	return arr;
+}
+
+static json_t *walk_json(const struct wt_scn_op *op, const struct wt_record *r,
+			 int err)
+{
+	return json_pack("{s:s, s:s, s:s, s:s, s:i}",
+			 "entry", wt_walk_entry_name(op->walk.entry),
+			 "path", op->walk.path, "flags", op->walk.flags_text,
+			 "result", wt_errno_name(err),
+			 "attempt", r ? (int)r->nattempts : 0);
+}
+
+/* --- the oracle --- */
+
+static void oracle_failure(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
+			   const struct wt_record *rec,
+			   const struct wt_oracle_result *res, json_t *ev)
+{
+	char msg[WT_ORACLE_EXPLAIN_MAX + 512];
+	json_t *f;
+
+	snprintf(msg, sizeof(msg), "oracle: %s: %.256s -> %s: %s", tc->th->name,
+		 op->text, wt_errno_name(rec->result), res->explain);
+	f = wt_scn_failure_new(tc->it, "oracle", NULL, tc->th->name, msg);
+	json_object_set_new(f, "walk", walk_json(op, rec, rec->result));
+	json_object_set_new(f, "walk_steps", steps_json(rec));
+	json_object_set_new(f, "step", res->step >= 0 &&
+			    (uint32_t)res->step < rec->nsteps ?
+			    json_integer(res->step) : json_null());
+	json_object_set_new(f, "explanation", json_string(res->explain));
+	json_object_set_new(f, "history_window",
+			    history_window(tc->it->world->history, rec));
+	json_object_set_new(f, "failing_event", ev);
+	wt_scn_add_failure(tc, f);
+}
+
+static void judge_now(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
+		      unsigned op_index, const struct wt_record *rec,
+		      json_t *ev)
+{
+	struct wt_oracle_input in = {
+		.record = rec, .cred = &tc->task.cred, .name = op->walk.path,
+		.protected_symlinks = tc->it->s->protected_symlinks,
+	};
+	struct wt_oracle_result res;
+
+	if (op->walk.entry == WT_WALK_OPEN_ROOT && tc->dirs[op_index].dentry) {
+		in.root_mnt = real_mount(tc->dirs[op_index].mnt)->wt.id;
+		in.root_dentry = tc->dirs[op_index].dentry->wt.id;
+	}
+	memset(&res, 0, sizeof(res));
+	switch (wt_oracle_judge(tc->oracle, &in, &res)) {
+	case WT_VERDICT_OK:
+		tc->oracle_ok++;
+		json_decref(ev);
+		break;
+	case WT_VERDICT_REJECTED:
+		tc->oracle_rejected++;
+		oracle_failure(tc, op, rec, &res, ev);
+		break;
+	case WT_VERDICT_NOT_JUDGED:
+		tc->oracle_not_judged++;
+		json_decref(ev);
+		break;
+	}
+}
+
+static struct wt_record *record_copy(const struct wt_record *r)
+{
+	struct wt_record *c = wt_record_create(r->max_steps, r->text_max);
+	struct wt_step *steps;
+	char *text;
+
+	if (!c)
+		return NULL;
+	steps = c->steps;
+	text = c->text;
+	*c = *r;
+	c->steps = steps;
+	c->text = text;
+	memcpy(c->steps, r->steps, r->nsteps * sizeof(*r->steps));
+	memcpy(c->text, r->text, r->text_len);
+	return c;
+}
+
+/*
+ * Judge now when the window is published, else keep a copy for after the
+ * run.  Hooks are disarmed meanwhile: the oracle reads only published,
+ * immutable history, and in sim mode it must not become a scheduling
+ * point (nor show in the trace and its digest).
+ */
+static void judge(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
+		  unsigned op_index)
+{
+	const struct wt_history *h = tc->it->world->history;
+	struct wt_thread *t = &tc->thread;
+	bool armed = t->hook_armed;
+	struct wt_scn_pending *p;
+
+	if (!tc->oracle || !h) {
+		tc->oracle_not_judged++;
+		return;
+	}
+	wt_thread_arm(t, false);
+	if (wt_oracle_ready(h, tc->record)) {
+		judge_now(tc, op, op_index, tc->record, event_now(t));
+	} else if ((p = calloc(1, sizeof(*p))) &&
+		   (p->rec = record_copy(tc->record))) {
+		p->op = op;
+		p->op_index = op_index;
+		p->failing_event = t->trace_buf ? t->trace_buf->total : 0;
+		p->next = tc->pending;
+		tc->pending = p;
+	} else {
+		free(p);
+		tc->oracle_not_judged++;
+	}
+	wt_thread_arm(t, armed);
+}
+
+void wt_scn_iter_judge_pending(struct wt_scn_iter *it)
+{
+	for (unsigned i = 0; i < it->nthreads; i++) {
+		struct wt_scn_tctx *tc = &it->t[i];
+
+		while (tc->pending) {
+			struct wt_scn_pending *p = tc->pending;
+
+			tc->pending = p->next;
+			judge_now(tc, p->op, p->op_index, p->rec,
+				  p->failing_event ?
+				  json_integer((json_int_t)p->failing_event - 1) :
+				  json_null());
+			wt_record_destroy(p->rec);
+			free(p);
+		}
+	}
+}
+
+/* --- walks and verbs --- */
+
+static int do_walk(struct wt_scn_tctx *tc, const struct wt_scn_walk *wk,
+		   const struct path *dir)
+{
+	struct wt_walker w = {
+		.task = &tc->task, .stats = &tc->counts, .record = tc->record,
+		.protected_symlinks = tc->it->s->protected_symlinks,
+	};
+	struct open_how how = { .flags = wk->open_flags, .mode = wk->mode,
+				.resolve = wk->resolve };
+	unsigned rflags = wt_resolve_lookup_flags(wk->resolve);
+	struct open_flags of;
+	struct wt_file file;
+	struct path p = { 0 };
+	struct qstr last;
+	int err, type;
+
+	switch (wk->entry) {
+	case WT_WALK_STAT:
+	case WT_WALK_LSTAT:
+		err = filename_lookup(&w, dir, wk->path, rflags |
+				      (wk->entry == WT_WALK_STAT ?
+				       LOOKUP_FOLLOW : 0), &p, NULL);
+		break;
+	case WT_WALK_PARENTAT:
+		err = filename_parentat(&w, dir, wk->path, 0, &p, &last, &type);
+		break;
+	case WT_WALK_MOUNTPOINT:
+		err = filename_mountpoint(&w, dir, wk->path, 0, &p);
+		break;
+	case WT_WALK_OPEN:
+	case WT_WALK_OPENAT2:
+		err = do_openat2(&w, dir, wk->path, &how, &file);
+		if (!err)
+			wt_file_close(&file);
+		return err;
+	case WT_WALK_OPEN_ROOT:
+		err = build_open_flags(&how, &of);
+		if (!err)
+			err = do_file_open_root(&w, dir, wk->path, &of, &file);
+		if (!err)
+			wt_file_close(&file);
+		return err;
+	default:
+		return -EINVAL;
+	}
+	if (!err)
+		path_put(&p);
+	return err;
+}
+
+static void check_results(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
+			  int err)
+{
+	const struct wt_scenario *s = tc->it->s;
+
+	for (unsigned i = 0; i < s->nexpects; i++) {
+		const struct wt_expect *e = &s->expects[i];
+		char msg[512];
+		json_t *f;
+
+		if (e->kind != WT_EXPECT_RESULT || e->thread != tc->idx ||
+		    (e->nth && e->nth != tc->ops))
+			continue;
+		tc->expect_seen[i] = true;
+		if (wt_expect_result_ok(e, err))
+			continue;
+		tc->expect_bad[i]++;
+		tc->mismatches++;
+		snprintf(msg, sizeof(msg), "%s: got %s (op %" PRIu64 ": %s)",
+			 e->text, wt_errno_name(err), tc->ops, op->text);
+		f = wt_scn_failure_new(tc->it, "expectation", NULL,
+				       tc->th->name, msg);
+		if (op->kind == WT_SCN_OP_WALK)
+			json_object_set_new(f, "walk", walk_json(op, tc->record,
+								 err));
+		json_object_set_new(f, "failing_event", event_now(&tc->thread));
+		wt_scn_add_failure(tc, f);
+	}
+}
+
+static void run_walk(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
+		     unsigned idx)
+{
+	const struct path *dir = tc->dirs[idx].dentry ? &tc->dirs[idx] : NULL;
+	int err;
+
+	wt_trace_note(op->text);
+	err = do_walk(tc, &op->walk, dir);
+	wt_trace_note(NULL);
+	tc->ops++;
+	tc->walks++;
+	if (err == -ECHILD) {
+		char msg[256];
+		json_t *f;
+
+		/* -ECHILD means "redo in REF-walk", never an answer. */
+		snprintf(msg, sizeof(msg), "-ECHILD reached the caller of %s",
+			 op->text);
+		tc->checks++;
+		f = wt_scn_failure_new(tc->it, "check", "echild_leak",
+				       tc->th->name, msg);
+		json_object_set_new(f, "walk", walk_json(op, tc->record, err));
+		wt_scn_add_failure(tc, f);
+	}
+	check_results(tc, op, err);
+	judge(tc, op, idx);
+}
+
+static void run_verb(struct wt_scn_tctx *tc, const struct wt_scn_op *op)
+{
+	int err;
+
+	wt_trace_note(op->text);
+	err = wt_scn_verb_exec(op->verb, tc->it->world, &tc->task);
+	wt_trace_note(NULL);
+	tc->ops++;
+	check_results(tc, op, err);
+}
+
+/* One pass over the program; false when the run asked to stop. */
+static bool run_program(struct wt_scn_tctx *tc)
+{
+	const struct wt_scn_thread *th = tc->th;
+	uint64_t left[WT_SCN_LOOP_DEPTH];
+	unsigned depth = 0, pc = 0;
+
+	while (pc < th->nops) {
+		const struct wt_scn_op *op = &th->ops[pc];
+
+		if (wt_should_stop())
+			return false;
+		switch (op->kind) {
+		case WT_SCN_OP_WALK:
+			run_walk(tc, op, pc++);
+			break;
+		case WT_SCN_OP_VERB:
+			run_verb(tc, op);
+			pc++;
+			break;
+		case WT_SCN_OP_LOOP:
+			left[depth++] = op->count;
+			pc++;
+			break;
+		case WT_SCN_OP_END:
+			/* count 0 loops until the run stops */
+			if (left[depth - 1] == 0 || --left[depth - 1] > 0) {
+				pc = op->match + 1;
+			} else {
+				depth--;
+				pc++;
+			}
+			break;
+		}
+	}
+	return true;
+}
+
+void wt_scn_body(struct wt_thread *t, void *arg)
+{
+	struct wt_scn_tctx *tc = arg;
+	uint64_t done = 0;
+
+	(void)t;
+	while (run_program(tc)) {
+		done++;
+		if (!tc->th->forever && done >= tc->th->loop)
+			break;
+	}
+	if (!tc->th->forever &&
+	    __atomic_sub_fetch(&tc->it->running, 1, __ATOMIC_ACQ_REL) == 0)
+		wt_request_stop();
+}
+
+/* --- setting an iteration up --- */
+
+static int setup_dirs(struct wt_scn_tctx *tc, struct wt_scn_error *err)
+{
+	const struct wt_scenario *s = tc->it->s;
+	const struct wt_scn_thread *th = tc->th;
+
+	tc->dirs = calloc(th->nops ? th->nops : 1, sizeof(*tc->dirs));
+	if (!tc->dirs)
+		return wt_scn_fail(err, s->file, th->pos, "out of memory");
+	for (unsigned i = 0; i < th->nops; i++) {
+		const struct wt_scn_op *op = &th->ops[i];
+		int e;
+
+		if (op->kind != WT_SCN_OP_WALK || !op->walk.dir)
+			continue;
+		e = wt_scn_resolve(tc->it->world, op->walk.dir, &tc->dirs[i]);
+		if (e)
+			return wt_scn_fail(err, s->file, op->pos, "%s: %s in the "
+					   "initial tree", op->walk.dir,
+					   wt_errno_name(e));
+	}
+	if (th->cwd) {
+		struct path cwd;
+		int e = wt_scn_resolve(tc->it->world, th->cwd, &cwd);
+
+		if (e)
+			return wt_scn_fail(err, s->file, th->pos, "cwd %s: %s in "
+					   "the initial tree", th->cwd,
+					   wt_errno_name(e));
+		wt_path_put(&tc->task.pwd);
+		tc->task.pwd = cwd;
+	}
+	return 0;
+}
+
+static int setup_thread(struct wt_scn_iter *it, unsigned i,
+			struct wt_scn_error *err)
+{
+	const struct wt_scenario *s = it->s;
+	struct wt_scn_tctx *tc = &it->t[i];
+	const struct wt_scn_thread *th = &s->threads[i];
+
+	tc->it = it;
+	tc->th = th;
+	tc->idx = i;
+	wt_thread_init(&tc->thread, i, th->name);
+	tc->thread.role = th->role;
+	tc->thread.rcu = wt_rcu_reader_create(it->world->rcu);
+	tc->thread.on_violation = violation;
+	tc->thread.violation_arg = tc;
+	tc->thread.owner = tc;
+	wt_task_init(&tc->task, it->world, th->uid, th->gid);
+	tc->task_live = true;
+	tc->record = wt_record_create(0, 0);
+	tc->oracle = it->world->history ? wt_oracle_create(it->world->history)
+					: NULL;
+	tc->expect_bad = calloc(s->nexpects + 1, sizeof(*tc->expect_bad));
+	tc->expect_seen = calloc(s->nexpects + 1, sizeof(*tc->expect_seen));
+	tc->failures = json_array();
+	if (!tc->thread.rcu || !tc->record || !tc->expect_bad ||
+	    !tc->expect_seen || !tc->failures ||
+	    (it->world->history && !tc->oracle))
+		return wt_scn_fail(err, s->file, th->pos, "out of memory");
+	if (!th->forever)
+		it->running++;
+	return setup_dirs(tc, err);
+}
+
+int wt_scn_iter_setup(struct wt_scn_iter *it, struct wt_scn_error *err)
+{
+	const struct wt_scenario *s = it->s;
+
+	it->nthreads = s->nthreads;
+	it->running = 0;
+	it->world = wt_scn_world_build(s, it->seed, it->opts->bugs, err);
+	if (!it->world)
+		return -1;
+	it->t = calloc(s->nthreads, sizeof(*it->t));
+	if (!it->t)
+		return wt_scn_fail(err, s->file, s->threads[0].pos,
+				   "out of memory");
+	for (unsigned i = 0; i < s->nthreads; i++)
+		if (setup_thread(it, i, err))
+			return -1;
+	return 0;
+}
+
+void wt_scn_iter_teardown(struct wt_scn_iter *it)
+{
+	for (unsigned i = 0; it->t && i < it->nthreads; i++) {
+		struct wt_scn_tctx *tc = &it->t[i];
+
+		while (tc->pending) {
+			struct wt_scn_pending *p = tc->pending;
+
+			tc->pending = p->next;
+			wt_record_destroy(p->rec);
+			free(p);
+		}
+		for (unsigned j = 0; tc->dirs && j < tc->th->nops; j++)
+			if (tc->dirs[j].dentry)
+				wt_path_put(&tc->dirs[j]);
+		free(tc->dirs);
+		if (tc->task_live)
+			wt_task_release(&tc->task);
+		wt_oracle_destroy(tc->oracle);
+		wt_record_destroy(tc->record);
+		if (tc->thread.rcu)
+			wt_rcu_reader_destroy(tc->thread.rcu);
+		free(tc->expect_bad);
+		free(tc->expect_seen);
+		json_decref(tc->failures);
+	}
+	free(it->t);
+	it->t = NULL;
+	if (it->world)
+		wt_scn_world_destroy(it->world);
+	it->world = NULL;
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/* The loops of `run' and `nightly': see driver.h. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "scenarios/src/driver.h"
+#include "sim/sched/prng.h"
+
+uint64_t wt_scn_random_seed(void)
+{
+	uint64_t s;
+
+	if (getrandom(&s, sizeof(s), 0) == (ssize_t)sizeof(s))
+		return s;
+	return wt_splitmix64_mix((uint64_t)time(NULL) ^
+				 ((uint64_t)getpid() << 32));
+}
+
+int wt_scn_parse_seed(const char *s, uint64_t *seed)
+{
+	char *end;
+
+	errno = 0;
+	*seed = strtoull(s, &end, 0);
+	return errno || end == s || *end || s[0] == '-' ? -1 : 0;
+}
+
+uint64_t wt_scn_night_seed(uint64_t night_seed, unsigned k)
+{
+	return wt_seed_derive(night_seed, WT_SCN_NIGHT_TAG + k);
+}
+
+int wt_scn_run_all(const struct wt_scn_list *l, const struct wt_scn_opts *o,
+		   struct wt_scn_result **out, unsigned *nout,
+		   unsigned *failed)
+{
+	struct wt_scn_result *r = calloc(l->n + 1, sizeof(*r));
+	FILE *f = o->out ? o->out : stdout;
+	unsigned passed = 0, skipped = 0;
+	int ret = 0;
+
+	*failed = 0;
+	*out = r;
+	*nout = 0;
+	if (!r)
+		return -1;
+	for (unsigned i = 0; i < l->n; i++) {
+		if (wt_scn_run(l->v[i], o, &r[i]))
+			ret = -1;
+		(*nout)++;
+		if (r[i].skipped)
+			skipped++;
+		else if (r[i].pass)
+			passed++;
+		else
+			(*failed)++;
+	}
+	fprintf(f, "walktorture: %u passed, %u failed", passed, *failed);
+	if (skipped)
+		fprintf(f, ", %u skipped", skipped);
+	fputc('\n', f);
+	fflush(f);
+	return ret;
+}
+
+void wt_scn_results_free(struct wt_scn_result *r, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		wt_scn_result_free(&r[i]);
+	free(r);
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Drivers of `walktorture run', `nightly' and `replay': the loops over
+ * scenarios and seeds, the final line, the results files.  The command
+ * line parsing is cli/'s; the HTML reports are reports/'s (the cli calls
+ * them with the files written here).
+ */
+#ifndef WT_SCENARIOS_DRIVER_H
+#define WT_SCENARIOS_DRIVER_H
+
+#include "scenarios/src/runner.h"
+
+/* Run every scenario of l with o; results in *out (caller frees with
+ * wt_scn_results_free).  Prints "walktorture: N passed, M failed". */
+int wt_scn_run_all(const struct wt_scn_list *l, const struct wt_scn_opts *o,
+		   struct wt_scn_result **out, unsigned *nout,
+		   unsigned *failed);
+void wt_scn_results_free(struct wt_scn_result *r, unsigned n);
+
+/* A random 64-bit seed (getrandom, else time and pid). */
+uint64_t wt_scn_random_seed(void);
+/* "0x1234" / "1234" -> seed; -1 when not a number. */
+int wt_scn_parse_seed(const char *s, uint64_t *seed);
+
+/* The seed of nightly run k of a night. */
+uint64_t wt_scn_night_seed(uint64_t night_seed, unsigned k);
+
+#endif /* WT_SCENARIOS_DRIVER_H */

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One iteration, shared by runner.c (which calls wt_run and includes
+ * sim/sched/schedule.h) and body.c (which walks and includes
+ * core/record.h): only forward declarations of either side here.
+ */
+#ifndef WT_SCENARIOS_ITER_H
+#define WT_SCENARIOS_ITER_H
+
+#include <jansson.h>
+
+#include "core/paths.h"
+#include "scenarios/src/runner.h"
+#include "sim/thread.h"
+#include "sim/vfs/world.h"
+
+struct wt_record;
+struct wt_oracle;
+struct wt_scn_pending;
+
+#define WT_SCN_THREAD_FAILURES	4	/* records kept per thread and iteration */
+
+struct wt_scn_iter;
+
+/* A simulated thread's context: the body's argument. */
+struct wt_scn_tctx {
+	struct wt_scn_iter *it;
+	const struct wt_scn_thread *th;
+	unsigned idx;
+	struct wt_thread thread;
+	struct wt_task task;
+	bool task_live;
+	struct path *dirs;		/* [nops]: at=DIR / open_root's root */
+	struct wt_path_counts counts;
+	struct wt_record *record;
+	struct wt_oracle *oracle;
+	struct wt_scn_pending *pending;	/* records judged after the run */
+	uint64_t ops;			/* ops done (the K of result T[K]) */
+	uint64_t walks;
+	uint64_t oracle_ok;
+	uint64_t oracle_rejected;
+	uint64_t oracle_not_judged;
+	uint64_t checks;
+	uint64_t mismatches;
+	uint64_t *expect_bad;		/* [nexpects]: result mismatches */
+	bool *expect_seen;		/* [nexpects]: the K-th op happened */
+	json_t *failures;		/* at most WT_SCN_THREAD_FAILURES */
+	uint64_t nfailures;
+};
+
+struct wt_scn_iter {
+	const struct wt_scenario *s;
+	const struct wt_scn_opts *opts;
+	uint64_t index;
+	uint64_t seed;			/* the iteration seed */
+	struct wt_world *world;
+	unsigned nthreads;
+	struct wt_scn_tctx *t;		/* [nthreads] */
+	uint32_t running;		/* finite threads still running (atomic) */
+	bool traced;
+};
+
+/* body.c */
+int wt_scn_iter_setup(struct wt_scn_iter *it, struct wt_scn_error *err);
+void wt_scn_iter_teardown(struct wt_scn_iter *it);
+void wt_scn_body(struct wt_thread *t, void *arg);
+/* After wt_run: judge the walks whose window was not published in time. */
+void wt_scn_iter_judge_pending(struct wt_scn_iter *it);
+/* A failure record (SCHEMA.md) of thread tc, kept if there is room. */
+void wt_scn_add_failure(struct wt_scn_tctx *tc, json_t *f);
+/* The common fields of a failure record. */
+json_t *wt_scn_failure_new(const struct wt_scn_iter *it, const char *kind,
+			   const char *check, const char *thread,
+			   const char *message);
+
+/* verbs.c: the iteration's world, built from the tree */
+struct wt_world *wt_scn_world_build(const struct wt_scenario *s,
+				    uint64_t seed, uint64_t bugs,
+				    struct wt_scn_error *err);
+void wt_scn_world_destroy(struct wt_world *w);
+/* Execute a parsed verb as task: 0 or -errno. */
+int wt_scn_verb_exec(void *verb, struct wt_world *w, struct wt_task *task);
+/* Resolve an absolute path for a thread's cwd or a dirfd (no hooks). */
+int wt_scn_resolve(struct wt_world *w, const char *path, struct path *out);
+
+#endif /* WT_SCENARIOS_ITER_H */

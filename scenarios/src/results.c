@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Results JSON (reports/SCHEMA.md, schema version 1), written atomically:
+ * a temporary file beside the target, fsync, rename -- a reader (or a
+ * crash) sees the old file or the new one, never half of one.
+ */
+#define _GNU_SOURCE	/* strdup, gethostname */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "scenarios/src/runner.h"
+#include "sim/inject.h"
+
+static void hex(char *buf, size_t len, uint64_t v)
+{
+	snprintf(buf, len, "%#" PRIx64, v);
+}
+
+static char *cpu_model(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+
+	if (!f)
+		return strdup("unknown");
+	while (fgets(line, sizeof(line), f)) {
+		char *c = strchr(line, ':');
+
+		if (strncmp(line, "model name", 10) || !c)
+			continue;
+		fclose(f);
+		c += 1 + strspn(c + 1, " \t");
+		c[strcspn(c, "\n")] = '\0';
+		return strdup(c);
+	}
+	fclose(f);
+	return strdup("unknown");
+}
+
+static json_t *machine(void)
+{
+	char host[256] = "unknown";
+	char *model = cpu_model();
+	json_t *m;
+
+	gethostname(host, sizeof(host) - 1);
+	m = json_pack("{s:s, s:I, s:s}", "hostname", host, "cpus",
+		      (json_int_t)sysconf(_SC_NPROCESSORS_ONLN), "model",
+		      model ? model : "unknown");
+	free(model);
+	return m;
+}
+
+static json_t *run_json(const struct wt_scn_opts *o,
+			const struct wt_scn_run_info *info)
+{
+	char seed[24], started[32];
+	struct tm tm;
+
+	hex(seed, sizeof(seed), o->seed);
+	gmtime_r(&info->started, &tm);
+	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s?, s:s?, s:s, "
+			 "s:f, s:s, s:o, s:s}",
+			 "version", WT_VERSION, "git_rev", WT_GIT_REV,
+			 "build_type", WT_BUILD_TYPE, "mode", info->mode,
+			 "memory", "sc", "seed", seed, "bug", o->bug,
+			 "shard", info->shard, "started", started,
+			 "duration_s", info->duration_s, "command",
+			 info->command ? info->command : "walktorture",
+			 "machine", machine(), "binding",
+			 info->binding ? info->binding : "");
+}
+
+static const char *policy_name(enum wt_scn_policy p)
+{
+	return p == WT_SCN_PCT ? "pct" : p == WT_SCN_DIRECTED ? "directed"
+							       : "random";
+}
+
+static json_t *counts_json(const struct wt_scn_result *r)
+{
+	json_t *paths = json_object();
+
+	for (unsigned p = 0; p < WT_PATH__COUNT; p++)
+		json_object_set_new(paths, wt_path_info(p)->name,
+				    json_integer((json_int_t)r->paths[p]));
+	return paths;
+}
+
+static json_t *points_json(const struct wt_scn_result *r)
+{
+	json_t *points = json_object();
+
+	for (uint32_t p = 0; p < r->npoints; p++)
+		if (r->points[p])
+			json_object_set_new(points,
+				wt_point_name(wt_point_by_id(p)),
+				json_integer((json_int_t)r->points[p]));
+	return points;
+}
+
+static json_t *scenario_json(const struct wt_scn_result *r)
+{
+	const struct wt_scenario *s = r->s;
+	json_t *threads = json_array(), *ex = json_array();
+	char seed[24], digest[24];
+
+	hex(seed, sizeof(seed), r->seed);
+	snprintf(digest, sizeof(digest), "%016" PRIx64, r->digest);
+	for (unsigned i = 0; i < s->nthreads; i++)
+		json_array_append_new(threads, json_string(s->threads[i].name));
+	for (unsigned i = 0; i < s->nexpects; i++)
+		json_array_append_new(ex, json_pack("{s:s, s:b, s:s}",
+			"text", s->expects[i].text, "ok", r->expect_ok[i],
+			"actual", r->expect_actual[i]));
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:f, s:s, "
+			 "s:s, s:o, s:o, s:o, s:o, s:O, s:n, s:I, s:{s:I, s:I, "
+			 "s:I, s:I}}",
+			 "name", s->name, "suite", s->suite, "file", s->file,
+			 "description", s->description ? s->description : "",
+			 "mode", r->mode == WT_SCN_STRESS ? "stress" : "sim",
+			 "policy", policy_name(r->policy), "seed", seed,
+			 "iterations", (json_int_t)r->iterations,
+			 "duration_s", r->duration_s, "digest", digest,
+			 "verdict", r->pass ? "PASS" : "FAIL",
+			 "threads", threads, "paths", counts_json(r),
+			 "points", points_json(r), "expectations", ex,
+			 "failures", r->failures, "detection",
+			 "walks", (json_int_t)r->walks, "oracle",
+			 "ok", (json_int_t)r->oracle_ok,
+			 "rejected", (json_int_t)r->oracle_rejected,
+			 "not_judged", (json_int_t)r->oracle_not_judged,
+			 "checks", (json_int_t)r->checks);
+}
+
+json_t *wt_scn_results_json(const struct wt_scn_result *r, unsigned n,
+			    const struct wt_scn_opts *o,
+			    const struct wt_scn_run_info *info)
+{
+	json_t *scs = json_array(), *skipped = json_array();
+	unsigned passed = 0, failed = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		if (r[i].skipped) {
+			json_array_append_new(skipped, json_pack("{s:s, s:s, s:s}",
+				"name", r[i].s->name, "suite", r[i].s->suite,
+				"reason", r[i].skip_reason));
+			continue;
+		}
+		json_array_append_new(scs, scenario_json(&r[i]));
+		r[i].pass ? passed++ : failed++;
+	}
+	return json_pack("{s:s, s:i, s:o, s:o, s:o, s:{s:i, s:i}}",
+			 "schema", "walktorture-results", "schema_version", 1,
+			 "run", run_json(o, info), "scenarios", scs,
+			 "skipped", skipped, "summary", "passed", (int)passed,
+			 "failed", (int)failed);
+}
+
+int wt_scn_write_json(const char *file, json_t *doc, char *err, size_t len)
+{
+	char *tmp = NULL;
+	FILE *f;
+	int fd;
+
+	if (asprintf(&tmp, "%s.tmp.XXXXXX", file) < 0) {
+		snprintf(err, len, "%s: out of memory", file);
+		return -1;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, len, "%s: %s", tmp, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	f = fdopen(fd, "w");
+	if (!f || json_dumpf(doc, f, JSON_INDENT(1) | JSON_ENSURE_ASCII) ||
+	    fputc('\n', f) == EOF || fflush(f) || fsync(fileno(f))) {
+		snprintf(err, len, "%s: %s", tmp, strerror(errno));
+		if (f)
+			fclose(f);
+		else
+			close(fd);
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	/* the new name only once every byte is on disk */
+	if (fclose(f) || rename(tmp, file)) {
+		snprintf(err, len, "%s: %s", file, strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}
+
+static bool needs_quotes(const char *a)
+{
+	if (!*a)
+		return true;
+	for (; *a; a++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789-_./,:=+@%#", *a))
+			return true;
+	return false;
+}
+
+char *wt_scn_command_line(int argc, char **argv)
+{
+	size_t len = sizeof("walktorture");
+	char *s, *p;
+
+	for (int i = 0; i < argc; i++)
+		len += 4 * strlen(argv[i]) + 3;
+	s = malloc(len);
+	if (!s)
+		return NULL;
+	p = stpcpy(s, "walktorture");
+	for (int i = 0; i < argc; i++) {
+		*p++ = ' ';
+		if (!needs_quotes(argv[i])) {
+			p = stpcpy(p, argv[i]);
+			continue;
+		}
+		*p++ = '\'';
+		for (const char *a = argv[i]; *a; a++) {
+			if (*a == '\'')
+				p = stpcpy(p, "'\\''");
+			else
+				*p++ = *a;
+		}
+		*p++ = '\'';
+	}
+	*p = '\0';
+	return s;
+}
+
+int wt_scn_mkdirs(const char *dir, char *err, size_t len)
+{
+	char *p = strdup(dir);
+
+	if (!p) {
+		snprintf(err, len, "%s: out of memory", dir);
+		return -1;
+	}
+	/* each prefix in turn: mkdir -p */
+	for (char *q = p + 1;; q++) {
+		char c = *q;
+
+		if (c != '/' && c != '\0')
+			continue;
+		*q = '\0';
+		if (mkdir(p, 0777) && errno != EEXIST) {
+			snprintf(err, len, "%s: %s", p, strerror(errno));
+			free(p);
+			return -1;
+		}
+		*q = c;
+		if (!c)
+			break;
+	}
+	free(p);
+	return 0;
+}

@@ -1,0 +1,789 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The runner: a scenario's iterations under wt_run, the sums, the
+ * expectations, and the rcutorture-style lines.
+ *
+ * Each iteration gets a fresh world built from the tree (seeded with the
+ * iteration seed), one wt_thread + wt_task + RCU reader + exit-path
+ * counters + step record per thread (body.c), and runs under the
+ * scenario's rules, schedule and policy.  Sim runs go untraced (the
+ * digest is computed anyway); an iteration that failed is run again with
+ * the trace on -- the same seed gives the same interleaving -- so its
+ * failure records carry a trace window, and a rerun whose digest differs
+ * is itself an anomaly.
+ *
+ * This file includes sim/sched/run.h (and so schedule.h), never
+ * core/record.h: see scenario.h.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "scenarios/src/iter.h"
+#include "sim/sched/run.h"
+
+uint64_t wt_scn_seed(uint64_t run_seed, const char *name)
+{
+	uint64_t h = wt_fnv1a(WT_FNV1A_INIT, name, strlen(name));
+
+	return wt_seed_derive(run_seed, WT_SCN_SEED_TAG +
+			      (uint32_t)(h ^ (h >> 32)));
+}
+
+void wt_scn_replay_cmd(char *buf, size_t len, const struct wt_scenario *s,
+		       uint64_t iteration_seed, const struct wt_scn_opts *o)
+{
+	snprintf(buf, len, "walktorture replay %#" PRIx64 " %s%s%s",
+		 iteration_seed, s->file, o && o->bug ? " --bug " : "",
+		 o && o->bug ? o->bug : "");
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* --- one iteration --- */
+
+static void cpus_of(const struct wt_scenario *s, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < s->nthreads; i++) {
+		if (s->threads[i].cpu < 0) {
+			buf[0] = '\0';	/* any thread unpinned: spread all */
+			return;
+		}
+		n += (size_t)snprintf(buf + n, len - n, "%s%d", i ? "," : "",
+				      s->threads[i].cpu);
+		if (n >= len)
+			return;
+	}
+}
+
+static void make_config(struct wt_run_config *cfg, const struct wt_scenario *s,
+			const struct wt_scn_opts *o, enum wt_scn_mode mode,
+			uint64_t seed, bool traced, char *cpus, size_t cpus_len)
+{
+	static const enum wt_policy policies[] = {
+		[WT_SCN_RANDOM] = WT_POLICY_RANDOM, [WT_SCN_PCT] = WT_POLICY_PCT,
+		[WT_SCN_DIRECTED] = WT_POLICY_DIRECTED,
+	};
+	struct wt_run_config init = WT_RUN_CONFIG_INIT;
+
+	*cfg = init;
+	cfg->backend = mode == WT_SCN_STRESS ? WT_BACKEND_STRESS
+					     : WT_BACKEND_SIM;
+	cfg->seed = seed;	/* the iteration seed: see runner.h */
+	cfg->iteration = 0;
+	cfg->policy = policies[s->policy];
+	cfg->random_switch_p = s->switch_p;
+	cfg->pct_depth = s->pct_depth;
+	cfg->pct_steps = s->pct_steps;
+	cfg->step_ns = s->step_ns;
+	cfg->rules = s->rules;
+	cfg->nrules = s->nrules;
+	cfg->schedule = s->schedule;
+	cfg->trace = traced;
+	cfg->trace_capacity = o->replay ? (1u << 20) : 0;
+	cfg->count_hits = true;
+	cfg->max_points = s->max_points;
+	cfg->timeout_ms = s->timeout_ms;
+	if (o->cpus) {
+		snprintf(cpus, cpus_len, "%s", o->cpus);
+	} else {
+		cpus_of(s, cpus, cpus_len);
+	}
+	cfg->cpus = cpus[0] ? cpus : NULL;
+}
+
+struct iter_out {
+	json_t *failures;	/* this iteration's, capped */
+	uint64_t nfailures;
+	uint64_t digest;
+	bool failed;
+	struct wt_trace *trace;	/* traced runs: taken from the result */
+};
+
+static void status_failure(struct wt_scn_iter *it,
+			   const struct wt_run_result *res, struct iter_out *io)
+{
+	static const char *const kinds[] = {
+		[WT_RUN_DEADLOCK] = "deadlock", [WT_RUN_STUCK] = "stuck",
+		[WT_RUN_SCHEDULE_ERROR] = "check",
+		[WT_RUN_CONFIG_ERROR] = "check",
+	};
+	char msg[sizeof(res->report) + 32];
+	json_t *f;
+
+	snprintf(msg, sizeof(msg), "%s: %s", wt_run_status_name(res->status),
+		 res->report);
+	f = wt_scn_failure_new(it, kinds[res->status],
+			       res->status == WT_RUN_SCHEDULE_ERROR ? "schedule" :
+			       res->status == WT_RUN_CONFIG_ERROR ? "config" : NULL,
+			       NULL, msg);
+	json_object_set_new(f, "failing_event",
+			    res->trace && res->trace->total ?
+			    json_integer((json_int_t)res->trace->total - 1) :
+			    json_null());
+	io->nfailures++;
+	json_array_append_new(io->failures, f);
+}
+
+/* Fold the iteration's sums into r. */
+static void accumulate(struct wt_scn_result *r, struct wt_scn_iter *it,
+		       const struct wt_run_result *res)
+{
+	uint64_t vmax = 0;
+
+	for (unsigned i = 0; i < it->nthreads; i++) {
+		struct wt_scn_tctx *tc = &it->t[i];
+
+		for (unsigned p = 0; p < WT_PATH__COUNT; p++)
+			r->paths[p] += tc->counts.counts[p];
+		r->walks += tc->walks;
+		r->ops += tc->ops;
+		r->oracle_ok += tc->oracle_ok;
+		r->oracle_rejected += tc->oracle_rejected;
+		r->oracle_not_judged += tc->oracle_not_judged;
+		r->checks += tc->checks;
+		r->result_mismatches += tc->mismatches;
+		for (unsigned e = 0; e < it->s->nexpects; e++)
+			r->expect_bad[e] += tc->expect_bad[e];
+		if (res->threads[i].clock_ns > vmax)
+			vmax = res->threads[i].clock_ns;
+	}
+	r->virtual_ns += vmax;
+	for (uint32_t p = 0; p < res->npoints && p < r->npoints; p++)
+		r->points[p] += res->hits[p];
+	r->deadlocks += res->status == WT_RUN_DEADLOCK;
+	r->stuck += res->status == WT_RUN_STUCK;
+	r->schedule_errors += res->status == WT_RUN_SCHEDULE_ERROR;
+	if (res->pct_bound > 0)
+		r->pct_bound = res->pct_bound;
+	if (res->binding[0])
+		snprintf(r->binding, sizeof(r->binding), "%s", res->binding);
+}
+
+/* `result T[K]': an iteration in which T finished without a K-th op. */
+static void unseen_ops(struct wt_scn_iter *it, const struct wt_run_result *res,
+		       struct iter_out *io, uint64_t *unseen)
+{
+	const struct wt_scenario *s = it->s;
+
+	for (unsigned i = 0; i < s->nexpects; i++) {
+		const struct wt_expect *e = &s->expects[i];
+		struct wt_scn_tctx *tc = &it->t[e->thread];
+		char msg[512];
+
+		if (e->kind != WT_EXPECT_RESULT || !e->nth ||
+		    tc->expect_seen[i] || !res->threads[e->thread].finished)
+			continue;
+		unseen[i]++;
+		snprintf(msg, sizeof(msg), "%s: thread %s did only %" PRIu64
+			 " ops", e->text, tc->th->name, tc->ops);
+		io->nfailures++;
+		json_array_append_new(io->failures, wt_scn_failure_new(it,
+			"expectation", NULL, tc->th->name, msg));
+	}
+}
+
+static int run_iteration(struct wt_scn_result *r, const struct wt_scenario *s,
+			 const struct wt_scn_opts *o, enum wt_scn_mode mode,
+			 uint64_t index, uint64_t seed, bool traced,
+			 bool sum, uint64_t *unseen, struct iter_out *io)
+{
+	struct wt_scn_iter it = { .s = s, .opts = o, .index = index,
+				  .seed = seed, .traced = traced };
+	struct wt_thread *ts[WT_SCN_THREADS_MAX];
+	void *args[WT_SCN_THREADS_MAX];
+	struct wt_scn_error err = { 0 };
+	struct wt_run_config cfg;
+	struct wt_run_result res;
+	char cpus[256];
+
+	memset(io, 0, sizeof(*io));
+	io->failures = json_array();
+	if (wt_scn_iter_setup(&it, &err)) {
+		fprintf(stderr, "%s\n", err.text);
+		wt_scn_iter_teardown(&it);
+		return -1;
+	}
+	for (unsigned i = 0; i < it.nthreads; i++) {
+		ts[i] = &it.t[i].thread;
+		args[i] = &it.t[i];
+	}
+	make_config(&cfg, s, o, mode, seed, traced, cpus, sizeof(cpus));
+	wt_run(&cfg, it.nthreads, ts, wt_scn_body, args, &res);
+	wt_scn_iter_judge_pending(&it);
+	if (res.status == WT_RUN_CONFIG_ERROR) {
+		fprintf(stderr, "walktorture: %s: !!! %s\n", s->name, res.report);
+		wt_run_result_free(&res);
+		wt_scn_iter_teardown(&it);
+		return -1;
+	}
+	if (res.status != WT_RUN_OK)
+		status_failure(&it, &res, io);
+	for (unsigned i = 0; i < it.nthreads; i++) {
+		size_t k;
+		json_t *f;
+
+		io->nfailures += it.t[i].nfailures;
+		json_array_foreach(it.t[i].failures, k, f)
+			json_array_append(io->failures, f);
+	}
+	if (sum) {
+		unseen_ops(&it, &res, io, unseen);
+		accumulate(r, &it, &res);
+	}
+	io->digest = res.digest;
+	io->failed = io->nfailures > 0;
+	io->trace = res.trace;
+	res.trace = NULL;
+	wt_run_result_free(&res);
+	wt_scn_iter_teardown(&it);
+	return 0;
+}
+
+/* --- trace windows --- */
+
+static const char *rel(const char *file)
+{
+	size_t n = strlen(WT_SOURCE_DIR);
+
+	if (!strncmp(file, WT_SOURCE_DIR, n) && file[n] == '/')
+		return file + n + 1;
+	return file;
+}
+
+static json_t *trace_window(const struct wt_scenario *s,
+			    const struct wt_trace *tr, json_t *failing)
+{
+	uint64_t first = tr->total - tr->n, fail, lo, hi;
+	json_t *names = json_array(), *evs = json_array();
+
+	for (unsigned i = 0; i < s->nthreads; i++)
+		json_array_append_new(names, json_string(s->threads[i].name));
+	fail = json_is_integer(failing) ?
+		(uint64_t)json_integer_value(failing) : tr->total - 1;
+	if (fail >= tr->total)
+		fail = tr->total ? tr->total - 1 : 0;
+	lo = fail > first + WT_SCN_TRACE_BEFORE ? fail - WT_SCN_TRACE_BEFORE
+						 : first;
+	hi = fail + WT_SCN_TRACE_AFTER < tr->total ? fail + WT_SCN_TRACE_AFTER + 1
+						   : tr->total;
+	for (uint64_t k = lo; k < hi; k++) {
+		const struct wt_trace_event *e = &tr->ev[k - first];
+		const struct wt_point *p = wt_point_by_id(e->point);
+		const char *note = wt_trace_event_note(tr, e);
+		char site[256];
+
+		snprintf(site, sizeof(site), "%s:%u", p ? rel(p->file) : "-",
+			 p ? p->line : 0);
+		json_array_append_new(evs, json_pack("{s:I, s:I, s:i, s:s, s:s, "
+			"s:s, s:s?, s:n, s:b}",
+			"t", (json_int_t)e->seq, "clock_ns", (json_int_t)e->time_ns,
+			"thread", (int)e->thread, "point", wt_point_name(p),
+			"kind", p ? wt_point_kind_name(p->kind) : "?",
+			"site", site, "op", note, "step",
+			"wait", (e->flags & WT_EV_WAIT) != 0));
+	}
+	return json_pack("{s:s, s:o, s:I, s:I, s:o, s:I, s:I}",
+			 "time_unit", "virtual", "threads", names,
+			 "total_events", (json_int_t)tr->total,
+			 "dropped", (json_int_t)tr->dropped, "events", evs,
+			 "first_index", (json_int_t)lo,
+			 "failing_event", (json_int_t)fail);
+}
+
+static void attach_traces(const struct wt_scenario *s, struct iter_out *io)
+{
+	size_t i;
+	json_t *f;
+
+	json_array_foreach(io->failures, i, f) {
+		json_t *ev = json_object_get(f, "failing_event");
+
+		if (io->trace && io->trace->n)
+			json_object_set_new(f, "trace",
+					    trace_window(s, io->trace, ev));
+		json_object_del(f, "failing_event");
+	}
+}
+
+static void keep_failures(struct wt_scn_result *r, struct iter_out *io,
+			  unsigned keep)
+{
+	size_t i;
+	json_t *f;
+
+	attach_traces(r->s, io);
+	r->nfailures += io->nfailures;
+	json_array_foreach(io->failures, i, f)
+		if (json_array_size(r->failures) < keep)
+			json_array_append(r->failures, f);
+}
+
+static void iter_out_free(struct iter_out *io)
+{
+	json_decref(io->failures);
+	wt_trace_free(io->trace);
+	memset(io, 0, sizeof(*io));
+}
+
+/* --- the budget --- */
+
+struct budget {
+	uint64_t iterations;	/* 0: no count */
+	uint64_t duration_ns;
+	uint64_t virtual_ns;
+};
+
+static struct budget budget_of(const struct wt_scenario *s,
+			       const struct wt_scn_opts *o)
+{
+	struct budget b = { s->iterations, s->duration_ns, s->virtual_ns };
+
+	if (o->nightly && s->nightly_iterations)
+		b.iterations = s->nightly_iterations;
+	if (o->iterations) {
+		b.iterations = o->iterations;
+		b.duration_ns = b.virtual_ns = 0;
+	} else if (o->duration_ns) {
+		b.duration_ns = o->duration_ns;
+		b.iterations = b.virtual_ns = 0;
+	}
+	if (o->replay) {
+		b.iterations = 1;
+		b.duration_ns = b.virtual_ns = 0;
+	}
+	if (!b.iterations && !b.duration_ns && !b.virtual_ns)
+		b.iterations = 1;
+	return b;
+}
+
+static bool budget_done(const struct budget *b, const struct wt_scn_result *r,
+			double t0)
+{
+	if (b->iterations && r->iterations >= b->iterations)
+		return true;
+	if (b->duration_ns && (now_s() - t0) * 1e9 >= (double)b->duration_ns)
+		return true;
+	if (b->virtual_ns && r->virtual_ns >= b->virtual_ns)
+		return true;
+	return false;
+}
+
+static void progress(const struct wt_scenario *s, const struct budget *b,
+		     const struct wt_scn_result *r, double t0, double *last)
+{
+	double t = now_s(), eta = -1;
+
+	if (t - *last < 0.25)
+		return;
+	*last = t;
+	if (b->iterations && r->iterations)
+		eta = (t - t0) / (double)r->iterations *
+		      (double)(b->iterations - r->iterations);
+	else if (b->duration_ns)
+		eta = (double)b->duration_ns * 1e-9 - (t - t0);
+	fprintf(stderr, "\r\033[Kwalktorture: %s iteration %" PRIu64,
+		s->name, r->iterations);
+	if (b->iterations)
+		fprintf(stderr, "/%" PRIu64, b->iterations);
+	fprintf(stderr, " failures=%" PRIu64, r->nfailures);
+	if (eta >= 0)
+		fprintf(stderr, " eta=%.0fs", eta);
+	fflush(stderr);
+}
+
+/* --- expectations --- */
+
+static const char *const cmp_names[] = {
+	[WT_CMP_EQ] = "==", [WT_CMP_NE] = "!=", [WT_CMP_GE] = ">=",
+	[WT_CMP_LE] = "<=", [WT_CMP_GT] = ">", [WT_CMP_LT] = "<",
+};
+
+static bool eval_path(const struct wt_expect *e, const struct wt_scn_result *r,
+		      char *actual, size_t len)
+{
+	size_t n = 0;
+	bool ok = true;
+
+	actual[0] = '\0';
+	for (unsigned i = 0; i < e->npaths; i++) {
+		uint64_t v = r->paths[e->paths[i]];
+
+		if (wt_cmp_holds(e->cmp, v, e->value))
+			continue;
+		ok = false;
+		if (n < len)
+			n += (size_t)snprintf(actual + n, len - n, "%s%s=%" PRIu64,
+				n ? " " : "", wt_path_info(e->paths[i])->name, v);
+	}
+	if (e->npaths == 1)
+		snprintf(actual, len, "%" PRIu64, r->paths[e->paths[0]]);
+	else if (ok)
+		snprintf(actual, len, "all %u %s %" PRIu64, e->npaths,
+			 cmp_names[e->cmp], e->value);
+	return ok;
+}
+
+static bool eval_one(const struct wt_expect *e, const struct wt_scn_result *r,
+		     uint64_t unseen, char *actual, size_t len)
+{
+	uint64_t v = 0;
+
+	switch (e->kind) {
+	case WT_EXPECT_PATH:
+		return eval_path(e, r, actual, len);
+	case WT_EXPECT_POINT:
+		for (uint32_t p = 0; p < r->npoints; p++)
+			if (wt_point_set_has(&e->points, p))
+				v += r->points[p];
+		snprintf(actual, len, "%" PRIu64, v);
+		return wt_cmp_holds(e->cmp, v, e->value);
+	case WT_EXPECT_WALKS:
+		snprintf(actual, len, "%" PRIu64, r->walks);
+		return wt_cmp_holds(e->cmp, r->walks, e->value);
+	case WT_EXPECT_RESULT:
+		/* the per-op mismatches are counted in expect_bad */
+		return unseen == 0;
+	case WT_EXPECT_ORACLE:
+		snprintf(actual, len, "judged=%" PRIu64 " rejected=%" PRIu64
+			 " not_judged=%" PRIu64 " checks=%" PRIu64,
+			 r->oracle_ok + r->oracle_rejected, r->oracle_rejected,
+			 r->oracle_not_judged, r->checks);
+		return !r->oracle_rejected && !r->oracle_not_judged &&
+		       !r->checks;
+	}
+	return false;
+}
+
+/* A scenario-level failure: its replay is the whole run when the count
+ * is over several iterations. */
+static json_t *aggregate_failure(const struct wt_scn_result *r,
+				 const struct wt_scn_opts *o, const char *msg,
+				 uint64_t run_seed)
+{
+	char replay[1024], seed[24];
+	uint64_t iseed = wt_seed_iteration(r->seed, 0);
+
+	if (r->iterations == 1)
+		wt_scn_replay_cmd(replay, sizeof(replay), r->s, iseed, o);
+	else
+		snprintf(replay, sizeof(replay), "walktorture run %s --seed %#"
+			 PRIx64 " --mode %s --iterations %" PRIu64 "%s%s",
+			 r->s->file, run_seed,
+			 r->mode == WT_SCN_STRESS ? "stress" : "sim",
+			 r->iterations, o->bug ? " --bug " : "",
+			 o->bug ? o->bug : "");
+	snprintf(seed, sizeof(seed), "%#" PRIx64,
+		 r->iterations == 1 ? iseed : r->seed);
+	return json_pack("{s:s, s:n, s:s, s:n, s:s, s:n, s:s}", "kind",
+			 "expectation", "check", "message", msg, "iteration",
+			 "seed", seed, "thread", "replay", replay);
+}
+
+static void evaluate(struct wt_scn_result *r, const struct wt_scn_opts *o,
+		     unsigned keep)
+{
+	const struct wt_scenario *s = r->s;
+	const uint64_t *bad = r->expect_bad, *unseen = r->expect_unseen;
+
+	for (unsigned i = 0; i < s->nexpects; i++) {
+		const struct wt_expect *e = &s->expects[i];
+		char msg[512];
+		bool ok;
+
+		ok = eval_one(e, r, unseen[i], r->expect_actual[i],
+			      sizeof(r->expect_actual[i]));
+		/* A count over the scenario's iterations says nothing about
+		 * the one iteration a replay runs. */
+		if (o->replay && s->iterations != 1 &&
+		    (e->kind == WT_EXPECT_PATH || e->kind == WT_EXPECT_POINT ||
+		     e->kind == WT_EXPECT_WALKS)) {
+			snprintf(r->expect_actual[i], sizeof(r->expect_actual[i]),
+				 "not evaluated in a replay");
+			ok = true;
+		}
+		if (e->kind == WT_EXPECT_RESULT) {
+			ok = ok && !bad[i];
+			snprintf(r->expect_actual[i], sizeof(r->expect_actual[i]),
+				 "%" PRIu64 " mismatches, %" PRIu64
+				 " iterations without the op", bad[i], unseen[i]);
+		}
+		r->expect_ok[i] = ok;
+		if (ok || e->kind == WT_EXPECT_RESULT ||
+		    e->kind == WT_EXPECT_ORACLE)
+			continue;	/* those have per-iteration records */
+		snprintf(msg, sizeof(msg), "%s: got %s", e->text,
+			 r->expect_actual[i]);
+		r->nfailures++;
+		if (json_array_size(r->failures) < keep)
+			json_array_append_new(r->failures,
+					      aggregate_failure(r, o, msg, o->seed));
+	}
+	/* checks and oracle rejections fail a scenario even unasked */
+	r->pass = r->nfailures == 0 && !r->anomaly[0];
+	for (unsigned i = 0; i < s->nexpects; i++)
+		r->pass &= r->expect_ok[i];
+}
+
+/* --- replay output --- */
+
+/* The timeline: runs of consecutive events of one thread, one line each,
+ * in that thread's lane. */
+static void print_timeline(FILE *f, const struct wt_scenario *s,
+			   const struct wt_trace *tr)
+{
+	uint64_t first = tr->total - tr->n;
+	size_t i = 0;
+
+	fprintf(f, "# timeline (one lane per thread:");
+	for (unsigned t = 0; t < s->nthreads; t++)
+		fprintf(f, " %s", s->threads[t].name);
+	fprintf(f, ")\n");
+	while (i < tr->n) {
+		const struct wt_trace_event *a = &tr->ev[i];
+		const char *note = wt_trace_event_note(tr, a);
+		size_t j = i;
+		bool wait = false;
+
+		while (j + 1 < tr->n && tr->ev[j + 1].thread == a->thread &&
+		       wt_trace_event_note(tr, &tr->ev[j + 1]) == note)
+			wait |= (tr->ev[++j].flags & WT_EV_WAIT) != 0;
+		fprintf(f, "%8" PRIu64 "-%-8" PRIu64 " %*s%-10s %4zu pts  %s .. %s%s%s%s\n",
+			first + i, first + j, (int)(a->thread * 4), "",
+			a->thread < s->nthreads ? s->threads[a->thread].name : "?",
+			j - i + 1, wt_point_name(wt_point_by_id(a->point)),
+			wt_point_name(wt_point_by_id(tr->ev[j].point)),
+			wait ? " [waited]" : "", note ? "  op: " : "",
+			note ? note : "");
+		i = j + 1;
+	}
+}
+
+static void print_replay(const struct wt_scn_opts *o,
+			 const struct wt_scenario *s, const struct iter_out *io)
+{
+	const char *names[WT_SCN_THREADS_MAX];
+	FILE *f = o->trace_out ? o->trace_out : stdout;
+
+	if (!io->trace) {
+		fprintf(f, "# no trace\n");
+		return;
+	}
+	for (unsigned i = 0; i < s->nthreads; i++)
+		names[i] = s->threads[i].name;
+	wt_trace_write(f, io->trace, names, s->nthreads);
+	print_timeline(f, s, io->trace);
+}
+
+/* --- the lines --- */
+
+static void print_failures(FILE *out, const struct wt_scn_result *r)
+{
+	size_t i;
+	json_t *f;
+
+	json_array_foreach(r->failures, i, f) {
+		json_t *it = json_object_get(f, "iteration");
+
+		fprintf(out, "walktorture: %s !!! %s", r->s->name,
+			json_string_value(json_object_get(f, "kind")));
+		if (json_is_integer(it))
+			fprintf(out, " iteration=%lld", (long long)
+				json_integer_value(it));
+		if (json_is_string(json_object_get(f, "seed")))
+			fprintf(out, " seed=%s", json_string_value(
+				json_object_get(f, "seed")));
+		fprintf(out, ": %s\nreplay: %s\n", json_string_value(
+				json_object_get(f, "message")),
+			json_string_value(json_object_get(f, "replay")));
+	}
+	if (r->nfailures > json_array_size(r->failures))
+		fprintf(out, "walktorture: %s !!! %" PRIu64 " more failures not "
+			"kept\n", r->s->name,
+			r->nfailures - (uint64_t)json_array_size(r->failures));
+}
+
+static void print_stats(FILE *out, const struct wt_scn_result *r)
+{
+	const struct wt_scenario *s = r->s;
+	unsigned shown = 0;
+
+	fprintf(out, "walktorture: %s paths", s->name);
+	for (unsigned p = 0; p < WT_PATH__COUNT; p++)
+		if (r->paths[p]) {
+			fprintf(out, " %s=%" PRIu64, wt_path_info(p)->name,
+				r->paths[p]);
+			shown++;
+		}
+	fprintf(out, "%s\n", shown ? "" : " none");
+	fprintf(out, "walktorture: %s walks=%" PRIu64 " ops=%" PRIu64
+		" oracle_ok=%" PRIu64 " oracle_rejected=%" PRIu64
+		" not_judged=%" PRIu64 " checks=%" PRIu64 " virtual_ns=%"
+		PRIu64, s->name, r->walks, r->ops, r->oracle_ok,
+		r->oracle_rejected, r->oracle_not_judged, r->checks,
+		r->virtual_ns);
+	if (r->pct_bound > 0)
+		fprintf(out, " pct_bound=%.3g", r->pct_bound);
+	if (r->binding[0])
+		fprintf(out, " binding=\"%s\"", r->binding);
+	fputc('\n', out);
+	for (unsigned i = 0; i < s->nexpects; i++)
+		fprintf(out, "walktorture: %s expect \"%s\" %s actual=%s\n",
+			s->name, s->expects[i].text,
+			r->expect_ok[i] ? "ok" : "!!! FAILED",
+			r->expect_actual[i]);
+	if (r->anomaly[0])
+		fprintf(out, "walktorture: %s !!! %s\n", s->name, r->anomaly);
+}
+
+static void print_verdict(FILE *out, const struct wt_scn_result *r)
+{
+	fprintf(out, "walktorture: %s mode=%s seed=%#" PRIx64 " iterations=%"
+		PRIu64 " failures=%" PRIu64 " digest=%016" PRIx64 " %s",
+		r->s->name, r->mode == WT_SCN_STRESS ? "stress" : "sim",
+		r->seed, r->iterations, r->nfailures, r->digest,
+		r->skipped ? "SKIP" : r->pass ? "PASS" : "FAIL");
+	if (r->skipped)
+		fprintf(out, " (%s)", r->skip_reason);
+	fputc('\n', out);
+	fflush(out);
+}
+
+/* --- a scenario --- */
+
+static int result_init(struct wt_scn_result *r, const struct wt_scenario *s,
+		       const struct wt_scn_opts *o)
+{
+	memset(r, 0, sizeof(*r));
+	r->s = s;
+	r->mode = o->mode >= 0 ? (enum wt_scn_mode)o->mode : s->mode;
+	r->policy = s->policy;
+	r->seed = o->replay ? o->seed : wt_scn_seed(o->seed, s->name);
+	wt_points_catalogue();
+	r->npoints = wt_point_count();
+	r->points = calloc(r->npoints + 1, sizeof(*r->points));
+	r->expect_ok = calloc(s->nexpects + 1, sizeof(*r->expect_ok));
+	r->expect_bad = calloc(s->nexpects + 1, sizeof(*r->expect_bad));
+	r->expect_unseen = calloc(s->nexpects + 1, sizeof(*r->expect_unseen));
+	r->expect_actual = calloc(s->nexpects + 1, sizeof(*r->expect_actual));
+	r->failures = json_array();
+	r->digest = WT_FNV1A_INIT;
+	return r->points && r->expect_ok && r->expect_actual && r->failures &&
+	       r->expect_bad && r->expect_unseen ?
+		0 : -1;
+}
+
+/*
+ * One iteration, and in sim mode its traced rerun when it failed (the
+ * same seed: the same interleaving, now with the events to show).
+ */
+static int one(struct wt_scn_result *r, const struct wt_scn_opts *o,
+	       uint64_t index, uint64_t *unseen, unsigned *reruns,
+	       unsigned keep)
+{
+	const struct wt_scenario *s = r->s;
+	uint64_t seed = o->replay ? r->seed : wt_seed_iteration(r->seed, index);
+	bool traced = o->replay || s->policy == WT_SCN_DIRECTED;
+	struct iter_out io, again;
+
+	if (r->mode == WT_SCN_STRESS)
+		traced = false;	/* a shared ticket counter hides races */
+	if (run_iteration(r, s, o, r->mode, index, seed, traced, true, unseen,
+			  &io))
+		return -1;
+	r->digest = wt_fnv1a(r->digest, &io.digest, sizeof(io.digest));
+	if (io.failed && !traced && r->mode == WT_SCN_SIM && *reruns < keep) {
+		(*reruns)++;
+		if (!run_iteration(r, s, o, r->mode, index, seed, true, false,
+				   unseen, &again)) {
+			if (again.digest != io.digest && !r->anomaly[0])
+				snprintf(r->anomaly, sizeof(r->anomaly),
+					 "rerun of iteration %" PRIu64 " (seed %#"
+					 PRIx64 ") diverged: digest %016" PRIx64
+					 " then %016" PRIx64, index, seed,
+					 io.digest, again.digest);
+			json_decref(again.failures);
+			again.failures = json_incref(io.failures);
+			again.nfailures = io.nfailures;
+			iter_out_free(&io);
+			io = again;
+		}
+	}
+	if (o->replay)
+		print_replay(o, s, &io);
+	keep_failures(r, &io, keep);
+	iter_out_free(&io);
+	return 0;
+}
+
+int wt_scn_run(const struct wt_scenario *s, const struct wt_scn_opts *o,
+	       struct wt_scn_result *r)
+{
+	unsigned keep = o->keep_failures ? o->keep_failures
+					 : WT_SCN_KEEP_FAILURES;
+	FILE *out = o->out ? o->out : stdout;
+	struct budget b;
+	double t0, last = 0;
+	unsigned reruns = 0;
+	int ret = 0;
+
+	if (result_init(r, s, o))
+		return -1;
+	if (r->mode == WT_SCN_STRESS && s->policy == WT_SCN_DIRECTED) {
+		r->skipped = true;
+		snprintf(r->skip_reason, sizeof(r->skip_reason),
+			 "directed schedule: sim mode only");
+		r->pass = true;
+		r->digest = 0;
+		print_verdict(out, r);
+		return 0;
+	}
+	b = budget_of(s, o);
+	t0 = now_s();
+	while (!budget_done(&b, r, t0)) {
+		if (one(r, o, r->iterations, r->expect_unseen, &reruns, keep)) {
+			ret = -1;
+			break;
+		}
+		r->iterations++;
+		if (o->progress)
+			progress(s, &b, r, t0, &last);
+	}
+	if (o->progress)
+		fputs("\r\033[K", stderr);
+	r->duration_s = now_s() - t0;
+	if (ret) {
+		snprintf(r->anomaly, sizeof(r->anomaly), "the scenario could "
+			 "not run (see above)");
+		r->pass = false;
+		print_verdict(out, r);
+		return -1;
+	}
+	evaluate(r, o, keep);
+	print_failures(out, r);
+	print_stats(out, r);
+	print_verdict(out, r);
+	return 0;
+}
+
+void wt_scn_result_free(struct wt_scn_result *r)
+{
+	free(r->points);
+	free(r->expect_ok);
+	free(r->expect_bad);
+	free(r->expect_unseen);
+	free(r->expect_actual);
+	json_decref(r->failures);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Running scenarios: iterations under wt_run, expectations, the output
+ * lines, results JSON.
+ *
+ * Seeds.  A run has one 64-bit seed S.  Scenario NAME runs with
+ *	scenario seed = wt_seed_derive(S, WT_SCN_SEED_TAG + fnv1a32(NAME))
+ * so a scenario gets the same seed alone or in a suite; its iteration i
+ * with
+ *	iteration seed = wt_seed_iteration(scenario seed, i)
+ * and that one number replays the iteration: the iteration's world, the
+ * threads' streams and the scheduler all derive from it (wt_run is given
+ * it as its run seed, iteration 0).  `walktorture replay SEED FILE' takes
+ * an iteration seed.
+ */
+#ifndef WT_SCENARIOS_RUNNER_H
+#define WT_SCENARIOS_RUNNER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "core/paths.h"
+#include "scenarios/src/scenario.h"
+
+#define WT_SCN_SEED_TAG		0x300000000ull	/* + fnv1a32(name) */
+#define WT_SCN_NIGHT_TAG	0x400000000ull	/* + seed index */
+#define WT_SCN_KEEP_FAILURES	8	/* failure records kept per scenario */
+#define WT_SCN_TRACE_BEFORE	160	/* trace events kept before a failure */
+#define WT_SCN_TRACE_AFTER	40
+
+struct wt_scn_opts {
+	uint64_t seed;			/* the run seed */
+	int mode;			/* -1: the file's; else enum wt_scn_mode */
+	uint64_t iterations;		/* 0: the file's budget */
+	uint64_t duration_ns;		/* 0: the file's budget */
+	const char *cpus;		/* stress: PU list */
+	uint64_t bugs;			/* zoo bits */
+	const char *bug;		/* its name, for the results */
+	bool nightly;			/* the nightly budget */
+	bool progress;			/* a progress line on stderr */
+	unsigned keep_failures;		/* 0: WT_SCN_KEEP_FAILURES */
+	FILE *out;			/* the greppable lines */
+	/* replay: one iteration whose seed is `seed', fully traced */
+	bool replay;
+	FILE *trace_out;		/* replay: the trace and the timeline */
+};
+
+struct wt_scn_result {
+	const struct wt_scenario *s;
+	enum wt_scn_mode mode;
+	enum wt_scn_policy policy;
+	uint64_t seed;			/* the scenario's seed */
+	uint64_t iterations;
+	double duration_s;
+	uint64_t digest;
+	uint64_t paths[WT_PATH__COUNT];
+	uint64_t *points;		/* [npoints] */
+	uint32_t npoints;
+	uint64_t walks;
+	uint64_t ops;
+	uint64_t virtual_ns;
+	uint64_t oracle_ok;
+	uint64_t oracle_rejected;
+	uint64_t oracle_not_judged;
+	uint64_t checks;		/* violations and protocol checks */
+	uint64_t deadlocks;
+	uint64_t stuck;
+	uint64_t schedule_errors;
+	uint64_t result_mismatches;
+	uint64_t *expect_bad;		/* [s->nexpects]: result mismatches */
+	uint64_t *expect_unseen;	/* [s->nexpects]: no K-th op */
+	bool *expect_ok;		/* [s->nexpects] */
+	char (*expect_actual)[96];
+	json_t *failures;		/* kept records (SCHEMA.md) */
+	uint64_t nfailures;		/* all of them */
+	bool pass;
+	bool skipped;
+	char skip_reason[128];
+	double pct_bound;
+	char binding[512];
+	char anomaly[256];		/* "!!!" text, or "" */
+};
+
+/* The scenario seed of run seed `seed'. */
+uint64_t wt_scn_seed(uint64_t run_seed, const char *name);
+
+/* Run one scenario; prints its line to opts->out.  0, or -1 on a fatal
+ * setup error (reported). */
+int wt_scn_run(const struct wt_scenario *s, const struct wt_scn_opts *opts,
+	       struct wt_scn_result *r);
+void wt_scn_result_free(struct wt_scn_result *r);
+
+/* The replay command of an iteration seed. */
+void wt_scn_replay_cmd(char *buf, size_t len, const struct wt_scenario *s,
+		       uint64_t iteration_seed, const struct wt_scn_opts *o);
+
+/* --- results JSON (results.c) --- */
+struct wt_scn_run_info {
+	const char *command;
+	const char *shard;		/* "K/N" or NULL */
+	double duration_s;
+	time_t started;
+	const char *mode;		/* the run's mode */
+	const char *binding;
+};
+
+json_t *wt_scn_results_json(const struct wt_scn_result *r, unsigned n,
+			    const struct wt_scn_opts *o,
+			    const struct wt_scn_run_info *info);
+/* Write doc to file atomically (temp file beside it, fsync, rename). */
+int wt_scn_write_json(const char *file, json_t *doc, char *err, size_t len);
+/* mkdir -p: 0, or -1 with err set. */
+int wt_scn_mkdirs(const char *dir, char *err, size_t len);
+/* "walktorture " + argv joined with spaces, shell-quoted where needed
+ * (caller frees). */
+char *wt_scn_command_line(int argc, char **argv);
+
+#endif /* WT_SCENARIOS_RUNNER_H */

@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Scenarios: the model of one scenario file, its loader, and the runner.
+ *
+ * A scenario file (YAML, see scenarios/README.md) is loaded and validated
+ * as a whole before anything runs: every key, every type, every verb,
+ * every point, path and thread name.  The first error of a file comes
+ * back as "file:line:col: message" (1-based), and the caller exits 2.
+ *
+ * This header stays clear of core/record.h and sim/sched/schedule.h,
+ * which both define `enum wt_step_kind' and `struct wt_step' (a name clash
+ * the runtime owner is renaming): the schedule is held as an opaque
+ * struct wt_schedule, and the translation units that need the one or the
+ * other (runner.c: schedule; body.c: record) include them apart.
+ */
+#ifndef WT_SCENARIOS_SCENARIO_H
+#define WT_SCENARIOS_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim/rules.h"
+
+#define WT_SCN_THREADS_MAX	32	/* = WT_RUN_MAX_THREADS */
+#define WT_SCN_NAME_MAX		32	/* thread names and roles */
+#define WT_SCN_RESULTS_MAX	16	/* `result T in [..]' alternatives */
+#define WT_SCN_LOOP_DEPTH	8	/* nested `loop:' blocks */
+#define WT_SCN_ERR_MAX		512
+
+/* A place in a scenario file, 1-based. */
+struct wt_scn_pos {
+	unsigned line;
+	unsigned col;
+};
+
+/* "file:line:col: message" of the first error found. */
+struct wt_scn_error {
+	char text[WT_SCN_ERR_MAX];
+	bool set;
+};
+
+enum wt_walk_entry {
+	WT_WALK_STAT,		/* filename_lookup, LOOKUP_FOLLOW */
+	WT_WALK_LSTAT,		/* filename_lookup, no trailing follow */
+	WT_WALK_OPEN,		/* do_filp_open (through openat2's checks) */
+	WT_WALK_OPENAT2,	/* do_openat2 with resolve= */
+	WT_WALK_PARENTAT,	/* filename_parentat */
+	WT_WALK_MOUNTPOINT,	/* filename_mountpoint */
+	WT_WALK_OPEN_ROOT,	/* do_file_open_root */
+	WT_WALK__COUNT
+};
+
+const char *wt_walk_entry_name(enum wt_walk_entry e);
+
+struct wt_scn_walk {
+	enum wt_walk_entry entry;
+	char *path;
+	char *dir;		/* at=DIR (the dirfd), open_root's root; NULL: cwd */
+	uint64_t open_flags;	/* O_* (open, openat2, open_root) */
+	uint64_t mode;		/* O_CREAT mode */
+	uint64_t resolve;	/* RESOLVE_* */
+	char flags_text[128];	/* canonical, for reports */
+};
+
+enum wt_scn_op_kind {
+	WT_SCN_OP_WALK,
+	WT_SCN_OP_VERB,		/* a writer verb, executed by sim/tree */
+	WT_SCN_OP_LOOP,		/* begin of a loop block: count, end */
+	WT_SCN_OP_END,		/* end of a loop block: begin */
+};
+
+struct wt_scn_op {
+	enum wt_scn_op_kind kind;
+	struct wt_scn_pos pos;
+	char *text;		/* as written */
+	struct wt_scn_walk walk;
+	void *verb;		/* sim/tree's parsed verb (verbs.c) */
+	uint64_t count;		/* loop: repetitions, 0 = until stopped */
+	unsigned match;		/* loop: index of the matching end/begin */
+};
+
+struct wt_scn_thread {
+	char name[WT_SCN_NAME_MAX];
+	char role[WT_SCN_NAME_MAX];
+	struct wt_scn_pos pos;
+	int cpu;		/* stress: the PU; -1 spread */
+	uint32_t uid;
+	uint32_t gid;
+	char *cwd;		/* NULL: / */
+	struct wt_scn_op *ops;
+	unsigned nops;
+	uint64_t loop;		/* program repetitions; 0 = until stopped */
+	bool forever;		/* loop: forever */
+	bool has_walks;
+};
+
+enum wt_cmp { WT_CMP_EQ, WT_CMP_NE, WT_CMP_GE, WT_CMP_LE, WT_CMP_GT, WT_CMP_LT };
+
+enum wt_expect_kind {
+	WT_EXPECT_PATH,		/* path NAME|GLOB OP N: each matching path */
+	WT_EXPECT_POINT,	/* point NAME|GLOB OP N: summed hits */
+	WT_EXPECT_RESULT,	/* result THREAD[K] == ERR | in [..] */
+	WT_EXPECT_ORACLE,	/* oracle clean */
+	WT_EXPECT_WALKS,	/* walks OP N: walks done, all threads */
+};
+
+struct wt_expect {
+	enum wt_expect_kind kind;
+	struct wt_scn_pos pos;
+	char *text;
+	char pattern[WT_RULE_PATTERN_MAX];	/* path / point */
+	unsigned *paths;	/* path ids the pattern matches */
+	unsigned npaths;
+	struct wt_point_set points;
+	enum wt_cmp cmp;
+	uint64_t value;
+	unsigned thread;	/* result */
+	unsigned nth;		/* result: K-th op of the thread, 0 = every op */
+	int results[WT_SCN_RESULTS_MAX];	/* 0 ok, else errno (positive) */
+	unsigned nresults;
+};
+
+struct wt_scn_line {		/* a tree line or a schedule step */
+	char *text;
+	struct wt_scn_pos pos;
+};
+
+enum wt_scn_mode { WT_SCN_SIM, WT_SCN_STRESS };
+enum wt_scn_policy { WT_SCN_RANDOM, WT_SCN_PCT, WT_SCN_DIRECTED };
+
+struct wt_schedule;
+
+struct wt_scenario {
+	char *file;
+	char *suite;		/* the folder's name */
+	char *name;
+	char *description;
+	char *text;		/* the whole file (for positions) */
+	struct wt_scn_line *tree;
+	unsigned ntree;
+	struct wt_scn_thread threads[WT_SCN_THREADS_MAX];
+	unsigned nthreads;
+	struct wt_rule *rules;
+	unsigned nrules;
+	struct wt_scn_line *steps;	/* the schedule, one step a line */
+	unsigned nsteps;
+	struct wt_schedule *schedule;	/* parsed (runner.c) */
+	enum wt_scn_mode mode;
+	enum wt_scn_policy policy;
+	double switch_p;		/* random */
+	unsigned pct_depth;
+	uint64_t pct_steps;
+	uint64_t step_ns;
+	uint64_t max_points;
+	uint32_t dcache_buckets;
+	uint32_t mount_buckets;
+	bool protected_symlinks;
+	bool history;
+	/* budget */
+	uint64_t iterations;
+	uint64_t nightly_iterations;	/* 0: iterations */
+	uint64_t duration_ns;		/* real time; 0: none */
+	uint64_t virtual_ns;		/* sim: summed virtual time; 0: none */
+	uint64_t timeout_ms;		/* stress watchdog */
+	struct wt_expect *expects;
+	unsigned nexpects;
+};
+
+/* --- loading (load.c) --- */
+/* Load and validate one file; NULL with err set.  suite may be NULL (the
+ * folder's name is used). */
+struct wt_scenario *wt_scenario_load(const char *file, const char *suite,
+				     struct wt_scn_error *err);
+void wt_scenario_free(struct wt_scenario *s);
+/* The thread index of a name or role, or -1. */
+int wt_scenario_thread(const struct wt_scenario *s, const char *name);
+
+/* Errors: "file:line:col: message" into err (the first one wins). */
+int wt_scn_fail(struct wt_scn_error *err, const char *file,
+		struct wt_scn_pos pos, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* --- pieces the loader calls (program.c, expect.c, verbs.c, runner.c) --- */
+/* Parse one program item (a walk or a writer verb).  Returns 0, or -1
+ * with *col_off (0-based offset within text) and msg. */
+int wt_scn_op_parse(const char *text, struct wt_scn_op *op,
+		    size_t *col_off, char *msg, size_t msglen);
+void wt_scn_op_free(struct wt_scn_op *op);
+int wt_expect_parse(const struct wt_scenario *s, const char *text,
+		    struct wt_expect *e, size_t *col_off, char *msg,
+		    size_t msglen);
+void wt_expect_free(struct wt_expect *e);
+bool wt_cmp_holds(enum wt_cmp cmp, uint64_t a, uint64_t b);
+/* Does an op's result (0 or -errno) satisfy a result expectation? */
+bool wt_expect_result_ok(const struct wt_expect *e, int err);
+/* errno name <-> value: "ENOENT" -> ENOENT, "ok" -> 0; -1 unknown. */
+int wt_errno_parse(const char *name);
+const char *wt_errno_name(int err);	/* 0 -> "ok" */
+
+/* Writer verbs (verbs.c, on sim/tree): parse one verb line. */
+int wt_scn_verb_parse(const char *text, void **verb, size_t *col_off,
+		      char *msg, size_t msglen);
+void wt_scn_verb_free(void *verb);
+
+/*
+ * Static checks that need the runtime: the schedule steps (syntax, known
+ * threads, impossible orders) and the tree (executed once, sequentially,
+ * in a scratch world).  0, or -1 with err set.
+ */
+int wt_scn_check_schedule(struct wt_scenario *s, struct wt_scn_error *err);
+int wt_scn_check_tree(struct wt_scenario *s, struct wt_scn_error *err);
+void wt_scn_schedule_free(struct wt_scenario *s);
+
+/* --- zoo bugs (bugs.c) --- */
+/* Set the bit of bug NAME in *bits: 0, or -1 when unknown. */
+int wt_scn_bug_parse(const char *name, uint64_t *bits);
+/* "walktorture: bugs: a b c" */
+void wt_scn_bug_print(FILE *f);
+
+/* --- suites (suite.c) --- */
+struct wt_scn_list {
+	struct wt_scenario **v;
+	unsigned n;
+	unsigned cap;
+};
+
+/*
+ * Resolve arguments (scenario files, suite folders, or suite names under
+ * scenarios/) and load every file.  Every file is loaded and validated
+ * before this returns; errors are printed to errf, one line per file.
+ * Returns 0, or -1 when anything failed (then nothing may run).
+ */
+int wt_scn_list_load(struct wt_scn_list *l, const char *const *args,
+		     unsigned nargs, FILE *errf);
+void wt_scn_list_free(struct wt_scn_list *l);
+/* The shipped suites' root (WT_SCENARIOS_DIR env, else the source tree). */
+const char *wt_scn_root(void);
+/* Print the valid suite names to f. */
+void wt_scn_print_suites(FILE *f);
+
+#endif /* WT_SCENARIOS_SCENARIO_H */

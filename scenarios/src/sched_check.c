@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The directed schedule of a scenario: each list item is one step in
+ * sim/sched/schedule.h's syntax.  Besides the syntax (and the point names,
+ * which the step parser checks against the catalogue), the loader rejects
+ * what can never run:
+ *
+ *	- a step naming no thread of the scenario;
+ *	- any step of a thread after that thread's `finish';
+ *	- `finish' of a thread that loops forever: it ends only when the
+ *	  others are done, and during its step no other thread runs;
+ *	- `until ... where name=C' on a thread that does no walk (only the
+ *	  walk engine sets the component).
+ *
+ * This file includes schedule.h and not core/record.h (both define
+ * struct wt_sched_step; see scenario.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenarios/src/scenario.h"
+#include "sim/sched/schedule.h"
+
+static int step_fail(struct wt_scenario *s, struct wt_scn_error *err,
+		     const struct wt_scn_line *l, size_t off, const char *msg)
+{
+	struct wt_scn_pos pos = l->pos;
+
+	pos.col += (unsigned)off;
+	return wt_scn_fail(err, s->file, pos, "%s", msg);
+}
+
+static int check_step(struct wt_scenario *s, struct wt_scn_error *err,
+		      const struct wt_scn_line *l, const struct wt_sched_step *st,
+		      int *finished_at)
+{
+	size_t toff = strspn(l->text, " \t");
+	char msg[256];
+	int t = wt_scenario_thread(s, st->thread);
+
+	if (t < 0) {
+		snprintf(msg, sizeof(msg), "unknown thread '%s' in schedule",
+			 st->thread);
+		return step_fail(s, err, l, toff, msg);
+	}
+	if (finished_at[t]) {
+		snprintf(msg, sizeof(msg), "impossible step: thread '%s' "
+			 "finished at line %d", st->thread, finished_at[t]);
+		return step_fail(s, err, l, toff, msg);
+	}
+	if (st->kind == WT_SCHED_FINISH) {
+		if (s->threads[t].forever) {
+			snprintf(msg, sizeof(msg), "impossible step: '%s' loops "
+				 "forever and cannot finish while it alone runs",
+				 st->thread);
+			return step_fail(s, err, l, toff, msg);
+		}
+		finished_at[t] = (int)l->pos.line;
+	}
+	if (st->kind == WT_SCHED_UNTIL && st->component[0] &&
+	    !s->threads[t].has_walks) {
+		const char *w = strstr(l->text, "where");
+
+		snprintf(msg, sizeof(msg), "impossible step: '%s' does no walk, "
+			 "so it never looks up '%s'", st->thread, st->component);
+		return step_fail(s, err, l, w ? (size_t)(w - l->text) : toff,
+				 msg);
+	}
+	return 0;
+}
+
+int wt_scn_check_schedule(struct wt_scenario *s, struct wt_scn_error *err)
+{
+	struct wt_schedule *sch = calloc(1, sizeof(*sch));
+	int finished_at[WT_SCN_THREADS_MAX] = { 0 };
+
+	if (!sch)
+		return wt_scn_fail(err, s->file, s->steps[0].pos, "out of memory");
+	sch->steps = calloc(s->nsteps, sizeof(*sch->steps));
+	s->schedule = sch;
+	if (!sch->steps)
+		return wt_scn_fail(err, s->file, s->steps[0].pos, "out of memory");
+	for (unsigned i = 0; i < s->nsteps; i++) {
+		struct wt_scn_line *l = &s->steps[i];
+		struct wt_sched_step *st = &sch->steps[i];
+		struct wt_parse_error pe = { 0 };
+
+		if (wt_schedule_parse_step(l->text, st, &pe))
+			return step_fail(s, err, l, pe.pos, pe.msg);
+		st->line = l->pos.line;
+		sch->nsteps++;
+		if (check_step(s, err, l, st, finished_at))
+			return -1;
+	}
+	return 0;
+}
+
+void wt_scn_schedule_free(struct wt_scenario *s)
+{
+	if (!s->schedule)
+		return;
+	free(s->schedule->steps);
+	free(s->schedule);
+	s->schedule = NULL;
+}
