@@ -1,0 +1,628 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The history log: reservation and ordered publication of steps, fact
+ * capture from live objects, checkpoints.  See sim/history.h.
+ */
+#define _GNU_SOURCE	/* asprintf, vasprintf, open_memstream */
+#include <assert.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/atomic.h"
+#include "sim/fs/proc.h"
+#include "sim/history_internal.h"
+#include "sim/sched/sched.h"
+#include "sim/vfs/world.h"
+
+/* Objects a step named, captured at commit. */
+struct rec_obj {
+	enum wt_fact_kind kind;
+	void *obj;
+};
+
+struct wt_hist_rec {
+	struct wt_history *h;
+	uint64_t version;
+	const char *op;
+	const char *step;
+	char *args;
+	struct rec_obj *objs;
+	uint32_t nobjs;
+	uint32_t cap;
+};
+
+/* A growing fact array with the live object behind each fact. */
+struct fact_buf {
+	struct wt_fact *facts;
+	void **objs;
+	uint32_t n;
+	uint32_t cap;
+};
+
+/* Harness bookkeeping: allocation failure has no recovery path. */
+static char *xstrdup(const char *s)
+{
+	char *p = strdup(s ? s : "");
+
+	if (!p)
+		abort();
+	return p;
+}
+
+/* ------------------------------------------------------------------ */
+/* known table: which ids have been logged, and each mount's order      */
+
+/* Encoded so the value is never NULL: order << 2 | attached << 1 | 1. */
+static void *known_val(uint64_t order, bool attached)
+{
+	return (void *)(uintptr_t)((order << 2) | ((uint64_t)attached << 1) | 1);
+}
+
+static uint64_t known_order(const void *v)
+{
+	return (uint64_t)(uintptr_t)v >> 2;
+}
+
+static bool known_attached(const void *v)
+{
+	return ((uintptr_t)v >> 1) & 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* fact capture                                                         */
+
+static struct wt_fact *fb_push(struct fact_buf *b, enum wt_fact_kind kind,
+			       void *obj)
+{
+	struct wt_fact *f;
+
+	if (b->n == b->cap) {
+		b->cap = b->cap ? b->cap * 2 : 16;
+		b->facts = realloc(b->facts, b->cap * sizeof(*b->facts));
+		b->objs = realloc(b->objs, b->cap * sizeof(*b->objs));
+		if (!b->facts || !b->objs)
+			abort();
+	}
+	f = &b->facts[b->n];
+	memset(f, 0, sizeof(*f));
+	f->kind = kind;
+	b->objs[b->n++] = obj;
+	return f;
+}
+
+static bool fb_has(const struct fact_buf *b, uint64_t id)
+{
+	for (uint32_t i = 0; i < b->n; i++)
+		if (wt_fact_id(&b->facts[i]) == id)
+			return true;
+	return false;
+}
+
+/*
+ * The readers of these fields are RCU walkers and other writers; the
+ * loads are relaxed atomics without injection hooks, because the history
+ * is bookkeeping, not part of the protocol under test (a hook here would
+ * add scheduling points no kernel code has).
+ */
+#define LOAD_PTR(x)	__atomic_load_n(&(x), __ATOMIC_ACQUIRE)	/* rcu_dereference */
+
+static void cap_dentry(struct fact_buf *b, struct dentry *d)
+{
+	struct wt_dentry_fact *f = &fb_push(b, WT_FACT_DENTRY, d)->d;
+	unsigned flags = READ_ONCE(d->d_flags);
+	struct inode *inode = LOAD_PTR(d->d_inode);
+	char name[NAME_MAX_LEN + 1];
+
+	f->id = d->wt.id;
+	f->parent = LOAD_PTR(d->d_parent)->wt.id;
+	f->inode = inode ? inode->wt.id : 0;
+	f->sb = d->d_sb ? d->d_sb->wt.id : 0;
+	if (flags & DCACHE_HASHED)
+		f->flags |= WT_DF_HASHED;
+	if (d->d_sb && d->d_sb->s_root == d)
+		f->flags |= WT_DF_FSROOT;
+	if (flags & DCACHE_MOUNTED)
+		f->flags |= WT_DF_MOUNTED;
+	if (flags & DCACHE_NEED_AUTOMOUNT)
+		f->flags |= WT_DF_AUTOMOUNT;
+	d_name_copy(d, name, sizeof(name));
+	f->name = xstrdup(name);
+}
+
+static void cap_inode(struct fact_buf *b, struct inode *inode)
+{
+	struct wt_inode_fact *f = &fb_push(b, WT_FACT_INODE, inode)->i;
+	const char *link = LOAD_PTR(inode->i_link);
+
+	f->id = inode->wt.id;
+	f->sb = inode->i_sb ? inode->i_sb->wt.id : 0;
+	f->mode = READ_ONCE(inode->i_mode);
+	f->uid = READ_ONCE(inode->i_uid);
+	f->gid = READ_ONCE(inode->i_gid);
+	f->nlink = READ_ONCE(inode->i_nlink);
+	f->flags = READ_ONCE(inode->i_flags);
+	f->generation = READ_ONCE(inode->i_generation);
+	f->kind = inode->i_sb ? inode->i_sb->s_type->kind : WT_FS_PLAIN;
+	f->link = link ? xstrdup(link) : NULL;
+	if (f->flags & S_MAGICLINK) {
+		struct path target;
+
+		if (wt_proc_magic_target(inode, &target)) {
+			f->magic_mnt = real_mount(target.mnt)->wt.id;
+			f->magic_dentry = target.dentry->wt.id;
+		}
+	}
+}
+
+static void cap_mount(struct fact_buf *b, struct mount *m,
+		      const struct wt_history *h, uint64_t version)
+{
+	struct wt_mount_fact *f = &fb_push(b, WT_FACT_MOUNT, m)->m;
+	struct dentry *mp = LOAD_PTR(m->mnt_mountpoint);
+	const void *prev = h ? wt_idmap_get(&h->known, m->wt.id) : NULL;
+	struct wt_world *w = m->mnt.mnt_sb->s_world;
+
+	f->id = m->wt.id;
+	f->parent = LOAD_PTR(m->mnt_parent)->wt.id;
+	f->mountpoint = mp ? mp->wt.id : 0;
+	f->root = m->mnt.mnt_root->wt.id;
+	f->sb = m->mnt.mnt_sb->wt.id;
+	f->mnt_flags = READ_ONCE(m->mnt.mnt_flags);
+	if (READ_ONCE(m->mnt_attached))
+		f->flags |= WT_MF_ATTACHED;
+	if (w && w->root_mnt == m)
+		f->flags |= WT_MF_NSROOT;
+	/* A mount stacks by the version that attached it. */
+	if (prev && (known_attached(prev) || !(f->flags & WT_MF_ATTACHED)))
+		f->order = known_order(prev);
+	else if (f->flags & WT_MF_ATTACHED)
+		f->order = version;
+	f->devname = xstrdup(m->mnt_devname);
+}
+
+static void cap_super(struct fact_buf *b, struct super_block *sb)
+{
+	struct wt_super_fact *f = &fb_push(b, WT_FACT_SUPER, sb)->s;
+
+	f->id = sb->wt.id;
+	f->root = sb->s_root ? sb->s_root->wt.id : 0;
+	f->kind = sb->s_type->kind;
+	f->type = xstrdup(sb->s_type->name);
+	f->name = xstrdup(sb->s_name);
+}
+
+static void cap_any(struct fact_buf *b, enum wt_fact_kind kind, void *obj,
+		    const struct wt_history *h, uint64_t version)
+{
+	switch (kind) {
+	case WT_FACT_DENTRY:
+		cap_dentry(b, obj);
+		break;
+	case WT_FACT_INODE:
+		cap_inode(b, obj);
+		break;
+	case WT_FACT_MOUNT:
+		cap_mount(b, obj, h, version);
+		break;
+	case WT_FACT_SUPER:
+		cap_super(b, obj);
+		break;
+	}
+}
+
+static void fact_free(struct wt_fact *f)
+{
+	switch (f->kind) {
+	case WT_FACT_DENTRY:
+		free((char *)f->d.name);
+		break;
+	case WT_FACT_INODE:
+		free((char *)f->i.link);
+		break;
+	case WT_FACT_MOUNT:
+		free((char *)f->m.devname);
+		break;
+	case WT_FACT_SUPER:
+		free((char *)f->s.type);
+		free((char *)f->s.name);
+		break;
+	}
+}
+
+void wt_facts_free(struct wt_fact *facts, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		fact_free(&facts[i]);
+	free(facts);
+}
+
+/* ------------------------------------------------------------------ */
+/* closure: log what a named object refers to, if never logged          */
+
+struct closure {
+	struct fact_buf *b;
+	const struct wt_history *h;
+	uint64_t version;
+};
+
+static void ensure(struct closure *c, enum wt_fact_kind kind, void *obj)
+{
+	uint64_t id;
+
+	if (!obj)
+		return;
+	id = ((struct wt_obj *)obj)->id;
+	if (wt_idmap_get(&c->h->known, id) || fb_has(c->b, id))
+		return;
+	cap_any(c->b, kind, obj, c->h, c->version);
+}
+
+static void ensure_refs(struct closure *c, uint32_t i)
+{
+	struct wt_fact *f = &c->b->facts[i];
+	void *obj = c->b->objs[i];
+
+	if (f->kind == WT_FACT_DENTRY) {
+		struct dentry *d = obj;
+
+		ensure(c, WT_FACT_DENTRY, LOAD_PTR(d->d_parent));
+		ensure(c, WT_FACT_INODE, LOAD_PTR(d->d_inode));
+		ensure(c, WT_FACT_SUPER, d->d_sb);
+	} else if (f->kind == WT_FACT_INODE) {
+		ensure(c, WT_FACT_SUPER, ((struct inode *)obj)->i_sb);
+	} else if (f->kind == WT_FACT_MOUNT) {
+		struct mount *m = obj;
+
+		ensure(c, WT_FACT_MOUNT, LOAD_PTR(m->mnt_parent));
+		ensure(c, WT_FACT_DENTRY, LOAD_PTR(m->mnt_mountpoint));
+		ensure(c, WT_FACT_DENTRY, m->mnt.mnt_root);
+		ensure(c, WT_FACT_SUPER, m->mnt.mnt_sb);
+	} else if (f->kind == WT_FACT_SUPER) {
+		ensure(c, WT_FACT_DENTRY, ((struct super_block *)obj)->s_root);
+	}
+}
+
+static void mark_known(struct wt_history *h, const struct wt_fact *f)
+{
+	if (f->kind == WT_FACT_MOUNT)
+		wt_idmap_put(&h->known, f->m.id,
+			     known_val(f->m.order, f->m.flags & WT_MF_ATTACHED));
+	else
+		wt_idmap_put(&h->known, wt_fact_id(f), known_val(0, false));
+}
+
+/* ------------------------------------------------------------------ */
+/* the log                                                              */
+
+static struct wt_hist_entry *slot(struct wt_history *h, uint64_t version,
+				  bool alloc)
+{
+	uint64_t idx = version - h->first;
+	uint64_t chunk = idx / WT_HIST_CHUNK;
+
+	if (version < h->first || chunk >= WT_HIST_CHUNKS) {
+		if (!alloc)
+			return NULL;
+		fprintf(stderr, "walktorture: !!! history overflow at version %llu"
+			" (reset the history between iterations)\n",
+			(unsigned long long)version);
+		abort();
+	}
+	if (!h->chunks[chunk]) {
+		if (!alloc)
+			return NULL;
+		h->chunks[chunk] = calloc(WT_HIST_CHUNK, sizeof(struct wt_hist_entry));
+		if (!h->chunks[chunk])
+			abort();
+	}
+	return &h->chunks[chunk][idx % WT_HIST_CHUNK];
+}
+
+static void entry_set(struct wt_history *h, uint64_t version, const char *op,
+		      const char *step, char *args, struct fact_buf *b)
+{
+	struct wt_hist_entry *e = slot(h, version, true);
+
+	e->version = version;
+	e->op = op;
+	e->step = step;
+	e->args = args;
+	e->nfacts = b->n;
+	e->facts = b->facts;
+	for (uint32_t i = 0; i < b->n; i++)
+		mark_known(h, &b->facts[i]);
+	free(b->objs);
+	memset(b, 0, sizeof(*b));
+}
+
+static void entry_free(struct wt_hist_entry *e)
+{
+	wt_facts_free(e->facts, e->nfacts);
+	free((char *)e->args);
+	memset(e, 0, sizeof(*e));
+}
+
+static void free_entries(struct wt_history *h)
+{
+	for (uint32_t c = 0; c < WT_HIST_CHUNKS; c++) {
+		if (!h->chunks[c])
+			continue;
+		for (uint32_t i = 0; i < WT_HIST_CHUNK; i++)
+			if (h->chunks[c][i].facts || h->chunks[c][i].args)
+				entry_free(&h->chunks[c][i]);
+		free(h->chunks[c]);
+		h->chunks[c] = NULL;
+	}
+}
+
+static void capture_into(struct wt_world *w, const struct wt_history *h,
+			 struct fact_buf *b);
+
+struct wt_history *wt_history_create(struct wt_world *w)
+{
+	struct wt_history *h = calloc(1, sizeof(*h));
+	struct fact_buf b = { 0 };
+
+	if (!h)
+		return NULL;
+	h->world = w;
+	spin_lock_init(&h->lock);
+	wt_mutex_init(&h->writer);
+	wt_idmap_init(&h->known);
+	wt_idmap_init(&h->origins);
+	capture_into(w, h, &b);
+	entry_set(h, 0, "init", "init", xstrdup(""), &b);
+	return h;
+}
+
+void wt_history_destroy(struct wt_history *h)
+{
+	if (!h)
+		return;
+	free_entries(h);
+	wt_idmap_free(&h->known);
+	for (size_t i = 0; i < h->origins.cap; i++)
+		free(h->origins.vals[i]);
+	wt_idmap_free(&h->origins);
+	free(h);
+}
+
+struct wt_hist_rec *wt_history_begin(struct wt_world *w, const char *op,
+				     const char *step, const char *fmt, ...)
+{
+	struct wt_history *h = w->history;
+	struct wt_hist_rec *r;
+	va_list ap;
+
+	if (!h)
+		return NULL;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		abort();
+	r->h = h;
+	r->op = op;
+	r->step = step;
+	va_start(ap, fmt);
+	if (vasprintf(&r->args, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	r->version = wt_atomic_add_return(&h->reserved, 1);
+	/*
+	 * The reservation is visible before the step's first store: a
+	 * reader that sees one of the stores and then samples
+	 * wt_history_version_end() (after its acquire fence) sees this
+	 * version, so its window includes the step.
+	 */
+	smp_mb();
+	return r;
+}
+
+static void rec_add(struct wt_hist_rec *r, enum wt_fact_kind kind, void *obj)
+{
+	if (!r || !obj)
+		return;
+	for (uint32_t i = 0; i < r->nobjs; i++)
+		if (r->objs[i].obj == obj)
+			return;
+	if (r->nobjs == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 8;
+		r->objs = realloc(r->objs, r->cap * sizeof(*r->objs));
+		if (!r->objs)
+			abort();
+	}
+	r->objs[r->nobjs].kind = kind;
+	r->objs[r->nobjs++].obj = obj;
+}
+
+void wt_history_dentry(struct wt_hist_rec *r, struct dentry *d)
+{
+	rec_add(r, WT_FACT_DENTRY, d);
+}
+
+void wt_history_inode(struct wt_hist_rec *r, struct inode *inode)
+{
+	rec_add(r, WT_FACT_INODE, inode);
+}
+
+void wt_history_mount(struct wt_hist_rec *r, struct mount *m)
+{
+	rec_add(r, WT_FACT_MOUNT, m);
+}
+
+void wt_history_super(struct wt_hist_rec *r, struct super_block *sb)
+{
+	rec_add(r, WT_FACT_SUPER, sb);
+}
+
+struct order_wait {
+	struct wt_history *h;
+	uint64_t version;
+};
+
+static bool predecessor_published(const void *arg)
+{
+	const struct order_wait *o = arg;
+
+	return smp_load_acquire(&o->h->published) + 1 == o->version;
+}
+
+uint64_t wt_history_commit(struct wt_hist_rec *r)
+{
+	struct order_wait o;
+	struct fact_buf b = { 0 };
+	struct closure c;
+	uint64_t v;
+
+	if (!r)
+		return 0;
+	o.h = r->h;
+	o.version = v = r->version;
+	/* Publish in version order; the one before us is between its begin
+	 * and commit and needs nothing we hold (the rule in history.h). */
+	wt_wait(WT_WAIT_SPIN, predecessor_published, &o);
+	spin_lock(&r->h->lock);
+	for (uint32_t i = 0; i < r->nobjs; i++)
+		cap_any(&b, r->objs[i].kind, r->objs[i].obj, r->h, v);
+	c.b = &b;
+	c.h = r->h;
+	c.version = v;
+	for (uint32_t i = 0; i < b.n; i++)	/* b grows: bounded by the objects */
+		ensure_refs(&c, i);
+	entry_set(r->h, v, r->op, r->step, r->args, &b);
+	spin_unlock(&r->h->lock);
+	/* The entry and the step's stores are visible before the version. */
+	smp_store_release(&r->h->published, v);
+	free(r->objs);
+	free(r);
+	return v;
+}
+
+uint64_t wt_history_version(const struct wt_history *h)
+{
+	return smp_load_acquire(&h->published);
+}
+
+uint64_t wt_history_version_start(const struct wt_history *h)
+{
+	/* Acquire: every step up to this version is visible from here on. */
+	return smp_load_acquire(&h->published);
+}
+
+uint64_t wt_history_version_end(const struct wt_history *h)
+{
+	/* The walk's loads are ordered before the sample; pairs with the
+	 * smp_mb() after the reservation in wt_history_begin(). */
+	smp_rmb();
+	return READ_ONCE(((struct wt_history *)h)->reserved);
+}
+
+uint64_t wt_history_first(const struct wt_history *h)
+{
+	return h->first;
+}
+
+const struct wt_hist_entry *wt_history_entry(const struct wt_history *h,
+					     uint64_t version)
+{
+	if (version > wt_history_version(h))
+		return NULL;
+	return slot((struct wt_history *)h, version, false);
+}
+
+/* ------------------------------------------------------------------ */
+/* whole-world capture                                                  */
+
+static bool obj_live(const struct wt_obj *o)
+{
+	return READ_ONCE(o->magic) == WT_OBJ_LIVE;
+}
+
+static void capture_into(struct wt_world *w, const struct wt_history *h,
+			 struct fact_buf *b)
+{
+	spin_lock(&w->list_lock);
+	for (struct super_block *sb = w->supers; sb; sb = sb->s_next) {
+		if (!obj_live(&sb->wt))
+			continue;
+		cap_super(b, sb);
+		for (struct inode *i = sb->s_inodes; i; i = i->i_sb_next)
+			if (obj_live(&i->wt))
+				cap_inode(b, i);
+	}
+	for (struct dentry *d = w->dentries; d; d = d->d_all_next)
+		if (obj_live(&d->wt) &&
+		    !(READ_ONCE(d->d_flags) & DCACHE_DENTRY_KILLED))
+			cap_dentry(b, d);
+	for (struct mount *m = w->mounts; m; m = m->mnt_all_next)
+		if (obj_live(&m->wt))
+			cap_mount(b, m, h, h ? wt_history_version(h) : 0);
+	spin_unlock(&w->list_lock);
+}
+
+void wt_capture_world(struct wt_world *w, const struct wt_history *h,
+		      struct wt_fact **factsp, uint32_t *nfactsp)
+{
+	struct fact_buf b = { 0 };
+
+	capture_into(w, h, &b);
+	free(b.objs);
+	*factsp = b.facts;
+	*nfactsp = b.n;
+}
+
+/* ------------------------------------------------------------------ */
+/* printing                                                             */
+
+void wt_fact_print(const struct wt_fact *f, FILE *out)
+{
+	switch (f->kind) {
+	case WT_FACT_DENTRY:
+		fprintf(out, "dentry %llu parent=%llu name=\"%s\" inode=%llu sb=%llu"
+			" flags=%#x\n", (unsigned long long)f->d.id,
+			(unsigned long long)f->d.parent, f->d.name,
+			(unsigned long long)f->d.inode, (unsigned long long)f->d.sb,
+			f->d.flags);
+		break;
+	case WT_FACT_INODE:
+		fprintf(out, "inode %llu sb=%llu mode=%06o uid=%u gid=%u nlink=%u"
+			" flags=%#x link=%s\n", (unsigned long long)f->i.id,
+			(unsigned long long)f->i.sb, f->i.mode, f->i.uid,
+			f->i.gid, f->i.nlink, f->i.flags,
+			f->i.link ? f->i.link : "-");
+		break;
+	case WT_FACT_MOUNT:
+		fprintf(out, "mount %llu parent=%llu mountpoint=%llu root=%llu"
+			" sb=%llu order=%llu mnt_flags=%#x flags=%#x dev=%s\n",
+			(unsigned long long)f->m.id, (unsigned long long)f->m.parent,
+			(unsigned long long)f->m.mountpoint,
+			(unsigned long long)f->m.root, (unsigned long long)f->m.sb,
+			(unsigned long long)f->m.order, (unsigned)f->m.mnt_flags,
+			f->m.flags, f->m.devname);
+		break;
+	case WT_FACT_SUPER:
+		fprintf(out, "super %llu root=%llu type=%s name=%s\n",
+			(unsigned long long)f->s.id, (unsigned long long)f->s.root,
+			f->s.type, f->s.name);
+		break;
+	}
+}
+
+void wt_history_print(const struct wt_history *h, FILE *out, bool facts)
+{
+	uint64_t last = wt_history_version(h);
+
+	for (uint64_t v = h->first; v <= last; v++) {
+		const struct wt_hist_entry *e = wt_history_entry(h, v);
+
+		if (!e)
+			continue;
+		fprintf(out, "%llu %s %s %s\n", (unsigned long long)v, e->op,
+			e->step, e->args);
+		for (uint32_t i = 0; facts && i < e->nfacts; i++) {
+			fputs("    ", out);
+			wt_fact_print(&e->facts[i], out);
+		}
+	}
+}

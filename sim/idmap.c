@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: MIT */
+#include <assert.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/idmap.h"
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	if (!p)
+		abort();	/* bookkeeping: see the header */
+	return p;
+}
+
+static uint64_t mix64(uint64_t x)
+{
+	/* splitmix64's finaliser: ids are sequential, buckets must not be */
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	x ^= x >> 31;
+	return x;
+}
+
+void wt_idmap_init(struct wt_idmap *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+void wt_idmap_free(struct wt_idmap *m)
+{
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof(*m));
+}
+
+static size_t idmap_slot(const struct wt_idmap *m, uint64_t id)
+{
+	size_t i = mix64(id) & (m->cap - 1);
+
+	/* Bounded: the table is never more than half full. */
+	while (m->vals[i] && m->keys[i] != id)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+void *wt_idmap_get(const struct wt_idmap *m, uint64_t id)
+{
+	if (!m->cap)
+		return NULL;
+	return m->vals[idmap_slot(m, id)];
+}
+
+static void idmap_grow(struct wt_idmap *m)
+{
+	struct wt_idmap bigger = { 0 };
+
+	bigger.cap = m->cap ? m->cap * 2 : 64;
+	bigger.keys = xcalloc(bigger.cap, sizeof(*bigger.keys));
+	bigger.vals = xcalloc(bigger.cap, sizeof(*bigger.vals));
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->vals[i])
+			wt_idmap_put(&bigger, m->keys[i], m->vals[i]);
+	free(m->keys);
+	free(m->vals);
+	*m = bigger;
+}
+
+void *wt_idmap_put(struct wt_idmap *m, uint64_t id, void *val)
+{
+	size_t i;
+	void *old;
+
+	assert(val);
+	if (2 * (m->n + 1) > m->cap)
+		idmap_grow(m);
+	i = idmap_slot(m, id);
+	old = m->vals[i];
+	if (!old)
+		m->n++;
+	m->keys[i] = id;
+	m->vals[i] = val;
+	return old;
+}
+
+static uint64_t key_hash(uint64_t a, uint64_t b, const char *name)
+{
+	uint64_t h = mix64(a * 0x9e3779b97f4a7c15ull + b);
+
+	for (const unsigned char *s = (const unsigned char *)name; s && *s; s++)
+		h = (h ^ *s) * 0x100000001b3ull;	/* FNV-1a step */
+	return mix64(h);
+}
+
+static bool key_eq(const struct wt_keynode *n, uint64_t a, uint64_t b,
+		   const char *name, uint64_t hash)
+{
+	if (n->hash != hash || n->a != a || n->b != b)
+		return false;
+	if (!n->name || !name)
+		return n->name == name;
+	return strcmp(n->name, name) == 0;
+}
+
+void wt_keymap_init(struct wt_keymap *m)
+{
+	m->nbuckets = 256;
+	m->buckets = xcalloc(m->nbuckets, sizeof(*m->buckets));
+	m->n = 0;
+}
+
+void wt_keymap_free(struct wt_keymap *m)
+{
+	for (size_t i = 0; i < m->nbuckets; i++) {
+		struct wt_keynode *n = m->buckets[i], *next;
+
+		for (; n; n = next) {
+			next = n->next;
+			free(n->name);
+			free(n);
+		}
+	}
+	free(m->buckets);
+	memset(m, 0, sizeof(*m));
+}
+
+static void keymap_grow(struct wt_keymap *m)
+{
+	size_t nb = m->nbuckets * 2;
+	struct wt_keynode **b = xcalloc(nb, sizeof(*b));
+
+	/* Reversing each chain is fine: only the head order of one key
+	 * matters, and rehashing keeps nodes of a key in relative order
+	 * only if we append; so append at the tail. */
+	for (size_t i = 0; i < m->nbuckets; i++) {
+		struct wt_keynode *n = m->buckets[i], *next;
+
+		for (; n; n = next) {
+			struct wt_keynode **tail = &b[n->hash & (nb - 1)];
+
+			next = n->next;
+			while (*tail)
+				tail = &(*tail)->next;
+			n->next = NULL;
+			*tail = n;
+		}
+	}
+	free(m->buckets);
+	m->buckets = b;
+	m->nbuckets = nb;
+}
+
+void wt_keymap_add(struct wt_keymap *m, uint64_t a, uint64_t b,
+		   const char *name, uint64_t val)
+{
+	struct wt_keynode *n = xcalloc(1, sizeof(*n));
+	size_t i;
+
+	if (m->n + 1 > 2 * m->nbuckets)
+		keymap_grow(m);
+	n->a = a;
+	n->b = b;
+	n->hash = key_hash(a, b, name);
+	n->name = name ? strdup(name) : NULL;
+	if (name && !n->name)
+		abort();
+	n->val = val;
+	i = n->hash & (m->nbuckets - 1);
+	n->next = m->buckets[i];
+	m->buckets[i] = n;
+	m->n++;
+}
+
+int wt_keymap_del(struct wt_keymap *m, uint64_t a, uint64_t b,
+		  const char *name, uint64_t val)
+{
+	uint64_t hash = key_hash(a, b, name);
+	struct wt_keynode **pp = &m->buckets[hash & (m->nbuckets - 1)];
+
+	for (; *pp; pp = &(*pp)->next) {
+		struct wt_keynode *n = *pp;
+
+		if (key_eq(n, a, b, name, hash) && n->val == val) {
+			*pp = n->next;
+			free(n->name);
+			free(n);
+			m->n--;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static const struct wt_keynode *find_from(const struct wt_keynode *n,
+					  uint64_t a, uint64_t b,
+					  const char *name, uint64_t hash)
+{
+	for (; n; n = n->next)
+		if (key_eq(n, a, b, name, hash))
+			return n;
+	return NULL;
+}
+
+const struct wt_keynode *wt_keymap_find(const struct wt_keymap *m, uint64_t a,
+					uint64_t b, const char *name)
+{
+	uint64_t hash = key_hash(a, b, name);
+
+	return find_from(m->buckets[hash & (m->nbuckets - 1)], a, b, name, hash);
+}
+
+const struct wt_keynode *wt_keymap_next(const struct wt_keynode *n)
+{
+	return find_from(n->next, n->a, n->b, n->name, n->hash);
+}

@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Namespace snapshots rebuilt from the history, and the canonical listing
+ * shared with the live world's wt_world_dump.  See sim/ns.h.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/history_internal.h"
+#include "sim/ns.h"
+#include "sim/vfs/mount.h"
+#include "sim/vfs/world.h"
+
+/* Bounds: a listing or a mount chain longer than this is a broken model. */
+#define WT_NS_MAX_LINES		(1u << 20)
+#define WT_NS_MAX_DEPTH		4096u
+
+struct wt_ns {
+	const struct wt_history *h;
+	uint64_t version;
+	struct wt_idmap objs;		/* id -> const struct wt_fact * */
+	struct wt_keymap children;	/* (dir, 0, folded name) -> hashed dentry */
+	struct wt_keymap mounts_at;	/* (parent, mountpoint) -> attached mount */
+	uint64_t root_mnt;
+	struct wt_fact *own;		/* facts owned (a live capture) */
+	uint32_t nown;
+};
+
+static const struct wt_fact *obj(const struct wt_ns *ns, uint64_t id,
+				 enum wt_fact_kind kind)
+{
+	const struct wt_fact *f = wt_idmap_get(&ns->objs, id);
+
+	return f && f->kind == kind ? f : NULL;
+}
+
+const struct wt_dentry_fact *wt_ns_dentry(const struct wt_ns *ns, uint64_t id)
+{
+	const struct wt_fact *f = obj(ns, id, WT_FACT_DENTRY);
+
+	return f ? &f->d : NULL;
+}
+
+const struct wt_inode_fact *wt_ns_inode(const struct wt_ns *ns, uint64_t id)
+{
+	const struct wt_fact *f = obj(ns, id, WT_FACT_INODE);
+
+	return f ? &f->i : NULL;
+}
+
+const struct wt_mount_fact *wt_ns_mount(const struct wt_ns *ns, uint64_t id)
+{
+	const struct wt_fact *f = obj(ns, id, WT_FACT_MOUNT);
+
+	return f ? &f->m : NULL;
+}
+
+const struct wt_super_fact *wt_ns_super(const struct wt_ns *ns, uint64_t id)
+{
+	const struct wt_fact *f = obj(ns, id, WT_FACT_SUPER);
+
+	return f ? &f->s : NULL;
+}
+
+const struct wt_inode_fact *wt_ns_dentry_inode(const struct wt_ns *ns,
+					       uint64_t dentry_id)
+{
+	const struct wt_dentry_fact *d = wt_ns_dentry(ns, dentry_id);
+
+	return d && d->inode ? wt_ns_inode(ns, d->inode) : NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* applying facts                                                       */
+
+static bool sb_casefold(const struct wt_ns *ns, uint64_t sb)
+{
+	const struct wt_super_fact *s = wt_ns_super(ns, sb);
+
+	return s && s->kind == WT_FS_CASEFOLD;
+}
+
+/* The index key of a name: itself, or ASCII-lowercased on casefold. */
+static const char *fold(const struct wt_ns *ns, uint64_t sb, const char *name,
+			size_t len, char *buf)
+{
+	bool cf = sb_casefold(ns, sb);
+
+	if (len > NAME_MAX_LEN)
+		len = NAME_MAX_LEN;
+	for (size_t i = 0; i < len; i++)
+		buf[i] = cf ? (char)tolower((unsigned char)name[i]) : name[i];
+	buf[len] = '\0';
+	return buf;
+}
+
+static bool indexed_dentry(const struct wt_dentry_fact *d)
+{
+	return (d->flags & WT_DF_HASHED) && d->parent != d->id;
+}
+
+static void apply_dentry(struct wt_ns *ns, const struct wt_fact *f)
+{
+	const struct wt_fact *old = obj(ns, f->d.id, WT_FACT_DENTRY);
+	char key[NAME_MAX_LEN + 1];
+
+	if (old && indexed_dentry(&old->d))
+		wt_keymap_del(&ns->children, old->d.parent, 0,
+			      fold(ns, old->d.sb, old->d.name,
+				   strlen(old->d.name), key), old->d.id);
+	if (indexed_dentry(&f->d))
+		wt_keymap_add(&ns->children, f->d.parent, 0,
+			      fold(ns, f->d.sb, f->d.name, strlen(f->d.name),
+				   key), f->d.id);
+}
+
+static bool indexed_mount(const struct wt_mount_fact *m)
+{
+	return (m->flags & WT_MF_ATTACHED) && m->parent != m->id;
+}
+
+static void apply_mount(struct wt_ns *ns, const struct wt_fact *f)
+{
+	const struct wt_fact *old = obj(ns, f->m.id, WT_FACT_MOUNT);
+
+	if (old && indexed_mount(&old->m))
+		wt_keymap_del(&ns->mounts_at, old->m.parent, old->m.mountpoint,
+			      NULL, old->m.id);
+	if (indexed_mount(&f->m))
+		wt_keymap_add(&ns->mounts_at, f->m.parent, f->m.mountpoint,
+			      NULL, f->m.id);
+	if (f->m.flags & WT_MF_NSROOT)
+		ns->root_mnt = f->m.id;
+}
+
+static void apply_fact(struct wt_ns *ns, const struct wt_fact *f)
+{
+	if (f->kind == WT_FACT_DENTRY)
+		apply_dentry(ns, f);
+	else if (f->kind == WT_FACT_MOUNT)
+		apply_mount(ns, f);
+	wt_idmap_put(&ns->objs, wt_fact_id(f), (void *)f);
+}
+
+/* Supers first: a dentry's index key depends on its sb's case rule. */
+static void apply_facts(struct wt_ns *ns, const struct wt_fact *facts,
+			uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (facts[i].kind == WT_FACT_SUPER)
+			apply_fact(ns, &facts[i]);
+	for (uint32_t i = 0; i < n; i++)
+		if (facts[i].kind != WT_FACT_SUPER)
+			apply_fact(ns, &facts[i]);
+}
+
+static struct wt_ns *ns_alloc(const struct wt_history *h)
+{
+	struct wt_ns *ns = calloc(1, sizeof(*ns));
+
+	if (!ns)
+		return NULL;
+	ns->h = h;
+	wt_idmap_init(&ns->objs);
+	wt_keymap_init(&ns->children);
+	wt_keymap_init(&ns->mounts_at);
+	return ns;
+}
+
+void wt_ns_destroy(struct wt_ns *ns)
+{
+	if (!ns)
+		return;
+	wt_idmap_free(&ns->objs);
+	wt_keymap_free(&ns->children);
+	wt_keymap_free(&ns->mounts_at);
+	wt_facts_free(ns->own, ns->nown);
+	free(ns);
+}
+
+struct wt_ns *wt_ns_create(const struct wt_history *h, uint64_t version)
+{
+	const struct wt_hist_entry *e;
+	struct wt_ns *ns;
+
+	if (version < wt_history_first(h) || version > wt_history_version(h))
+		return NULL;
+	e = wt_history_entry(h, wt_history_first(h));
+	ns = ns_alloc(h);
+	if (!ns || !e) {
+		wt_ns_destroy(ns);
+		return NULL;
+	}
+	apply_facts(ns, e->facts, e->nfacts);
+	ns->version = e->version;
+	if (wt_ns_advance_to(ns, version)) {
+		wt_ns_destroy(ns);
+		return NULL;
+	}
+	return ns;
+}
+
+struct wt_ns *wt_ns_from_world(struct wt_world *w)
+{
+	struct wt_ns *ns = ns_alloc(w->history);
+
+	if (!ns)
+		return NULL;
+	wt_capture_world(w, w->history, &ns->own, &ns->nown);
+	apply_facts(ns, ns->own, ns->nown);
+	ns->version = w->history ? wt_history_version(w->history) : 0;
+	ns->h = NULL;	/* a live capture does not advance */
+	return ns;
+}
+
+const struct wt_idmap *wt_ns_objects(const struct wt_ns *ns)
+{
+	return &ns->objs;
+}
+
+uint64_t wt_ns_version(const struct wt_ns *ns)
+{
+	return ns->version;
+}
+
+int wt_ns_advance(struct wt_ns *ns)
+{
+	const struct wt_hist_entry *e;
+
+	if (!ns->h)
+		return -EAGAIN;
+	e = wt_history_entry(ns->h, ns->version + 1);
+	if (!e)
+		return -EAGAIN;
+	apply_facts(ns, e->facts, e->nfacts);
+	ns->version = e->version;
+	return 0;
+}
+
+int wt_ns_advance_to(struct wt_ns *ns, uint64_t version)
+{
+	if (version < ns->version)
+		return -EINVAL;
+	while (ns->version < version) {	/* bounded by version */
+		int err = wt_ns_advance(ns);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* queries                                                              */
+
+const struct wt_dentry_fact *wt_ns_child(const struct wt_ns *ns, uint64_t dir,
+					 const char *name, size_t len)
+{
+	const struct wt_dentry_fact *d = wt_ns_dentry(ns, dir);
+	const struct wt_keynode *n;
+	char key[NAME_MAX_LEN + 1];
+
+	if (!d || len == 0 || len > NAME_MAX_LEN)
+		return NULL;
+	n = wt_keymap_find(&ns->children, dir, 0, fold(ns, d->sb, name, len, key));
+	return n ? wt_ns_dentry(ns, n->val) : NULL;
+}
+
+const struct wt_mount_fact *wt_ns_mount_at(const struct wt_ns *ns, uint64_t mnt,
+					   uint64_t dentry)
+{
+	const struct wt_mount_fact *top = NULL;
+	const struct wt_keynode *n;
+
+	for (n = wt_keymap_find(&ns->mounts_at, mnt, dentry, NULL); n;
+	     n = wt_keymap_next(n)) {
+		const struct wt_mount_fact *m = wt_ns_mount(ns, n->val);
+
+		if (!m)
+			continue;
+		/* Most recently attached is on top, as __lookup_mnt finds. */
+		if (!top || m->order > top->order ||
+		    (m->order == top->order && m->id > top->id))
+			top = m;
+	}
+	return top;
+}
+
+unsigned wt_ns_follow_mounts(const struct wt_ns *ns, uint64_t *mnt,
+			     uint64_t *dentry)
+{
+	unsigned crossed = 0;
+
+	for (; crossed < WT_NS_MAX_DEPTH; crossed++) {
+		const struct wt_mount_fact *m = wt_ns_mount_at(ns, *mnt, *dentry);
+
+		if (!m)
+			break;
+		*mnt = m->id;
+		*dentry = m->root;
+	}
+	return crossed;
+}
+
+uint64_t wt_ns_root_mount(const struct wt_ns *ns)
+{
+	return ns->root_mnt;
+}
+
+uint64_t wt_ns_mount_parent(const struct wt_ns *ns, uint64_t mnt)
+{
+	const struct wt_mount_fact *m = wt_ns_mount(ns, mnt);
+
+	return m ? m->parent : 0;
+}
+
+uint64_t wt_ns_mount_mountpoint(const struct wt_ns *ns, uint64_t mnt)
+{
+	const struct wt_mount_fact *m = wt_ns_mount(ns, mnt);
+
+	return m ? m->mountpoint : 0;
+}
+
+uint64_t wt_ns_mount_root(const struct wt_ns *ns, uint64_t mnt)
+{
+	const struct wt_mount_fact *m = wt_ns_mount(ns, mnt);
+
+	return m ? m->root : 0;
+}

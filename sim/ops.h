@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Namespace writer operations, and their publication-protocol table.
+ *
+ * Each operation takes the locks the kernel takes, bumps exactly the
+ * seqcounts the kernel bumps, logs each visible step in the history at
+ * its publication point, and returns 0 or -errno with the kernel's
+ * errors.  Writers are serialised among themselves by the world's writer
+ * mutex (they are not what is under test; walkers never take it) and
+ * otherwise take the kernel's locks where readers care: i_rwsem of the
+ * directories, rename_lock around d_move, namespace_sem and mount_lock
+ * (lock_mount_hash) around every mount-tree change, d_lock inside the
+ * dcache calls.  Writers act as root (no permission checks) and create
+ * objects owned by 0:0.
+ *
+ * Paths are resolved by sim/resolve (the writers' REF-style resolver, not
+ * the walk engine under test).  Every operation may be called from a
+ * simulated thread in the middle of a run as well as at build time; the
+ * first call on a world sets the writer side up (wt_ops_init), which
+ * must happen before simulated threads start.
+ */
+#ifndef WT_SIM_OPS_H
+#define WT_SIM_OPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/vfs/types.h"
+
+struct wt_world;
+
+/* Set up the writer side of w (history with version 0 = w now, writer
+ * mutex, creating-path table): idempotent; 0 or -ENOMEM. */
+int wt_ops_init(struct wt_world *w);
+/* Free it; call before wt_world_destroy. */
+void wt_ops_fini(struct wt_world *w);
+/* World + writer side, and teardown of both (tests, CLI). */
+struct wt_world *wt_ops_world_create(uint64_t seed);
+void wt_ops_world_destroy(struct wt_world *w);
+
+/* The errno name ("ENOENT"), or "E?" */
+const char *wt_errno_name(int err);
+
+/* --- names and files --- */
+int wt_op_mkdir(struct wt_world *w, const char *path, umode_t mode, bool parents);
+/* touch: create a regular file; an existing name is left alone (0). */
+int wt_op_create(struct wt_world *w, const char *path, umode_t mode);
+int wt_op_unlink(struct wt_world *w, const char *path);
+int wt_op_rmdir(struct wt_world *w, const char *path);
+int wt_op_symlink(struct wt_world *w, const char *target, const char *path);
+int wt_op_link(struct wt_world *w, const char *oldpath, const char *newpath);
+
+#define WT_RENAME_NOREPLACE	0x1	/* the kernel's RENAME_NOREPLACE */
+#define WT_RENAME_EXCHANGE	0x2	/* the kernel's RENAME_EXCHANGE */
+int wt_op_rename(struct wt_world *w, const char *oldpath, const char *newpath,
+		 unsigned flags);
+/* chmod/chown follow a final symlink, as the syscalls do. */
+int wt_op_chmod(struct wt_world *w, const char *path, umode_t mode);
+int wt_op_chown(struct wt_world *w, const char *path, uint32_t uid, uint32_t gid);
+
+/* --- mounts --- */
+/* mount -t TYPE NAME PATH: a new super_block of type, mounted at path. */
+int wt_op_mount(struct wt_world *w, const char *type, const char *name,
+		const char *path);
+/* mount --bind / --rbind SRC DST */
+int wt_op_bind(struct wt_world *w, const char *src, const char *dst,
+	       bool recursive);
+/* mount --move SRC DST */
+int wt_op_move_mount(struct wt_world *w, const char *src, const char *dst);
+#define WT_UMOUNT_DETACH	0x1	/* MNT_DETACH: lazy */
+int wt_op_umount(struct wt_world *w, const char *path, unsigned flags);
+
+/* --- the rest --- */
+/* Drop every unused dentry (wt_dcache_shrink); returns how many (>= 0). */
+int wt_op_shrink(struct wt_world *w);
+/* A proc magic link NAME in the root of the proc fs mounted at procpath,
+ * aimed at target (resolved, followed). */
+int wt_op_proc_magic(struct wt_world *w, const char *procpath,
+		     const char *name, const char *target);
+/* Server-side changes behind a remote fs's client (sim/fs/remote.h):
+ * fspath is where it is mounted, paths are relative to its root. */
+enum wt_remote_change {
+	WT_REMOTE_CREATE,	/* a: path, mode */
+	WT_REMOTE_MKDIR,	/* a: path, mode */
+	WT_REMOTE_SYMLINK,	/* a: path, b: target */
+	WT_REMOTE_UNLINK,	/* a: path */
+	WT_REMOTE_RENAME,	/* a: from, b: to */
+	WT_REMOTE_INVALIDATE,	/* a: path */
+	WT_REMOTE_EXPIRE,	/* no argument */
+};
+int wt_op_remote(struct wt_world *w, enum wt_remote_change change,
+		 const char *fspath, const char *a, const char *b, umode_t mode);
+/* slowperm: forget an inode's ACL (the next RCU check blocks). */
+int wt_op_acl_uncache(struct wt_world *w, const char *path);
+/* autofs: make the daemon busy (d_manage blocks) or not. */
+int wt_op_autofs_busy(struct wt_world *w, const char *fspath, bool busy);
+
+/* --- the creating path of each inode (walktorture lookup's "object") --- */
+/*
+ * The path the creating command used, normalised (duplicate and trailing
+ * slashes removed): mkdir/touch/ln -s name their new inode; a hard link
+ * keeps the first name; the root of a `mount -t` filesystem is
+ * "fsroot:PATH"; the namespace root is "/".  NULL for an inode no writer
+ * created (a remote lookup's, an automount's).
+ */
+const char *wt_inode_origin(const struct wt_world *w, uint64_t inode_id);
+/* Successful sync umounts whose own final mntput was not the final put
+ * (a walker stole it: the bug the MNT_SYNC_UMOUNT protocol prevents). */
+uint64_t wt_ops_sync_umount_not_final(const struct wt_world *w);
+/* How many writer operations succeeded so far. */
+uint64_t wt_ops_done(const struct wt_world *w);
+
+/* ------------------------------------------------------------------ */
+/* The publication-protocol table                                       */
+
+enum wt_op {
+	WT_OP_MKDIR,
+	WT_OP_CREATE,
+	WT_OP_UNLINK,
+	WT_OP_RMDIR,
+	WT_OP_SYMLINK,
+	WT_OP_LINK,
+	WT_OP_RENAME,
+	WT_OP_RENAME_EXCHANGE,
+	WT_OP_CHMOD,
+	WT_OP_CHOWN,
+	WT_OP_MOUNT,
+	WT_OP_BIND,
+	WT_OP_RBIND,
+	WT_OP_MOVE_MOUNT,
+	WT_OP_UMOUNT,
+	WT_OP_UMOUNT_LAZY,
+	WT_OP_SHRINK,
+	WT_OP_PROC_MAGIC,
+	WT_OP_REMOTE,
+	WT_OP_ACL_UNCACHE,
+	WT_OP_AUTOFS_BUSY,
+	WT_OP__COUNT
+};
+
+/*
+ * Symbolic seqcount targets: which counters an operation bumps, named by
+ * their role for the operation's concrete arguments.  Nothing else may
+ * move -- in particular never a parent's d_seq.
+ */
+#define WT_SEQ_CREATED_DENTRY	(1u << 0)	/* d_instantiate at the new name
+						 * (a cached negative dentry, or a fresh one) */
+#define WT_SEQ_VICTIM_DENTRY	(1u << 1)	/* d_delete: d_make_negative, or
+						 * __d_drop when others hold it */
+#define WT_SEQ_MOVED_DENTRY	(1u << 2)	/* d_move's dentry (both, exchange) */
+#define WT_SEQ_TARGET_DENTRY	(1u << 3)	/* the dentry d_move replaces at
+						 * the destination (negative or not) */
+#define WT_SEQ_MOUNT_LOCK	(1u << 4)	/* write_seqlock(&mount_lock) */
+#define WT_SEQ_RENAME_LOCK	(1u << 5)	/* write_seqlock(&rename_lock) */
+#define WT_SEQ_KILLED_DENTRIES	(1u << 6)	/* shrink: each dentry it kills
+						 * (invalidated, then freed) */
+
+#define WT_OP_MAX_LOCKS		12
+#define WT_OP_MAX_STORES	8
+#define WT_OP_MAX_STEPS		4
+
+struct wt_op_row {
+	enum wt_op op;
+	const char *name;			/* the verb */
+	const char *locks[WT_OP_MAX_LOCKS];	/* in order taken; NULL ends */
+	unsigned seqs;				/* WT_SEQ_* bumped */
+	/* writer-step points (WT_K_OP_STEP) in the order the op hits them;
+	 * a "*" suffix: once per mount of the tree; "?": only in some cases
+	 * (see notes) */
+	const char *stores[WT_OP_MAX_STORES];
+	const char *publish[WT_OP_MAX_STEPS];	/* history step names, in order */
+	const char *notes;
+};
+
+extern const struct wt_op_row wt_op_table[WT_OP__COUNT];
+const struct wt_op_row *wt_op_row(enum wt_op op);
+const struct wt_op_row *wt_op_row_by_name(const char *name);
+
+#endif /* WT_SIM_OPS_H */

@@ -1,0 +1,457 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Mount-tree operations: mount -t, bind, rbind, move, umount (sync and
+ * lazy).  Each holds namespace_sem and changes the tree only under
+ * lock_mount_hash (write_seqlock(&mount_lock)): mount_lock is the one
+ * seqcount they bump.  The kernel's d_set_mounted also write-locks
+ * rename_lock when a dentry first becomes a mountpoint; the model leaves
+ * that out, because every reader that cares about a new mount (scoped
+ * `..` included) also checks mount_lock, which moves anyway.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/atomic.h"
+#include "sim/ops_internal.h"
+#include "sim/rcu.h"
+
+/* Mounts of a subtree, parents before children (an explicit queue). */
+struct mnt_list {
+	struct mount **v;
+	size_t n;
+	size_t cap;
+};
+
+static void mnt_list_add(struct mnt_list *l, struct mount *m)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 16;
+		l->v = realloc(l->v, l->cap * sizeof(*l->v));
+		if (!l->v)
+			abort();	/* bookkeeping */
+	}
+	l->v[l->n++] = m;
+}
+
+/* m and every mount below it, breadth first (namespace_sem held). */
+static void collect_tree(struct mount *m, struct mnt_list *l)
+{
+	mnt_list_add(l, m);
+	for (size_t i = 0; i < l->n; i++)	/* bounded: the tree is finite */
+		for (struct mount *c = l->v[i]->mnt_mounts; c; c = c->mnt_child)
+			mnt_list_add(l, c);
+}
+
+static bool mnt_is_attached(const struct mount *m)
+{
+	return READ_ONCE(m->mnt_attached);
+}
+
+/* d_set_mounted's test: a mountpoint must still be in the tree. */
+static int mountpoint_ok(const struct path *mp, const struct mount *src_root)
+{
+	if (mp->dentry != mp->mnt->mnt_root && d_unhashed(mp->dentry))
+		return -ENOENT;
+	if (!mnt_is_attached(real_mount(mp->mnt)))
+		return -EINVAL;	/* check_mnt: not in our namespace */
+	if (src_root && d_is_dir(mp->dentry) != d_is_dir(src_root->mnt.mnt_root))
+		return -ENOTDIR;
+	return 0;
+}
+
+static void log_tree(struct wt_hist_rec *rec, struct mnt_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		wt_history_mount(rec, l->v[i]);
+		wt_history_super(rec, l->v[i]->mnt.mnt_sb);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* mount -t                                                             */
+
+static int do_new_mount(struct wt_world *w, const struct file_system_type *t,
+			const char *name, const char *path, struct path *mp)
+{
+	struct wt_hist_rec *rec;
+	struct super_block *sb;
+	struct mount *m;
+	int err = d_can_lookup(mp->dentry) ? mountpoint_ok(mp, NULL) : -ENOTDIR;
+
+	if (err)
+		return err;
+	sb = wt_sb_create(w, t, name);
+	if (!sb)
+		return -ENOMEM;
+	m = wt_mnt_alloc(sb, sb->s_root, name);
+	if (!m) {
+		wt_sb_discard(sb);
+		return -ENOMEM;
+	}
+	wt_origin_set(w, d_inode(sb->s_root), "fsroot:", path, strlen(path));
+	rec = wt_history_begin(w, "mount", "mount.attach", "-t %s %s %s",
+			       t->name, name, path);
+	lock_mount_hash(w);
+	wt_mnt_attach(m, real_mount(mp->mnt), mp->dentry);
+	unlock_mount_hash(w);
+	wt_history_mount(rec, m);
+	wt_history_super(rec, sb);
+	wt_history_dentry(rec, mp->dentry);
+	wt_history_commit(rec);
+	return 0;
+}
+
+int wt_op_mount(struct wt_world *w, const char *type, const char *name,
+		const char *path)
+{
+	const struct file_system_type *t = wt_fs_type_lookup(type);
+	struct path mp;
+	int err;
+
+	if (!t)
+		return -ENODEV;
+	err = wt_writer_lock(w);
+	if (err)
+		return err;
+	err = wt_resolve(w, path, WT_RES_FOLLOW, &mp);
+	if (!err) {
+		mutex_lock(&w->namespace_sem);
+		err = do_new_mount(w, t, name, path, &mp);
+		mutex_unlock(&w->namespace_sem);
+		wt_path_put(&mp);
+	}
+	if (!err)
+		wt_writer_done(w);
+	wt_writer_unlock(w);
+	return err;
+}
+
+/* ------------------------------------------------------------------ */
+/* bind, rbind                                                          */
+
+static struct mount *clone_mnt(struct mount *src, struct dentry *root)
+{
+	struct mount *m = wt_mnt_alloc(src->mnt.mnt_sb, root, src->mnt_devname);
+
+	/* Not yet published: a plain store.  Umount state is not copied. */
+	if (m)
+		m->mnt.mnt_flags = src->mnt.mnt_flags &
+			~(MNT_UMOUNT | MNT_SYNC_UMOUNT | MNT_DOOMED | MNT_MARKED);
+	return m;
+}
+
+/*
+ * copy_tree: clones of src's mounts whose mountpoints lie under root, in
+ * srcs and clones (parents first, index 0 the top).  -ENOMEM drops them.
+ */
+static int copy_tree(struct mount *src, struct dentry *root, bool recursive,
+		     struct mnt_list *srcs, struct mnt_list *clones)
+{
+	struct mount *top = clone_mnt(src, root);
+
+	if (!top)
+		return -ENOMEM;
+	mnt_list_add(srcs, src);
+	mnt_list_add(clones, top);
+	for (size_t i = 0; recursive && i < srcs->n; i++) {
+		for (struct mount *c = srcs->v[i]->mnt_mounts; c; c = c->mnt_child) {
+			struct mount *cc;
+
+			if (i == 0 && !is_subdir(c->mnt_mountpoint, root))
+				continue;
+			cc = clone_mnt(c, c->mnt.mnt_root);
+			if (!cc)
+				return -ENOMEM;
+			mnt_list_add(srcs, c);
+			mnt_list_add(clones, cc);
+		}
+	}
+	return 0;
+}
+
+static size_t index_of(const struct mnt_list *l, const struct mount *m)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i] == m)
+			return i;
+	return 0;
+}
+
+static void attach_clones(struct wt_world *w, struct mnt_list *srcs,
+			  struct mnt_list *clones, const struct path *mp)
+{
+	lock_mount_hash(w);
+	wt_mnt_attach(clones->v[0], real_mount(mp->mnt), mp->dentry);
+	for (size_t i = 1; i < clones->n; i++) {
+		struct mount *s = srcs->v[i];
+
+		wt_mnt_attach(clones->v[i],
+			      clones->v[index_of(srcs, s->mnt_parent)],
+			      s->mnt_mountpoint);
+	}
+	unlock_mount_hash(w);
+}
+
+static int do_bind(struct wt_world *w, const struct path *src,
+		   const struct path *mp, bool recursive, const char *args)
+{
+	struct mnt_list srcs = { 0 }, clones = { 0 };
+	struct mount *s = real_mount(src->mnt);
+	struct wt_hist_rec *rec;
+	int err = mnt_is_attached(s) ? 0 : -EINVAL;
+
+	if (!err && d_is_dir(src->dentry) != d_is_dir(mp->dentry))
+		err = -ENOTDIR;
+	if (!err)
+		err = mountpoint_ok(mp, NULL);
+	if (!err)
+		err = copy_tree(s, src->dentry, recursive, &srcs, &clones);
+	if (err) {
+		for (size_t i = 0; i < clones.n; i++)
+			mntput(&clones.v[i]->mnt);	/* never attached: freed */
+		goto out;
+	}
+	rec = wt_history_begin(w, recursive ? "rbind" : "bind",
+			       recursive ? "rbind.attach" : "bind.attach", "%s", args);
+	attach_clones(w, &srcs, &clones, mp);
+	log_tree(rec, &clones);
+	wt_history_dentry(rec, mp->dentry);
+	wt_history_commit(rec);
+out:
+	free(srcs.v);
+	free(clones.v);
+	return err;
+}
+
+/* Resolve both paths of a two-path mount verb, then run fn. */
+static int two_paths(struct wt_world *w, const char *a, const char *b,
+		     struct path *pa, struct path *pb)
+{
+	int err = wt_resolve(w, a, WT_RES_FOLLOW, pa);
+
+	if (err)
+		return err;
+	err = wt_resolve(w, b, WT_RES_FOLLOW, pb);
+	if (err)
+		wt_path_put(pa);
+	return err;
+}
+
+int wt_op_bind(struct wt_world *w, const char *src, const char *dst,
+	       bool recursive)
+{
+	char args[2 * PATH_MAX_LEN + 2];
+	struct path s, d;
+	int err = wt_writer_lock(w);
+
+	if (err)
+		return err;
+	err = two_paths(w, src, dst, &s, &d);
+	if (!err) {
+		snprintf(args, sizeof(args), "%s %s", src, dst);
+		mutex_lock(&w->namespace_sem);
+		err = do_bind(w, &s, &d, recursive, args);
+		mutex_unlock(&w->namespace_sem);
+		wt_path_put(&d);
+		wt_path_put(&s);
+	}
+	if (!err)
+		wt_writer_done(w);
+	wt_writer_unlock(w);
+	return err;
+}
+
+/* ------------------------------------------------------------------ */
+/* mount --move                                                         */
+
+static int do_move(struct wt_world *w, const struct path *src,
+		   const struct path *mp, const char *args)
+{
+	struct mount *m = real_mount(src->mnt), *p;
+	struct wt_hist_rec *rec;
+	struct dentry *old_mp;
+	int err;
+
+	if (src->dentry != src->mnt->mnt_root)
+		return -EINVAL;		/* not a mount root */
+	if (!mnt_is_attached(m) || !mnt_has_parent(m))
+		return -EINVAL;		/* detached, or the namespace root */
+	for (p = real_mount(mp->mnt); mnt_has_parent(p); p = p->mnt_parent)
+		if (p == m)
+			return -ELOOP;	/* into its own subtree */
+	if (p == m)
+		return -ELOOP;
+	err = mountpoint_ok(mp, m);
+	if (err)
+		return err;
+	old_mp = dget(m->mnt_mountpoint);	/* logged after the detach */
+	rec = wt_history_begin(w, "move_mount", "move_mount.attach", "%s", args);
+	lock_mount_hash(w);
+	/* One mount_lock section: readers never see the mount detached. */
+	wt_mnt_detach(m);
+	wt_mnt_attach(m, real_mount(mp->mnt), mp->dentry);
+	unlock_mount_hash(w);
+	wt_history_mount(rec, m);
+	wt_history_dentry(rec, old_mp);
+	wt_history_dentry(rec, mp->dentry);
+	wt_history_commit(rec);
+	dput(old_mp);
+	return 0;
+}
+
+int wt_op_move_mount(struct wt_world *w, const char *src, const char *dst)
+{
+	char args[2 * PATH_MAX_LEN + 2];
+	struct path s, d;
+	int err = wt_writer_lock(w);
+
+	if (err)
+		return err;
+	err = two_paths(w, src, dst, &s, &d);
+	if (!err) {
+		snprintf(args, sizeof(args), "%s %s", src, dst);
+		mutex_lock(&w->namespace_sem);
+		err = do_move(w, &s, &d, args);
+		mutex_unlock(&w->namespace_sem);
+		wt_path_put(&d);
+		wt_path_put(&s);
+	}
+	if (!err)
+		wt_writer_done(w);
+	wt_writer_unlock(w);
+	return err;
+}
+
+/* ------------------------------------------------------------------ */
+/* umount                                                               */
+
+/*
+ * Lazy (MNT_DETACH): the whole subtree leaves the tree now, top first;
+ * each mount gets MNT_UMOUNT but not MNT_SYNC_UMOUNT, and after a grace
+ * period the tree's references are dropped: whoever puts last -- a
+ * walker still inside, or this -- frees.
+ */
+static void umount_lazy(struct wt_world *w, struct mount *m, const char *path)
+{
+	struct mnt_list l = { 0 }, mps = { 0 };
+	struct wt_hist_rec *rec;
+
+	collect_tree(m, &l);
+	rec = wt_history_begin(w, "umount_lazy", "umount.detach", "-l %s", path);
+	for (size_t i = 0; i < l.n; i++) {
+		struct mount *c = l.v[i];
+
+		mnt_list_add(&mps, (struct mount *)dget(c->mnt_mountpoint));
+		wt_store_step(c, mnt.mnt_flags, c->mnt.mnt_flags | MNT_UMOUNT,
+			      "umount.MNT_UMOUNT");
+		wt_mnt_detach(c);
+	}
+	unlock_mount_hash(w);
+	log_tree(rec, &l);
+	for (size_t i = 0; i < mps.n; i++)
+		wt_history_dentry(rec, (struct dentry *)mps.v[i]);
+	wt_history_commit(rec);
+	mutex_unlock(&w->namespace_sem);
+	synchronize_rcu();	/* namespace_unlock: lazy umount waits too */
+	for (size_t i = 0; i < l.n; i++) {
+		dput((struct dentry *)mps.v[i]);
+		mntput(&l.v[i]->mnt);	/* the tree's reference */
+	}
+	free(l.v);
+	free(mps.v);
+}
+
+/*
+ * Sync: busy unless the counts are exactly what the tree (1) and this
+ * caller's path (1) hold; then umount_tree with UMOUNT_SYNC sets
+ * MNT_SYNC_UMOUNT, the grace period passes, the tree's reference goes,
+ * and the caller's final put (in wt_op_umount) frees the mount.
+ */
+static int umount_sync(struct wt_world *w, struct mount *m, const char *path)
+{
+	struct wt_hist_rec *rec;
+	struct dentry *mp;
+
+	/*
+	 * Pairs with __legitimize_mnt's smp_mb() after its count increment:
+	 * either that walker's increment is visible to the busy check below,
+	 * or its mount_lock recheck sees our write section and it backs off.
+	 */
+	smp_mb();
+	if (m->mnt_mounts || mnt_get_count(m) > 2) {
+		unlock_mount_hash(w);
+		mutex_unlock(&w->namespace_sem);
+		return -EBUSY;	/* propagate_mount_busy(mnt, 2) */
+	}
+	mp = dget(m->mnt_mountpoint);
+	rec = wt_history_begin(w, "umount", "umount.detach", "%s", path);
+	wt_store_step(m, mnt.mnt_flags,
+		      m->mnt.mnt_flags | MNT_UMOUNT | MNT_SYNC_UMOUNT,
+		      "umount.MNT_SYNC_UMOUNT");
+	wt_mnt_detach(m);
+	unlock_mount_hash(w);
+	wt_history_mount(rec, m);
+	wt_history_dentry(rec, mp);
+	wt_history_commit(rec);
+	mutex_unlock(&w->namespace_sem);
+	synchronize_rcu();
+	dput(mp);
+	mntput(&m->mnt);	/* the tree's reference (namespace_unlock) */
+	return 0;
+}
+
+static int do_umount(struct wt_world *w, struct path *p, unsigned flags,
+		     const char *path)
+{
+	struct mount *m = real_mount(p->mnt);
+	int err;
+
+	if (p->dentry != p->mnt->mnt_root)
+		return -EINVAL;		/* not a mountpoint */
+	if (m == w->root_mnt)
+		return -EBUSY;		/* the namespace root stays */
+	mutex_lock(&w->namespace_sem);
+	lock_mount_hash(w);
+	if (!mnt_is_attached(m)) {
+		unlock_mount_hash(w);
+		mutex_unlock(&w->namespace_sem);
+		return -EINVAL;		/* check_mnt */
+	}
+	if (flags & WT_UMOUNT_DETACH) {
+		umount_lazy(w, m, path);
+		return 0;
+	}
+	err = umount_sync(w, m, path);
+	if (err)
+		return err;
+	/* path_umount: dput, then the final mntput, done here */
+	dput(p->dentry);
+	p->dentry = NULL;
+	if (!wt_mntput_final(p->mnt))
+		w->history->sync_umount_not_final++;
+	p->mnt = NULL;
+	return 0;
+}
+
+int wt_op_umount(struct wt_world *w, const char *path, unsigned flags)
+{
+	struct path p;
+	int err = wt_writer_lock(w);
+
+	if (err)
+		return err;
+	err = wt_resolve(w, path, WT_RES_FOLLOW, &p);
+	if (!err) {
+		err = do_umount(w, &p, flags, path);
+		wt_path_put(&p);
+	}
+	if (!err)
+		wt_writer_done(w);
+	wt_writer_unlock(w);
+	return err;
+}
+
+uint64_t wt_ops_sync_umount_not_final(const struct wt_world *w)
+{
+	return w->history ? w->history->sync_umount_not_final : 0;
+}
