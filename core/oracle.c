@@ -1,0 +1,674 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The step oracle: the context and its snapshots, the cursor over a
+ * window's instants, and the judgement loop that follows the walk step by
+ * step.  The matchers are in oracle_steps.c, the answer and the protocol
+ * in oracle_answer.c, the explanations in oracle_explain.c.  See oracle.h.
+ */
+#include <assert.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/oracle_internal.h"
+
+/* ------------------------------------------------------------------ */
+/* the context                                                          */
+
+struct wt_oracle *wt_oracle_create(const struct wt_history *h)
+{
+	struct wt_oracle *o = calloc(1, sizeof(*o));
+
+	if (!o)
+		return NULL;
+	o->h = h;
+	o->first = h ? wt_history_first(h) : 0;
+	return o;
+}
+
+void wt_oracle_reset(struct wt_oracle *o)
+{
+	for (unsigned k = 0; k < 2; k++) {
+		wt_ns_destroy(o->snap[k]);
+		o->snap[k] = NULL;
+	}
+	o->first = o->h ? wt_history_first(o->h) : 0;
+}
+
+void wt_oracle_destroy(struct wt_oracle *o)
+{
+	if (!o)
+		return;
+	wt_oracle_reset(o);
+	free(o);
+}
+
+const struct wt_oracle_stats *wt_oracle_stats(const struct wt_oracle *o)
+{
+	return &o->stats;
+}
+
+const char *wt_verdict_name(enum wt_verdict v)
+{
+	switch (v) {
+	case WT_VERDICT_OK:
+		return "ok";
+	case WT_VERDICT_REJECTED:
+		return "rejected";
+	case WT_VERDICT_NOT_JUDGED:
+		return "not-judged";
+	}
+	return "?";
+}
+
+bool wt_oracle_ready(const struct wt_history *h, const struct wt_record *r)
+{
+	const struct wt_record_attempt *a = r ? wt_record_final(r) : NULL;
+
+	if (!h || !a)
+		return true;	/* nothing to wait for */
+	return a->version_end <= wt_history_version(h);
+}
+
+/* ------------------------------------------------------------------ */
+/* the cursor: the namespace at instant j->t                            */
+
+/*
+ * The snapshot to move to t: the one closest below t, so that the other
+ * stays behind for a later walk whose window starts earlier.  When both
+ * are ahead of t (or missing), the one furthest ahead is rebuilt.
+ */
+static struct wt_ns **pick_snapshot(struct wt_oracle *o, uint64_t t)
+{
+	struct wt_ns **best = NULL, **slot;
+
+	for (unsigned k = 0; k < 2; k++) {
+		struct wt_ns *s = o->snap[k];
+
+		if (s && wt_ns_version(s) <= t &&
+		    (!best || wt_ns_version(s) > wt_ns_version(*best)))
+			best = &o->snap[k];
+	}
+	if (best)
+		return best;
+	if (!o->snap[0])
+		slot = &o->snap[0];
+	else if (!o->snap[1])
+		slot = &o->snap[1];
+	else
+		slot = wt_ns_version(o->snap[0]) > wt_ns_version(o->snap[1]) ?
+		       &o->snap[0] : &o->snap[1];
+	wt_ns_destroy(*slot);
+	*slot = wt_ns_create(o->h, t);
+	o->stats.rebuilds++;
+	return slot;
+}
+
+int oj_seek(struct oj *j, uint64_t t)
+{
+	struct wt_oracle *o = j->o;
+	struct wt_ns **slot;
+	uint64_t before;
+	int err;
+
+	/* a reset or truncated log invalidates every snapshot */
+	if (o->first != wt_history_first(o->h))
+		wt_oracle_reset(o);
+	slot = pick_snapshot(o, t);
+	if (!*slot)
+		return -ENOMEM;
+	before = wt_ns_version(*slot);
+	err = wt_ns_advance_to(*slot, t);
+	o->stats.advances += wt_ns_version(*slot) - before;
+	if (err)
+		return err;
+	j->ns = *slot;
+	j->t = t;
+	return 0;
+}
+
+bool oj_next(struct oj *j)
+{
+	if (wt_ns_advance(j->ns))
+		return false;
+	j->o->stats.advances++;
+	j->t = wt_ns_version(j->ns);
+	return true;
+}
+
+void oj_why(struct oj *j, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(j->why, sizeof(j->why), fmt, ap);
+	va_end(ap);
+}
+
+bool oj_reject(struct oj *j, int idx, const char *fmt, ...)
+{
+	struct wt_oracle_result *res = j->res;
+	char head[160] = "";
+	int n = 0;
+	va_list ap;
+
+	res->verdict = WT_VERDICT_REJECTED;
+	res->step = idx;
+	if (idx >= 0) {
+		char desc[128];
+
+		oj_describe_step(j, &j->r->steps[idx], desc, sizeof(desc));
+		snprintf(head, sizeof(head), "step %d %s: ", idx, desc);
+	}
+	n = snprintf(res->explain, sizeof(res->explain), "%s", head);
+	va_start(ap, fmt);
+	if (n >= 0 && (size_t)n < sizeof(res->explain))
+		vsnprintf(res->explain + n, sizeof(res->explain) - (size_t)n,
+			  fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+/*
+ * A step no instant of the window explains.  The explanation names the
+ * instants tried, what the namespace said at the first and at the last,
+ * and the writer steps in between that touched the step's objects.
+ */
+static bool reject_step(struct oj *j, int idx, const struct wt_step *s,
+			uint64_t from, const char *what)
+{
+	struct wt_oracle_result *res = j->res;
+	char changes[384] = "";
+
+	oj_describe_changes(j, s, from, j->t, changes, sizeof(changes));
+	if (what)
+		oj_reject(j, idx, "%s: at v%llu..v%llu %s%s%s%s", what,
+			  (unsigned long long)from, (unsigned long long)j->t,
+			  j->why_first[0] ? j->why_first : "it never holds",
+			  from != j->t && strcmp(j->why, j->why_first) ? "; at the end " : "",
+			  from != j->t && strcmp(j->why, j->why_first) ? j->why : "",
+			  changes);
+	else
+		oj_reject(j, idx, "at v%llu..v%llu %s%s%s%s",
+			  (unsigned long long)from, (unsigned long long)j->t,
+			  j->why_first[0] ? j->why_first : "it never holds",
+			  from != j->t && strcmp(j->why, j->why_first) ? "; at the end " : "",
+			  from != j->t && strcmp(j->why, j->why_first) ? j->why : "",
+			  changes);
+	res->tried_from = from;
+	res->tried_to = j->t;
+	return false;
+}
+
+bool oj_at_some_instant(struct oj *j, int idx, const struct wt_step *s,
+			oj_holds_fn fn, const char *what)
+{
+	uint64_t from = j->t, unknown_at = UINT64_MAX;
+	enum holds h;
+
+	j->why_first[0] = '\0';
+	for (;;) {	/* bounded: one pass per version of the window */
+		j->why[0] = '\0';
+		h = fn(j, s);
+		if (h == HOLDS)
+			goto found;
+		if (h == UNKNOWN && unknown_at == UINT64_MAX)
+			unknown_at = j->t;
+		if (j->t == from)
+			memcpy(j->why_first, j->why, sizeof(j->why));
+		if (j->t >= j->end || !oj_next(j))
+			break;
+	}
+	/*
+	 * An object the history never logged in the whole window (a dentry
+	 * a remote ->lookup made): the matcher vouched that the rest is
+	 * consistent, so the step is taken at the first such instant.
+	 */
+	if (h == UNKNOWN) {
+		if (oj_seek(j, unknown_at))
+			return reject_step(j, idx, s, from, what);
+		goto found;
+	}
+	return reject_step(j, idx, s, from, what);
+found:
+	j->res->judged++;
+	j->res->last_instant = j->t;
+	j->o->stats.steps++;
+	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* following the walk                                                   */
+
+/* Same place: mount and dentry (and inode when both are known). */
+static bool same_place(const struct wt_ident *a, const struct wt_ident *b)
+{
+	if (a->mnt != b->mnt || a->dentry != b->dentry)
+		return false;
+	return !a->inode || !b->inode || a->inode == b->inode;
+}
+
+static const char *place(char *buf, size_t size, const struct wt_ident *id)
+{
+	snprintf(buf, size, "mount %llu dentry %llu inode %llu",
+		 (unsigned long long)id->mnt, (unsigned long long)id->dentry,
+		 (unsigned long long)id->inode);
+	return buf;
+}
+
+static bool check_from(struct oj *j, int idx, const struct wt_ident *from,
+		       const char *what)
+{
+	char a[96], b[96];
+
+	if (!j->pos_known || same_place(from, &j->pos))
+		return true;
+	return oj_reject(j, idx, "%s %s, but the walk stands on %s", what,
+			 place(a, sizeof(a), from), place(b, sizeof(b), &j->pos));
+}
+
+static bool check_perm(struct oj *j, int idx, const char *what)
+{
+	if (j->perm || j->perm_unknown)
+		return true;
+	return oj_reject(j, idx, "no granted exec check on the directory "
+			 "before %s (may_lookup precedes every component)", what);
+}
+
+static void land(struct oj *j, int idx, const struct wt_ident *at)
+{
+	j->pos = *at;
+	j->pos_known = true;
+	j->landing = true;
+	j->land = *at;
+	j->land_step = idx;
+}
+
+/* A step the walker never validated: the oracle loses track of where the
+ * walk is until the next landing, and does not insist on exec checks. */
+static void skip_step(struct oj *j)
+{
+	j->pos_known = false;
+	j->landing = false;
+	j->perm_unknown = true;
+}
+
+static const char *step_name(const struct oj *j, const struct wt_step *s)
+{
+	const char *t = wt_step_text(j->r, s);
+
+	return t ? t : "";
+}
+
+/* A second LOOKUP of the same name in the same directory: d_revalidate
+ * said 0 (or asked again in REF mode) and lookup_slow looked again. */
+static bool is_relookup(const struct oj *j, const struct wt_step *s)
+{
+	const struct wt_step *p;
+
+	if (j->last_lookup < 0 || s->kind != WT_STEP_LOOKUP)
+		return false;
+	p = &j->r->steps[j->last_lookup];
+	if (!same_place(&p->from, &s->from) || p->text_len != s->text_len)
+		return false;
+	if (strcmp(step_name(j, p), step_name(j, s)))
+		return false;
+	/* the earlier one landed and nothing moved the walk since */
+	return j->pos_known && j->landing && j->land_step == j->last_lookup;
+}
+
+/* Does s carry on from the pending landing (crossing a mount there)? */
+static bool continues_landing(const struct oj *j, const struct wt_step *s)
+{
+	if ((s->kind == WT_STEP_MOUNT || s->kind == WT_STEP_AUTOMOUNT) &&
+	    s->from.mnt == j->land.mnt && s->from.dentry == j->land.dentry)
+		return true;
+	return is_relookup(j, s);
+}
+
+static bool resolve_landing(struct oj *j)
+{
+	if (!j->landing)
+		return true;
+	j->landing = false;
+	return oj_at_some_instant(j, j->land_step, &j->r->steps[j->land_step],
+				  holds_no_mount, "then nothing is mounted there");
+}
+
+static void infer_root(struct oj *j, const struct wt_step *s)
+{
+	const char *text = wt_step_text(j->r, s);
+	unsigned flags = j->a->flags;
+
+	if (j->root_known)
+		return;
+	if ((flags & LOOKUP_IS_SCOPED) || j->r->entry == WT_ENTRY_OPEN_ROOT ||
+	    (text && text[0] == '/' && !(flags & LOOKUP_IN_ROOT))) {
+		j->root_known = true;
+		j->root_mnt = s->to.mnt;
+		j->root_dentry = s->to.dentry;
+	}
+}
+
+static bool judge_lookup(struct oj *j, int idx, const struct wt_step *s)
+{
+	bool relookup = is_relookup(j, s);
+	bool positive;
+
+	if (relookup) {
+		j->pos = j->dir;
+		j->landing = false;
+	} else {
+		if (!check_from(j, idx, &s->from, "looks up in"))
+			return false;
+		if (!check_perm(j, idx, "a lookup"))
+			return false;
+	}
+	if (s->to.mnt && s->to.mnt != s->from.mnt)
+		return oj_reject(j, idx, "a lookup changed mounts (%llu -> %llu)",
+				 (unsigned long long)s->from.mnt,
+				 (unsigned long long)s->to.mnt);
+	if (!oj_at_some_instant(j, idx, s, holds_lookup, NULL))
+		return false;
+	j->dir = s->from;
+	j->last_lookup = idx;
+	j->perm = false;
+	if (s->result == -ESTALE)
+		j->estale_seen = true;
+	positive = s->to.inode && (s->result == 0 || s->result == -ECHILD);
+	j->negative = !positive;
+	if (positive)
+		land(j, idx, &s->to);
+	else
+		j->pos = s->from;
+	return true;
+}
+
+static bool judge_dots(struct oj *j, int idx, const struct wt_step *s)
+{
+	if (!check_from(j, idx, &s->from, "`..` from"))
+		return false;
+	if (!check_perm(j, idx, "`..`"))
+		return false;
+	if (s->kind == WT_STEP_MOUNT_UP) {
+		if (!oj_at_some_instant(j, idx, s, holds_mount_up, NULL))
+			return false;
+		j->pos = s->to;
+		j->pos_known = true;
+		return true;
+	}
+	if (s->arg == 1 && !same_place(&s->from, &s->to))
+		return oj_reject(j, idx, "`..` says it stayed but moved");
+	if (!oj_at_some_instant(j, idx, s, holds_dotdot, NULL))
+		return false;
+	j->perm = false;
+	j->dotdot_seen = true;
+	j->negative = false;
+	land(j, idx, &s->to);
+	return true;
+}
+
+static bool judge_link(struct oj *j, int idx, const struct wt_step *s)
+{
+	if (!check_from(j, idx, &s->from, "reads the link"))
+		return false;
+	if (!oj_at_some_instant(j, idx, s, holds_link, NULL))
+		return false;
+	if (s->result == -ESTALE)
+		j->estale_seen = true;
+	j->links++;
+	j->last_link = s->from;
+	/* the body is walked from the directory that holds the link */
+	if (j->last_lookup >= 0) {
+		j->pos = j->dir;
+	} else {
+		j->pos_known = false;
+	}
+	j->negative = false;
+	return true;
+}
+
+static bool judge_jump(struct oj *j, int idx, const struct wt_step *s)
+{
+	if (s->arg == 1) {
+		if (j->pos_known)
+			j->last_link = j->pos;
+		j->links++;
+	} else if (!j->root_known) {
+		j->root_known = true;
+		j->root_mnt = s->to.mnt;
+		j->root_dentry = s->to.dentry;
+	}
+	if (!oj_at_some_instant(j, idx, s, holds_jump, NULL))
+		return false;
+	/* neither nd_jump_root nor nd_jump_link crosses mounts */
+	j->pos = s->to;
+	j->pos_known = true;
+	j->perm = false;
+	j->negative = false;
+	return true;
+}
+
+static bool judge_mounts(struct oj *j, int idx, const struct wt_step *s)
+{
+	if (!check_from(j, idx, &s->from, s->kind == WT_STEP_MOUNT ?
+			"crosses a mount at" : "automounts at"))
+		return false;
+	if (s->kind == WT_STEP_AUTOMOUNT) {
+		if (!oj_at_some_instant(j, idx, s, holds_automount, NULL))
+			return false;
+		j->links++;	/* traverse_mounts counts automounts as links */
+		land(j, idx, &j->pos);
+		return true;
+	}
+	if (!oj_at_some_instant(j, idx, s, holds_mount, NULL))
+		return false;
+	land(j, idx, &s->to);
+	return true;
+}
+
+static bool judge_step(struct oj *j, int idx, const struct wt_step *s)
+{
+	if (j->landing && !continues_landing(j, s) && !resolve_landing(j))
+		return false;
+	switch (s->kind) {
+	case WT_STEP_START:
+		if (!oj_at_some_instant(j, idx, s, holds_start, NULL))
+			return false;
+		infer_root(j, s);
+		j->pos = s->to;
+		j->pos_known = true;
+		j->perm = false;
+		j->perm_unknown = false;
+		if (j->a->flags & LOOKUP_DOWN)
+			land(j, idx, &s->to);
+		return true;
+	case WT_STEP_PERMISSION:
+		if (!check_from(j, idx, &s->to, "checks exec permission on"))
+			return false;
+		if (!oj_at_some_instant(j, idx, s, holds_permission, NULL))
+			return false;
+		j->last_perm = idx;
+		j->last_perm_denied = s->result == -EACCES;
+		if (s->result == 0)
+			j->perm = true;
+		return true;
+	case WT_STEP_LOOKUP:
+		return judge_lookup(j, idx, s);
+	case WT_STEP_MOUNT:
+	case WT_STEP_AUTOMOUNT:
+		return judge_mounts(j, idx, s);
+	case WT_STEP_MOUNT_UP:
+	case WT_STEP_DOTDOT:
+		return judge_dots(j, idx, s);
+	case WT_STEP_LINK:
+		return judge_link(j, idx, s);
+	case WT_STEP_JUMP:
+		return judge_jump(j, idx, s);
+	case WT_STEP_CREATE:
+		if (!check_from(j, idx, &s->from, "creates in"))
+			return false;
+		if (!oj_at_some_instant(j, idx, s, holds_create, NULL))
+			return false;
+		j->negative = false;
+		land(j, idx, &s->to);
+		return true;
+	case WT_STEP_UNLAZY:
+	case WT_STEP_END:
+		return true;
+	}
+	return oj_reject(j, idx, "unknown step kind %u", s->kind);
+}
+
+/* ------------------------------------------------------------------ */
+/* the judgement                                                        */
+
+static const struct cred root_cred = { .uid = 0, .gid = 0,
+				       .cap_dac_override = true };
+
+static enum wt_verdict not_judged(struct oj *j, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static enum wt_verdict not_judged(struct oj *j, const char *fmt, ...)
+{
+	va_list ap;
+
+	j->res->verdict = WT_VERDICT_NOT_JUDGED;
+	va_start(ap, fmt);
+	vsnprintf(j->res->explain, sizeof(j->res->explain), fmt, ap);
+	va_end(ap);
+	return WT_VERDICT_NOT_JUDGED;
+}
+
+/* A walk refused before path_init (getname's checks): syntax only. */
+static enum wt_verdict judge_refused(struct oj *j)
+{
+	const char *name = j->in->name;
+	int err = j->r->result;
+	size_t len = name ? strnlen(name, PATH_MAX_LEN) : 0;
+
+	if (err == -ENAMETOOLONG && (!name || len >= PATH_MAX_LEN))
+		return WT_VERDICT_OK;
+	if (err == -ENOENT && (!name || len == 0))
+		return WT_VERDICT_OK;
+	if (err == -EFAULT && !name)
+		return WT_VERDICT_OK;
+	if (err == -ELOOP && j->r->entry == WT_ENTRY_OPEN_ROOT)
+		return WT_VERDICT_OK;
+	oj_reject(j, -1, "refused before path_init with %d, which the name "
+		  "(%zu bytes) does not explain", err, len);
+	return WT_VERDICT_REJECTED;
+}
+
+static enum wt_verdict judge_walk(struct oj *j)
+{
+	const struct wt_record_attempt *a = j->a;
+	const struct wt_history *h = j->o->h;
+	int end_idx = -1;
+	int err;
+
+	if (!h)
+		return not_judged(j, "the world keeps no history");
+	if (!wt_oracle_ready(h, j->r))
+		return not_judged(j, "window v%llu..v%llu not published yet "
+				  "(last published v%llu)",
+				  (unsigned long long)a->version_start,
+				  (unsigned long long)a->version_end,
+				  (unsigned long long)wt_history_version(h));
+	if (a->version_start < wt_history_first(h))
+		return not_judged(j, "window v%llu.. truncated from the log",
+				  (unsigned long long)a->version_start);
+	if (a->version_end < a->version_start)
+		return not_judged(j, "window ends before it starts");
+	if (a->first + a->count > j->r->nsteps)
+		return not_judged(j, "attempt steps out of the record");
+	err = oj_seek(j, a->version_start);
+	if (err)
+		return not_judged(j, "no snapshot at v%llu (%d)",
+				  (unsigned long long)a->version_start, err);
+	if (!oj_check_ladder(j))
+		return WT_VERDICT_REJECTED;
+	for (uint32_t i = a->first; i < a->first + a->count; i++) {
+		const struct wt_step *s = &j->r->steps[i];
+
+		if (s->kind == WT_STEP_END) {
+			end_idx = (int)i;
+			continue;
+		}
+		if (!s->validated) {
+			skip_step(j);
+			continue;
+		}
+		if (!judge_step(j, (int)i, s))
+			return WT_VERDICT_REJECTED;
+	}
+	if (!resolve_landing(j))
+		return WT_VERDICT_REJECTED;
+	return oj_check_answer(j, end_idx);
+}
+
+enum wt_verdict wt_oracle_judge(struct wt_oracle *o,
+				const struct wt_oracle_input *in,
+				struct wt_oracle_result *res)
+{
+	struct oj j = { 0 };
+	enum wt_verdict v;
+
+	assert(o && in && res);
+	memset(res, 0, sizeof(*res));
+	res->verdict = WT_VERDICT_OK;
+	res->step = -1;
+	j.o = o;
+	j.in = in;
+	j.r = in->record;
+	j.res = res;
+	j.cred = in->cred ? in->cred : &root_cred;
+	j.last_lookup = -1;
+	j.last_perm = -1;
+	j.land_step = -1;
+	if (in->root_mnt) {
+		j.root_known = true;
+		j.root_mnt = in->root_mnt;
+		j.root_dentry = in->root_dentry;
+	}
+	o->stats.walks++;
+	if (!j.r)
+		v = not_judged(&j, "no record");
+	else if (j.r->overflow)
+		v = not_judged(&j, "record overflow (%u steps)", j.r->nsteps);
+	else if (!(j.a = wt_record_final(j.r)))
+		v = judge_refused(&j);
+	else {
+		j.start = j.a->version_start;
+		j.end = j.a->version_end;
+		v = judge_walk(&j);
+	}
+	res->verdict = v;
+	if (v == WT_VERDICT_OK)
+		o->stats.ok++;
+	else if (v == WT_VERDICT_REJECTED)
+		o->stats.rejected++;
+	else
+		o->stats.not_judged++;
+	return v;
+}
+
+enum wt_verdict wt_oracle_check(const struct wt_history *h,
+				const struct wt_oracle_input *in,
+				struct wt_oracle_result *res)
+{
+	struct wt_oracle *o = wt_oracle_create(h);
+	enum wt_verdict v;
+
+	if (!o) {
+		memset(res, 0, sizeof(*res));
+		res->verdict = WT_VERDICT_NOT_JUDGED;
+		res->step = -1;
+		snprintf(res->explain, sizeof(res->explain), "out of memory");
+		return WT_VERDICT_NOT_JUDGED;
+	}
+	v = wt_oracle_judge(o, in, res);
+	wt_oracle_destroy(o);
+	return v;
+}

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The step oracle: could REF-walk have produced this walk's answer?
+ *
+ * Input: the history (sim/history.h) and one walk's step record
+ * (core/record.h), with the walker's credentials.  Only the attempt that
+ * returned (wt_record_final) is judged, and within it only validated
+ * steps (END always: it is the answer).  The oracle looks for instants
+ * t1 <= t2 <= ... <= tn inside the attempt's [version_start, version_end]
+ * such that every step holds in the namespace at its instant, taking for
+ * each step the earliest instant not before the previous one at which it
+ * holds (greedy earliest is optimal: a later step only needs t >= t(i)).
+ *
+ * What a step must satisfy at its instant t (identity = mount, dentry,
+ * inode; a dentry the history never logged -- lookups make those, see
+ * sim/history.h "What is not logged" -- is matched by its inode):
+ *
+ *	START		the start dentry has the recorded inode.
+ *	PERMISSION	the dentry still has the recorded inode, and
+ *			generic_permission(cred, MAY_EXEC) on that inode's
+ *			mode/uid/gid at t gives the recorded answer (0 or
+ *			-EACCES; -ECHILD "would block" is not a fact).
+ *	LOOKUP		the directory dentry still has its inode; the name
+ *			(case-folded on casefold) is, among the directory's
+ *			hashed children at t, the recorded dentry (or one with
+ *			the recorded inode), or is absent/negative for a
+ *			negative result.
+ *	MOUNT		the topmost attached mount at (mnt, dentry) is the
+ *			recorded child, and its root is the recorded root.
+ *	(no mount)	implicit after every landing of step_into that is
+ *			not followed by a MOUNT from the same place: nothing
+ *			is mounted there (traverse_mounts would have crossed
+ *			it).  Skipped on autofs, whose d_manage may refuse.
+ *	MOUNT_UP	choose_mountpoint at t: from the mount's root, up the
+ *			mount chain to the first mountpoint that is not a
+ *			parent mount's root, stopping at the walker's root.
+ *	DOTDOT		the dentry's parent at t (unhashed dentries keep
+ *			theirs), inside the mount's subtree (path_connected);
+ *			staying put only at the walker's root or where
+ *			choose_mountpoint finds nothing.
+ *	LINK		the link inode's body at t is the recorded text.
+ *	JUMP		nd_jump_root: to the walker's root; nd_jump_link:
+ *			to the magic link's target at t.
+ *	AUTOMOUNT	the dentry is an automount point at t.
+ *	CREATE		at t the name is the created dentry (after the
+ *			creation's history entry).
+ *	END		the answer (below).
+ *
+ * Besides, the record must be one walk: each step starts where the one
+ * before left the walker (LOOKUP from the current directory, ...), a
+ * granted exec check on a directory precedes every lookup and `..` in it,
+ * and a successful END stands where the walk stands.
+ *
+ * The answer.  Success: END's object is where the walk stands (not a
+ * symlink under LOOKUP_FOLLOW, a directory under LOOKUP_DIRECTORY).
+ * Errors must be explained by the steps: ENOENT by a negative LOOKUP (or
+ * a dead directory, or `..` leaving the mount); ENOTDIR by standing on a
+ * non-directory; EACCES by a refused exec check; ELOOP by 40 links (or
+ * RESOLVE_NO_SYMLINKS / O_NOFOLLOW / NO_MAGICLINKS at a link); EXDEV by a
+ * scoping flag and a crossing; ENAMETOOLONG syntactically (the name or a
+ * body).  EAGAIN and ESTALE are protocol, not namespace: EAGAIN only with
+ * LOOKUP_CACHED, or in a scoped lookup that went through `..` while a
+ * mount or rename step was published in the window; ESTALE only from
+ * the LOOKUP_REVAL attempt, after an attempt that answered ESTALE, with a
+ * step of its own that met a stale handle.  -ECHILD never reaches a
+ * caller, and the ladder retries only on -ECHILD (to REF) and -ESTALE.
+ *
+ * Remote filesystems are judged against the client's cache, not the
+ * server's truth: in a directory of a remote super_block, an answer made
+ * by ->lookup (a dentry the history does not know) is accepted when it
+ * is consistent with what the client knows -- the same mount, an inode
+ * of the same super_block if the history knows it -- because the server
+ * may have changed behind the client's back and revalidation may have
+ * dropped what the history still shows.  -ESTALE and revalidation errors
+ * there are protocol.
+ *
+ * Not checked (honestly): open's may_open (acc_mode is not recorded),
+ * protected_symlinks' EACCES beyond "a trailing link in a sticky
+ * world-writable directory", RESOLVE_CACHED's "would the cache have
+ * had it", and the safety checks (poison, counts, final puts), which
+ * live elsewhere.
+ *
+ * Cost.  One oracle per walker thread: it keeps a snapshot at the last
+ * window start and advances it (sim/ns.h); a second snapshot serves the
+ * instants inside a window, so a walk that needed a later instant does
+ * not cost the next one a rebuild.  The oracle must not be alive across
+ * wt_history_reset/truncate: call wt_oracle_reset() first.
+ */
+#ifndef WT_CORE_ORACLE_H
+#define WT_CORE_ORACLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/record.h"
+#include "sim/history.h"
+#include "sim/vfs/types.h"
+
+enum wt_verdict {
+	WT_VERDICT_OK,		/* REF-walk could have produced it */
+	WT_VERDICT_REJECTED,	/* it could not: res->explain says why */
+	WT_VERDICT_NOT_JUDGED,	/* overflow, no history, window not published */
+};
+
+/* What the oracle needs to know about the walk beyond its record. */
+struct wt_oracle_input {
+	const struct wt_record *record;
+	const struct cred *cred;	/* the walker's credentials */
+	/* The walker's root (mount, dentry); zeros: inferred from the
+	 * record (an absolute START, a JUMP), else the namespace root. */
+	uint64_t root_mnt;
+	uint64_t root_dentry;
+	const char *name;		/* the name walked (NULL: unknown) */
+	bool protected_symlinks;	/* the walker's sysctl */
+};
+
+#define WT_ORACLE_EXPLAIN_MAX 1024
+
+struct wt_oracle_result {
+	enum wt_verdict verdict;
+	int step;			/* index in record->steps, or -1 */
+	uint64_t tried_from;		/* instants tried for that step */
+	uint64_t tried_to;
+	uint32_t judged;		/* steps judged (implicit ones too) */
+	uint64_t last_instant;		/* the instant of the last step */
+	char explain[WT_ORACLE_EXPLAIN_MAX];
+};
+
+/* Counters, for the benchmark and the reports. */
+struct wt_oracle_stats {
+	uint64_t walks;
+	uint64_t ok;
+	uint64_t rejected;
+	uint64_t not_judged;
+	uint64_t steps;			/* steps judged */
+	uint64_t advances;		/* snapshot entries applied */
+	uint64_t rebuilds;		/* snapshots built from the log */
+};
+
+struct wt_oracle;
+
+/* An oracle over h (one per walker thread).  NULL on ENOMEM. */
+struct wt_oracle *wt_oracle_create(const struct wt_history *h);
+void wt_oracle_destroy(struct wt_oracle *o);
+/* Drop the cached snapshots (before wt_history_reset or truncate). */
+void wt_oracle_reset(struct wt_oracle *o);
+const struct wt_oracle_stats *wt_oracle_stats(const struct wt_oracle *o);
+
+/*
+ * Judge one walk.  Returns the verdict, also in res->verdict.  Call it
+ * once every version of the final attempt's window is published
+ * (wt_oracle_ready); before that the answer is NOT_JUDGED.
+ */
+enum wt_verdict wt_oracle_judge(struct wt_oracle *o,
+				const struct wt_oracle_input *in,
+				struct wt_oracle_result *res);
+/* Is the final attempt's whole window published? */
+bool wt_oracle_ready(const struct wt_history *h, const struct wt_record *r);
+/* One-shot: create, judge, destroy. */
+enum wt_verdict wt_oracle_check(const struct wt_history *h,
+				const struct wt_oracle_input *in,
+				struct wt_oracle_result *res);
+
+const char *wt_verdict_name(enum wt_verdict v);
+
+/*
+ * generic_permission on facts: mode/uid/gid against cred, root's
+ * CAP_DAC_OVERRIDE (any access to a directory; exec on a non-directory
+ * only when some x bit is set).  0 or -EACCES.  Shared with refwalk.
+ */
+int wt_fact_permission(const struct cred *cred, uint32_t mode, uint32_t uid,
+		       uint32_t gid, int mask);
+
+#endif /* WT_CORE_ORACLE_H */

@@ -1,0 +1,355 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The oracle's judgement of the answer: the retry ladder, success, and
+ * each errno explained by the steps -- or, for EAGAIN and ESTALE, by the
+ * protocol (oracle.h).
+ */
+#include <string.h>
+
+#include "core/namei.h"
+#include "core/oracle_internal.h"
+
+bool oj_name_too_long(const char *name, size_t len)
+{
+	size_t comp = 0;
+
+	if (len >= PATH_MAX_LEN)
+		return true;
+	for (size_t i = 0; i < len; i++) {
+		if (name[i] == '/') {
+			comp = 0;
+			continue;
+		}
+		if (++comp > NAME_MAX_LEN)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The ladder: RCU first; -ECHILD, and only it, leads to plain REF-walk;
+ * -ESTALE, and only it, to LOOKUP_REVAL.  -ECHILD never reaches the
+ * caller, nor -ESTALE before the LOOKUP_REVAL attempt.
+ */
+bool oj_check_ladder(struct oj *j)
+{
+	const struct wt_record *r = j->r;
+
+	if (!(r->attempts[0].flags & LOOKUP_RCU))
+		return oj_reject(j, -1, "the first attempt is not in RCU-walk");
+	for (uint32_t i = 1; i < r->nattempts; i++) {
+		const struct wt_record_attempt *prev = &r->attempts[i - 1];
+		unsigned flags = r->attempts[i].flags;
+
+		if (prev->result == -ECHILD) {
+			if (flags & (LOOKUP_RCU | LOOKUP_REVAL))
+				return oj_reject(j, -1, "attempt %u after -ECHILD "
+						 "is not plain REF-walk", i + 1);
+		} else if (prev->result == -ESTALE) {
+			if (!(flags & LOOKUP_REVAL))
+				return oj_reject(j, -1, "attempt %u after -ESTALE "
+						 "lacks LOOKUP_REVAL", i + 1);
+		} else {
+			return oj_reject(j, -1, "attempt %u retried after %d",
+					 i + 1, prev->result);
+		}
+	}
+	if (j->a->result == -ECHILD)
+		return oj_reject(j, -1, "-ECHILD reached the caller");
+	if (j->a->result == -ESTALE && !(j->a->flags & LOOKUP_REVAL))
+		return oj_reject(j, -1, "-ESTALE reached the caller before "
+				 "the LOOKUP_REVAL attempt");
+	if (r->result != j->a->result)
+		return oj_reject(j, -1, "the walk returned %d, its last "
+				 "attempt answered %d", r->result, j->a->result);
+	return true;
+}
+
+static unsigned walk_flags(const struct oj *j)
+{
+	return j->a->flags | j->r->flags;
+}
+
+static bool trailing_slash(const struct oj *j)
+{
+	const char *name = j->in->name;
+	size_t len = name ? strlen(name) : 0;
+
+	return len && name[len - 1] == '/';
+}
+
+static enum wt_verdict verdict_of(bool ok)
+{
+	return ok ? WT_VERDICT_OK : WT_VERDICT_REJECTED;
+}
+
+static enum wt_verdict check_success(struct oj *j, const struct wt_step *end,
+				     int end_idx)
+{
+	char a[96];
+	int type;
+
+	if (!end)
+		return WT_VERDICT_OK;
+	if (j->pos_known && (end->to.mnt != j->pos.mnt ||
+			     end->to.dentry != j->pos.dentry)) {
+		snprintf(a, sizeof(a), "mount %llu dentry %llu",
+			 (unsigned long long)j->pos.mnt,
+			 (unsigned long long)j->pos.dentry);
+		return verdict_of(oj_reject(j, end_idx, "the walk stands on %s",
+					    a));
+	}
+	if (j->negative && j->r->entry != WT_ENTRY_PARENTAT)
+		return verdict_of(oj_reject(j, end_idx, "succeeded, but the "
+					    "last name it looked up was absent"));
+	type = oj_inode_type(j, end->to.inode);
+	if (type == WT_S_IFLNK && (walk_flags(j) & LOOKUP_FOLLOW) &&
+	    j->r->entry != WT_ENTRY_PARENTAT)
+		return verdict_of(oj_reject(j, end_idx, "LOOKUP_FOLLOW, but "
+					    "the result is a symlink"));
+	if (type && type != WT_S_IFDIR &&
+	    (j->r->entry == WT_ENTRY_PARENTAT ||
+	     (walk_flags(j) & LOOKUP_DIRECTORY) || trailing_slash(j)))
+		return verdict_of(oj_reject(j, end_idx, "the result must be "
+					    "a directory, and is not"));
+	return WT_VERDICT_OK;
+}
+
+/* Every link the walk followed, in every attempt: total_link_count is
+ * not reset between attempts.  A failed attempt may have counted one
+ * link it never read (the pick that failed). */
+static unsigned links_counted(const struct oj *j)
+{
+	unsigned n = j->r->nattempts - 1;
+
+	for (uint32_t i = 0; i < j->r->nsteps; i++) {
+		const struct wt_step *s = &j->r->steps[i];
+
+		if (s->kind == WT_STEP_LINK || s->kind == WT_STEP_AUTOMOUNT ||
+		    (s->kind == WT_STEP_JUMP && s->arg == 1))
+			n++;
+	}
+	return n;
+}
+
+static bool explain_eloop(struct oj *j)
+{
+	const struct wt_inode_fact *ino = wt_ns_inode(j->ns, j->pos.inode);
+	bool at_link = j->pos_known && ino && WT_S_ISLNK(ino->mode);
+	unsigned flags = walk_flags(j);
+
+	if (!at_link)	/* traverse_mounts counts automounts too */
+		return links_counted(j) >= MAXSYMLINKS;
+	if (links_counted(j) >= MAXSYMLINKS)
+		return true;
+	if (flags & LOOKUP_NO_SYMLINKS)
+		return true;
+	if ((flags & LOOKUP_NO_MAGICLINKS) && (ino->magic_mnt || ino->magic_dentry))
+		return true;
+	/* open of a trailing symlink it does not follow (O_NOFOLLOW) */
+	return (j->r->entry == WT_ENTRY_OPEN || j->r->entry == WT_ENTRY_OPEN_ROOT) &&
+	       !(flags & LOOKUP_FOLLOW);
+}
+
+/* Was a mount or rename step published inside the window?  (What moves
+ * mount_lock / rename_lock against a scoped lookup's m_seq / r_seq.) */
+static bool window_moved_locks(const struct oj *j)
+{
+	for (uint64_t v = j->start + 1; v <= j->end; v++) {
+		const struct wt_hist_entry *e = wt_history_entry(j->o->h, v);
+
+		if (!e)
+			continue;
+		if (e->op && (strstr(e->op, "rename") || strstr(e->op, "mv") ||
+			      strstr(e->op, "exchange") || strstr(e->op, "mount")))
+			return true;
+		for (uint32_t i = 0; i < e->nfacts; i++)
+			if (e->facts[i].kind == WT_FACT_MOUNT)
+				return true;
+	}
+	return false;
+}
+
+static bool explain_exdev(struct oj *j, const struct wt_step *last)
+{
+	unsigned flags = walk_flags(j);
+	int kind = last ? last->kind : -1;
+
+	if (flags & LOOKUP_NO_XDEV) {
+		/* a crossing, a jump to another mount, an automount point */
+		if (kind == WT_STEP_MOUNT || kind == WT_STEP_MOUNT_UP ||
+		    kind == WT_STEP_START || !last)
+			return true;
+		if (j->landing || kind == WT_STEP_LOOKUP || kind == WT_STEP_LINK ||
+		    kind == WT_STEP_DOTDOT || kind == WT_STEP_PERMISSION)
+			return true;
+	}
+	if (flags & LOOKUP_BENEATH) {
+		/* an absolute name, `..` at the root, an absolute symlink */
+		const char *name = j->in->name;
+
+		if (!last || (name && name[0] == '/'))
+			return true;
+		if (j->pos_known && oj_is_root(j, j->pos.mnt, j->pos.dentry))
+			return true;
+		if (kind == WT_STEP_LINK) {
+			const char *body = wt_step_text(j->r, last);
+
+			if (body && body[0] == '/')
+				return true;
+		}
+	}
+	/* a magic link in a scoped lookup; complete_walk's path_is_under
+	 * after a concurrent rename or mount */
+	if (flags & LOOKUP_IS_SCOPED)
+		return kind == WT_STEP_LOOKUP || window_moved_locks(j);
+	return false;
+}
+
+static bool explain_eacces(struct oj *j)
+{
+	if (j->last_perm >= 0 && j->last_perm_denied)
+		return true;
+	/* open's may_open and O_CREAT's write check are not recorded */
+	if (j->r->entry == WT_ENTRY_OPEN || j->r->entry == WT_ENTRY_OPEN_ROOT)
+		return true;
+	/* protected_symlinks: a trailing link in a sticky world-writable dir */
+	if (j->in->protected_symlinks && j->pos_known &&
+	    oj_inode_type(j, j->pos.inode) == WT_S_IFLNK) {
+		const struct wt_inode_fact *dir = wt_ns_inode(j->ns, j->dir.inode);
+
+		return dir && (dir->mode & 01002) == 01002;
+	}
+	return false;
+}
+
+static bool explain_enoent(struct oj *j, const struct wt_step *end,
+			   int end_idx)
+{
+	const char *name = j->in->name;
+
+	if (j->negative)
+		return true;
+	if (name && !name[0])
+		return true;
+	/* REF-walk's `..` that would leave a bind mount's subtree */
+	if (j->pos_known && j->perm && end)
+		return oj_at_some_instant(j, end_idx, end, holds_disconnected,
+					  "`..` out of the mount");
+	return false;
+}
+
+static bool explain_estale(struct oj *j)
+{
+	if (j->estale_seen)
+		return true;
+	/* d_weak_revalidate or get_link on a remote object: no step */
+	if (!j->pos_known)
+		return true;
+	return oj_dentry_fs_kind(j, j->pos.dentry) == WT_FS_REMOTE ||
+	       oj_dentry_fs_kind(j, j->dir.dentry) == WT_FS_REMOTE;
+}
+
+static const struct wt_step *last_judged(const struct oj *j, int end_idx)
+{
+	for (int i = end_idx - 1; i >= (int)j->a->first; i--) {
+		const struct wt_step *s = &j->r->steps[i];
+
+		if (s->validated && s->kind != WT_STEP_UNLAZY)
+			return s;
+	}
+	return NULL;
+}
+
+static enum wt_verdict check_error(struct oj *j, const struct wt_step *end,
+				   int end_idx, int err)
+{
+	const struct wt_step *last = last_judged(j, end_idx);
+	const char *name = j->in->name;
+	int type;
+
+	switch (-err) {
+	case ENOENT:
+		if (explain_enoent(j, end, end_idx))
+			return WT_VERDICT_OK;
+		if (j->res->verdict == WT_VERDICT_REJECTED)
+			return WT_VERDICT_REJECTED;
+		return verdict_of(oj_reject(j, end_idx, "ENOENT, but no step "
+					    "found a name absent"));
+	case ENOTDIR:
+		type = oj_inode_type(j, end && end->to.inode ? end->to.inode
+						       : j->pos.inode);
+		if (type && type != WT_S_IFDIR)
+			return WT_VERDICT_OK;
+		if (!last)	/* the dirfd or preset root: path_init */
+			return WT_VERDICT_OK;
+		return verdict_of(oj_reject(j, end_idx, "ENOTDIR, but the walk "
+					    "stands on a directory"));
+	case EACCES:
+		return verdict_of(explain_eacces(j) ||
+				  oj_reject(j, end_idx, "EACCES, but no exec "
+					    "check was refused"));
+	case ELOOP:
+		return verdict_of(explain_eloop(j) ||
+				  oj_reject(j, end_idx, "ELOOP after %u links, "
+					    "with no flag refusing a link",
+					    links_counted(j)));
+	case EXDEV:
+		return verdict_of(explain_exdev(j, last) ||
+				  oj_reject(j, end_idx, "EXDEV, but no scoping "
+					    "flag refuses what the walk did"));
+	case ENAMETOOLONG:
+		if (name && oj_name_too_long(name, strlen(name)))
+			return WT_VERDICT_OK;
+		if (last && last->kind == WT_STEP_LOOKUP &&
+		    last->result == -ENAMETOOLONG)
+			return WT_VERDICT_OK;	/* holds_lookup checked the length */
+		if (!name)
+			return WT_VERDICT_OK;	/* a link body too long: unchecked */
+		return verdict_of(oj_reject(j, end_idx, "ENAMETOOLONG, but "
+					    "no component is too long"));
+	case EAGAIN:
+		if (walk_flags(j) & LOOKUP_CACHED)
+			return WT_VERDICT_OK;
+		if ((walk_flags(j) & LOOKUP_IS_SCOPED) && j->dotdot_seen &&
+		    window_moved_locks(j))
+			return WT_VERDICT_OK;
+		return verdict_of(oj_reject(j, end_idx, "EAGAIN without "
+					    "RESOLVE_CACHED, and no scoped `..` "
+					    "with a mount or rename in v%llu..v%llu",
+					    (unsigned long long)j->start,
+					    (unsigned long long)j->end));
+	case ESTALE:
+		return verdict_of(explain_estale(j) ||
+				  oj_reject(j, end_idx, "ESTALE, but the "
+					    "LOOKUP_REVAL attempt met nothing remote"));
+	case ENOMEM:	/* an injected allocation failure */
+		return WT_VERDICT_OK;
+	case EEXIST:
+		return verdict_of(!j->negative ||
+				  oj_reject(j, end_idx, "EEXIST, but the name "
+					    "was absent"));
+	case EISDIR:
+		type = oj_inode_type(j, j->pos.inode);
+		return verdict_of(type == WT_S_IFDIR ||
+				  oj_reject(j, end_idx, "EISDIR on a non-directory"));
+	}
+	j->res->verdict = WT_VERDICT_NOT_JUDGED;
+	snprintf(j->res->explain, sizeof(j->res->explain),
+		 "the oracle does not judge errno %d", -err);
+	return WT_VERDICT_NOT_JUDGED;
+}
+
+enum wt_verdict oj_check_answer(struct oj *j, int end_idx)
+{
+	const struct wt_step *end = end_idx >= 0 ? &j->r->steps[end_idx] : NULL;
+	int err = j->a->result;
+
+	if (end && end->result != err)
+		return verdict_of(oj_reject(j, end_idx, "END says %d, the "
+					    "attempt answered %d", end->result,
+					    err));
+	if (!err)
+		return check_success(j, end, end_idx);
+	return check_error(j, end, end_idx, err);
+}

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the oracle's files share: one judgement's state, the cursor over
+ * the window's instants, and the step matchers.  Not for use outside
+ * core/oracle*.c.
+ */
+#ifndef WT_CORE_ORACLE_INTERNAL_H
+#define WT_CORE_ORACLE_INTERNAL_H
+
+#include <stdarg.h>
+
+#include "core/oracle.h"
+#include "sim/ns.h"
+#include "sim/vfs/lookup_flags.h"
+
+/* A step's answer at one instant. */
+enum holds {
+	HOLDS,		/* the namespace at t says what the step says */
+	FAILS,		/* it says otherwise (j->why says what) */
+	UNKNOWN,	/* an object the step names is not logged (yet) */
+};
+
+struct wt_oracle {
+	const struct wt_history *h;
+	struct wt_ns *snap[2];		/* two cursors over the log */
+	uint64_t first;			/* wt_history_first() they were made at */
+	struct wt_oracle_stats stats;
+};
+
+/* One judgement. */
+struct oj {
+	struct wt_oracle *o;
+	const struct wt_oracle_input *in;
+	const struct wt_record *r;
+	const struct wt_record_attempt *a;
+	struct wt_oracle_result *res;
+	const struct cred *cred;
+	/* the instant: the namespace at version t */
+	struct wt_ns *ns;
+	uint64_t t;
+	uint64_t start;
+	uint64_t end;
+	/* the walk as the oracle follows it */
+	bool pos_known;
+	struct wt_ident pos;
+	struct wt_ident dir;		/* where the last LOOKUP looked */
+	bool landing;			/* a landing waits for "nothing mounted" */
+	struct wt_ident land;
+	int land_step;
+	int last_lookup;		/* index of the last LOOKUP, or -1 */
+	bool perm;			/* exec granted on pos for the next component */
+	bool perm_unknown;		/* after a skipped step: do not insist */
+	int last_perm;			/* index of the last PERMISSION, or -1 */
+	bool last_perm_denied;
+	struct wt_ident last_link;	/* the last symlink the walk stood on */
+	unsigned links;			/* links followed (LINK, magic JUMP, AUTOMOUNT) */
+	bool negative;			/* the last component was absent */
+	bool estale_seen;		/* a step of the final attempt met ESTALE */
+	bool dotdot_seen;
+	bool root_known;
+	uint64_t root_mnt;
+	uint64_t root_dentry;
+	/* what the namespace said when a step failed */
+	char why[256];
+	char why_first[256];
+};
+
+/* --- oracle.c: the cursor --- */
+/* Move the instant to t (any direction: may rebuild).  0 or -errno. */
+int oj_seek(struct oj *j, uint64_t t);
+/* The next instant; false when the log has no more. */
+bool oj_next(struct oj *j);
+void oj_why(struct oj *j, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Reject at step idx; fmt says why (the explanation is built around it). */
+bool oj_reject(struct oj *j, int idx, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Judge step s (index idx, or -1 for an implicit one) at the earliest
+ * instant >= j->t where fn says HOLDS. */
+typedef enum holds (*oj_holds_fn)(struct oj *j, const struct wt_step *s);
+bool oj_at_some_instant(struct oj *j, int idx, const struct wt_step *s,
+			oj_holds_fn fn, const char *what);
+
+/* --- oracle_steps.c: the matchers, one per kind --- */
+enum holds holds_start(struct oj *j, const struct wt_step *s);
+enum holds holds_permission(struct oj *j, const struct wt_step *s);
+enum holds holds_lookup(struct oj *j, const struct wt_step *s);
+enum holds holds_mount(struct oj *j, const struct wt_step *s);
+enum holds holds_no_mount(struct oj *j, const struct wt_step *s);
+enum holds holds_mount_up(struct oj *j, const struct wt_step *s);
+enum holds holds_dotdot(struct oj *j, const struct wt_step *s);
+enum holds holds_link(struct oj *j, const struct wt_step *s);
+enum holds holds_jump(struct oj *j, const struct wt_step *s);
+enum holds holds_automount(struct oj *j, const struct wt_step *s);
+enum holds holds_create(struct oj *j, const struct wt_step *s);
+enum holds holds_disconnected(struct oj *j, const struct wt_step *s);
+/* The kind of the super_block a dentry is on, or -1 when unknown. */
+int oj_dentry_fs_kind(const struct oj *j, uint64_t dentry);
+/* Is the inode a directory / a symlink (false when unknown)? */
+int oj_inode_type(const struct oj *j, uint64_t inode);	/* S_IFMT bits, 0 unknown */
+/* Is (mnt, dentry) the walker's root? */
+bool oj_is_root(struct oj *j, uint64_t mnt, uint64_t dentry);
+
+/* --- oracle_answer.c: the answer and the protocol --- */
+bool oj_check_ladder(struct oj *j);
+enum wt_verdict oj_check_answer(struct oj *j, int end_idx);
+/* A component of name[0..len) longer than NAME_MAX_LEN, or len too long. */
+bool oj_name_too_long(const char *name, size_t len);
+
+/* --- oracle_explain.c --- */
+/* "lookup 'f' in dentry 7 (mount 1)" into buf. */
+void oj_describe_step(const struct oj *j, const struct wt_step *s, char *buf,
+		      size_t size);
+/* "; window changes: v13 rename /a/f /b/f, ..." for entries in (from, to]
+ * that touch the step's objects; appended to buf. */
+void oj_describe_changes(const struct oj *j, const struct wt_step *s,
+			 uint64_t from, uint64_t to, char *buf, size_t size);
+
+#endif /* WT_CORE_ORACLE_INTERNAL_H */

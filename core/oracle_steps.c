@@ -1,0 +1,531 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The oracle's step matchers: does step s hold in the namespace at the
+ * current instant (j->ns, version j->t)?  Each answers HOLDS, FAILS (and
+ * says in j->why what the namespace says instead) or UNKNOWN (an object
+ * the step names was never logged: accepted at the end of the window
+ * only where the filesystem makes such objects by itself -- remote
+ * ->lookup, proc-like -- see oracle.h).  Pure functions of (j->ns, s) and
+ * the walk's facts known so far (root, last link).
+ */
+#include <string.h>
+
+#include "core/namei.h"
+#include "core/oracle_internal.h"
+#include "sim/vfs/inode.h"
+
+#define MOUNT_CHAIN_MAX	4096u	/* a longer chain is a broken model */
+#define DENTRY_DEPTH_MAX 4096u
+
+/* ------------------------------------------------------------------ */
+/* facts                                                                */
+
+int wt_fact_permission(const struct cred *cred, uint32_t mode, uint32_t uid,
+		       uint32_t gid, int mask)
+{
+	unsigned m = mode;
+
+	mask &= MAY_READ | MAY_WRITE | MAY_EXEC;
+	/* acl_permission_check: the owner by the owner bits alone, a group
+	 * member by the group bits, everyone else by the other bits */
+	if (uid == cred->uid)
+		m >>= 6;
+	else if (in_group_p(cred, gid))
+		m >>= 3;
+	if (!(mask & ~m & 7))
+		return 0;
+	if (WT_S_ISDIR(mode))
+		return cred->cap_dac_override ? 0 : -EACCES;
+	/* root may not exec what nobody may exec */
+	if ((!(mask & MAY_EXEC) || (mode & 0111)) && cred->cap_dac_override)
+		return 0;
+	return -EACCES;
+}
+
+static int mount_fs_kind(const struct oj *j, uint64_t mnt)
+{
+	const struct wt_mount_fact *m = wt_ns_mount(j->ns, mnt);
+	const struct wt_super_fact *s = m ? wt_ns_super(j->ns, m->sb) : NULL;
+
+	return s ? (int)s->kind : -1;
+}
+
+int oj_dentry_fs_kind(const struct oj *j, uint64_t dentry)
+{
+	const struct wt_dentry_fact *d = wt_ns_dentry(j->ns, dentry);
+	const struct wt_super_fact *s = d ? wt_ns_super(j->ns, d->sb) : NULL;
+
+	return s ? (int)s->kind : -1;
+}
+
+/* Filesystems whose dentries and inodes ->lookup makes on its own. */
+static bool makes_its_own(int kind)
+{
+	return kind == WT_FS_REMOTE || kind == WT_FS_PROC;
+}
+
+static bool is_remote(const struct oj *j, const struct wt_ident *id)
+{
+	int kind = mount_fs_kind(j, id->mnt);
+
+	if (kind < 0)
+		kind = oj_dentry_fs_kind(j, id->dentry);
+	return kind == WT_FS_REMOTE;
+}
+
+int oj_inode_type(const struct oj *j, uint64_t inode)
+{
+	const struct wt_inode_fact *i = inode ? wt_ns_inode(j->ns, inode) : NULL;
+
+	return i ? (int)(i->mode & WT_S_IFMT) : 0;
+}
+
+bool oj_is_root(struct oj *j, uint64_t mnt, uint64_t dentry)
+{
+	if (!j->root_known) {
+		uint64_t root = wt_ns_root_mount(j->ns);
+
+		return mnt == root && dentry == wt_ns_mount_root(j->ns, root);
+	}
+	return mnt == j->root_mnt && dentry == j->root_dentry;
+}
+
+/* An object the snapshot does not have. */
+static enum holds unknown(struct oj *j, const struct wt_ident *id,
+			  const char *what)
+{
+	int kind = mount_fs_kind(j, id->mnt);
+
+	oj_why(j, "%s (dentry %llu inode %llu) is not in the history", what,
+	       (unsigned long long)id->dentry, (unsigned long long)id->inode);
+	return makes_its_own(kind) ? UNKNOWN : FAILS;
+}
+
+/* Does the dentry have the recorded inode at t?  (A walk that stands on a
+ * dentry holds it in REF-walk: its inode cannot change under the walk.) */
+static enum holds ident_holds(struct oj *j, const struct wt_ident *id,
+			      const char *what)
+{
+	const struct wt_dentry_fact *d;
+
+	if (!id->dentry)
+		return HOLDS;
+	d = wt_ns_dentry(j->ns, id->dentry);
+	if (!d)
+		return unknown(j, id, what);
+	if (id->inode && d->inode != id->inode) {
+		oj_why(j, "%s dentry %llu has inode %llu, not %llu", what,
+		       (unsigned long long)d->id, (unsigned long long)d->inode,
+		       (unsigned long long)id->inode);
+		return FAILS;
+	}
+	return HOLDS;
+}
+
+static const char *text_of(const struct oj *j, const struct wt_step *s)
+{
+	const char *t = wt_step_text(j->r, s);
+
+	return t ? t : "";
+}
+
+/* ------------------------------------------------------------------ */
+/* the matchers                                                         */
+
+enum holds holds_start(struct oj *j, const struct wt_step *s)
+{
+	return ident_holds(j, &s->to, "the start");
+}
+
+enum holds holds_permission(struct oj *j, const struct wt_step *s)
+{
+	const struct wt_inode_fact *ino;
+	enum holds h;
+	int want;
+
+	/* -ECHILD: the check would have blocked; not an answer */
+	if (s->result == -ECHILD)
+		return HOLDS;
+	h = ident_holds(j, &s->to, "the directory");
+	if (h != HOLDS)
+		return h;
+	ino = wt_ns_inode(j->ns, s->to.inode);
+	if (!ino)
+		return unknown(j, &s->to, "the directory's inode");
+	want = wt_fact_permission(j->cred, ino->mode, ino->uid, ino->gid,
+				  (int)s->arg);
+	if (want == s->result)
+		return HOLDS;
+	oj_why(j, "inode %llu is mode %04o uid %u gid %u: exec %s for uid %u gid %u",
+	       (unsigned long long)ino->id, ino->mode & 07777, ino->uid,
+	       ino->gid, want ? "denied" : "granted", j->cred->uid,
+	       j->cred->gid);
+	return FAILS;
+}
+
+static void why_child(struct oj *j, const struct wt_dentry_fact *child,
+		      const char *name)
+{
+	if (!child)
+		oj_why(j, "'%.64s' is absent", name);
+	else if (!child->inode)
+		oj_why(j, "'%.64s' is negative dentry %llu", name,
+		       (unsigned long long)child->id);
+	else
+		oj_why(j, "'%.64s' is dentry %llu inode %llu", name,
+		       (unsigned long long)child->id,
+		       (unsigned long long)child->inode);
+}
+
+/* The errors a LOOKUP step may carry, each with its own reason. */
+static enum holds lookup_error(struct oj *j, const struct wt_step *s,
+			       bool *check_negative)
+{
+	const struct wt_inode_fact *dir = wt_ns_inode(j->ns, s->from.inode);
+
+	*check_negative = false;
+	switch (s->result) {
+	case -ENAMETOOLONG:	/* syntactic: no instant needed */
+		if (s->text_len > NAME_MAX_LEN)
+			return HOLDS;
+		oj_why(j, "the name is %u bytes", s->text_len);
+		return FAILS;
+	case -ENOMEM:		/* an injected allocation failure */
+		return HOLDS;
+	case -ESTALE:		/* protocol: a stale handle on a remote fs */
+		if (is_remote(j, &s->from))
+			return HOLDS;
+		oj_why(j, "ESTALE from a filesystem that is not remote");
+		return FAILS;
+	case -ENOTDIR:		/* the "directory" has no ->lookup */
+		if (dir && !WT_S_ISDIR(dir->mode))
+			return HOLDS;
+		oj_why(j, "inode %llu is a directory",
+		       (unsigned long long)s->from.inode);
+		return FAILS;
+	case -ENOENT:		/* a dead directory, or the name absent */
+		if (dir && (dir->flags & S_DEAD))
+			return HOLDS;
+		*check_negative = true;
+		return FAILS;
+	}
+	oj_why(j, "a lookup error %d the oracle does not explain", s->result);
+	return FAILS;
+}
+
+static enum holds lookup_positive(struct oj *j, const struct wt_step *s,
+				  const struct wt_dentry_fact *child,
+				  const char *name)
+{
+	const struct wt_inode_fact *ino;
+
+	if (child && child->inode == s->to.inode &&
+	    (child->id == s->to.dentry || !wt_ns_dentry(j->ns, s->to.dentry)))
+		return HOLDS;
+	why_child(j, child, name);
+	/*
+	 * The client's cache, not the server's truth: ->lookup of a remote
+	 * directory asked the server and made a dentry the history never
+	 * logged.  Consistent if its inode, when known, is of the same fs.
+	 */
+	if (is_remote(j, &s->from) && !wt_ns_dentry(j->ns, s->to.dentry)) {
+		const struct wt_dentry_fact *dir = wt_ns_dentry(j->ns, s->from.dentry);
+
+		ino = wt_ns_inode(j->ns, s->to.inode);
+		if (ino && dir && ino->sb != dir->sb)
+			return FAILS;
+		return UNKNOWN;
+	}
+	return FAILS;
+}
+
+enum holds holds_lookup(struct oj *j, const struct wt_step *s)
+{
+	const char *name = text_of(j, s);
+	const struct wt_dentry_fact *child;
+	bool negative = !s->to.inode;
+	enum holds h;
+
+	if (s->result && s->result != -ECHILD) {
+		h = lookup_error(j, s, &negative);
+		if (!negative)
+			return h;
+	}
+	h = ident_holds(j, &s->from, "the directory");
+	if (h != HOLDS)
+		return h;
+	child = wt_ns_child(j->ns, s->from.dentry, name, s->text_len);
+	if (!negative)
+		return lookup_positive(j, s, child, name);
+	if (!child || !child->inode)
+		return HOLDS;
+	why_child(j, child, name);
+	/* a remote client may have dropped what the history still shows */
+	return is_remote(j, &s->from) ? UNKNOWN : FAILS;
+}
+
+enum holds holds_mount(struct oj *j, const struct wt_step *s)
+{
+	const struct wt_mount_fact *m;
+
+	m = wt_ns_mount_at(j->ns, s->from.mnt, s->from.dentry);
+	if (!m) {
+		oj_why(j, "nothing is mounted at mount %llu dentry %llu",
+		       (unsigned long long)s->from.mnt,
+		       (unsigned long long)s->from.dentry);
+		return FAILS;
+	}
+	if (m->id != s->to.mnt || m->root != s->to.dentry) {
+		oj_why(j, "the top mount there is %llu (root dentry %llu)",
+		       (unsigned long long)m->id, (unsigned long long)m->root);
+		return FAILS;
+	}
+	return ident_holds(j, &s->to, "the mount's root");
+}
+
+enum holds holds_no_mount(struct oj *j, const struct wt_step *s)
+{
+	const struct wt_mount_fact *m;
+
+	(void)s;
+	/* autofs's d_manage may refuse the transit (-EISDIR) */
+	if (mount_fs_kind(j, j->land.mnt) == WT_FS_AUTOFS)
+		return HOLDS;
+	m = wt_ns_mount_at(j->ns, j->land.mnt, j->land.dentry);
+	if (!m)
+		return HOLDS;
+	oj_why(j, "mount %llu is attached at mount %llu dentry %llu, and the "
+	       "walk did not cross it", (unsigned long long)m->id,
+	       (unsigned long long)j->land.mnt,
+	       (unsigned long long)j->land.dentry);
+	return FAILS;
+}
+
+/*
+ * choose_mountpoint at t: from mount mnt's root up the mount chain to the
+ * first mountpoint that is not the root of its parent mount; false when
+ * the chain ends (no parent) or meets the walker's root (`..` stays).
+ */
+static bool choose_mountpoint(struct oj *j, uint64_t mnt, uint64_t *pm,
+			      uint64_t *pd)
+{
+	const struct wt_mount_fact *m = wt_ns_mount(j->ns, mnt);
+
+	for (unsigned n = 0; m && n < MOUNT_CHAIN_MAX; n++) {
+		const struct wt_mount_fact *p;
+		uint64_t mp;
+
+		if (m->parent == m->id)		/* !mnt_has_parent */
+			return false;
+		mp = m->mountpoint;
+		p = wt_ns_mount(j->ns, m->parent);
+		if (!p || oj_is_root(j, p->id, mp))
+			return false;
+		if (mp != p->root) {
+			*pm = p->id;
+			*pd = mp;
+			return true;
+		}
+		m = p;
+	}
+	return false;
+}
+
+enum holds holds_mount_up(struct oj *j, const struct wt_step *s)
+{
+	const struct wt_mount_fact *m = wt_ns_mount(j->ns, s->from.mnt);
+	uint64_t pm = 0, pd = 0;
+
+	if (!m) {
+		oj_why(j, "mount %llu is not in the history",
+		       (unsigned long long)s->from.mnt);
+		return FAILS;
+	}
+	if (m->root != s->from.dentry) {
+		oj_why(j, "dentry %llu is not the root of mount %llu",
+		       (unsigned long long)s->from.dentry,
+		       (unsigned long long)m->id);
+		return FAILS;
+	}
+	if (!choose_mountpoint(j, m->id, &pm, &pd)) {
+		oj_why(j, "mount %llu has no mountpoint to go up to "
+		       "(`..` stays)", (unsigned long long)m->id);
+		return FAILS;
+	}
+	if (pm != s->to.mnt || pd != s->to.dentry) {
+		oj_why(j, "`..` goes up to mount %llu dentry %llu",
+		       (unsigned long long)pm, (unsigned long long)pd);
+		return FAILS;
+	}
+	return ident_holds(j, &s->to, "the mountpoint");
+}
+
+/* path_connected: inside a bind mount's subtree (is_subdir at t). */
+static bool connected(struct oj *j, const struct wt_mount_fact *m,
+		      uint64_t dentry)
+{
+	const struct wt_super_fact *sb = wt_ns_super(j->ns, m->sb);
+
+	if (!sb || m->root == sb->root)
+		return true;
+	for (unsigned n = 0; n < DENTRY_DEPTH_MAX; n++) {
+		const struct wt_dentry_fact *d = wt_ns_dentry(j->ns, dentry);
+
+		if (dentry == m->root)
+			return true;
+		if (!d || d->parent == d->id)
+			return false;
+		dentry = d->parent;
+	}
+	return false;
+}
+
+static enum holds dotdot_stays(struct oj *j, const struct wt_step *s)
+{
+	const struct wt_mount_fact *m = wt_ns_mount(j->ns, s->from.mnt);
+	uint64_t pm, pd;
+
+	if (oj_is_root(j, s->from.mnt, s->from.dentry))
+		return HOLDS;
+	if (m && m->root == s->from.dentry &&
+	    !choose_mountpoint(j, m->id, &pm, &pd))
+		return HOLDS;
+	oj_why(j, "mount %llu dentry %llu is not the walker's root: `..` moves",
+	       (unsigned long long)s->from.mnt,
+	       (unsigned long long)s->from.dentry);
+	return FAILS;
+}
+
+enum holds holds_dotdot(struct oj *j, const struct wt_step *s)
+{
+	const struct wt_mount_fact *m = wt_ns_mount(j->ns, s->from.mnt);
+	const struct wt_dentry_fact *d;
+	enum holds h;
+
+	if (s->arg == 1)
+		return dotdot_stays(j, s);
+	if (oj_is_root(j, s->from.mnt, s->from.dentry)) {
+		oj_why(j, "at the walker's root `..` stays");
+		return FAILS;
+	}
+	if (m && m->root == s->from.dentry) {
+		oj_why(j, "at the root of mount %llu `..` goes to its "
+		       "mountpoint first", (unsigned long long)m->id);
+		return FAILS;
+	}
+	h = ident_holds(j, &s->from, "the directory");
+	if (h != HOLDS)
+		return h;
+	d = wt_ns_dentry(j->ns, s->from.dentry);
+	if (!d)
+		return HOLDS;	/* ident_holds vouched for it */
+	if (d->parent != s->to.dentry) {
+		oj_why(j, "the parent of dentry %llu is %llu",
+		       (unsigned long long)d->id, (unsigned long long)d->parent);
+		return FAILS;
+	}
+	if (m && !connected(j, m, d->parent)) {
+		oj_why(j, "dentry %llu is outside mount %llu's subtree "
+		       "(REF-walk answers ENOENT)", (unsigned long long)d->parent,
+		       (unsigned long long)m->id);
+		return FAILS;
+	}
+	return ident_holds(j, &s->to, "the parent");
+}
+
+enum holds holds_disconnected(struct oj *j, const struct wt_step *s)
+{
+	const struct wt_mount_fact *m = wt_ns_mount(j->ns, j->pos.mnt);
+	const struct wt_dentry_fact *d = wt_ns_dentry(j->ns, j->pos.dentry);
+
+	(void)s;
+	if (!m || !d) {
+		oj_why(j, "the walk's place is not in the history");
+		return FAILS;
+	}
+	if (m->root != d->id && !oj_is_root(j, m->id, d->id) &&
+	    !connected(j, m, d->parent))
+		return HOLDS;
+	oj_why(j, "`..` from dentry %llu stays inside mount %llu",
+	       (unsigned long long)d->id, (unsigned long long)m->id);
+	return FAILS;
+}
+
+enum holds holds_link(struct oj *j, const struct wt_step *s)
+{
+	const struct wt_inode_fact *ino;
+	const char *body = text_of(j, s);
+	enum holds h;
+
+	if (s->result)
+		return is_remote(j, &s->from) ? HOLDS : FAILS;
+	h = ident_holds(j, &s->from, "the link");
+	if (h != HOLDS)
+		return h;
+	ino = wt_ns_inode(j->ns, s->from.inode);
+	if (!ino)
+		return unknown(j, &s->from, "the link's inode");
+	if (!WT_S_ISLNK(ino->mode)) {
+		oj_why(j, "inode %llu is not a symlink",
+		       (unsigned long long)ino->id);
+		return FAILS;
+	}
+	if (!ino->link || strcmp(ino->link, body)) {
+		oj_why(j, "the body of inode %llu is '%.64s'",
+		       (unsigned long long)ino->id, ino->link ? ino->link : "");
+		return FAILS;
+	}
+	return HOLDS;
+}
+
+enum holds holds_jump(struct oj *j, const struct wt_step *s)
+{
+	const struct wt_inode_fact *ino;
+
+	if (s->arg == 0) {
+		if (!oj_is_root(j, s->to.mnt, s->to.dentry)) {
+			oj_why(j, "the walker's root is mount %llu dentry %llu",
+			       (unsigned long long)j->root_mnt,
+			       (unsigned long long)j->root_dentry);
+			return FAILS;
+		}
+		return ident_holds(j, &s->to, "the root");
+	}
+	ino = wt_ns_inode(j->ns, j->last_link.inode);
+	if (!ino)
+		return unknown(j, &j->last_link, "the magic link");
+	if (ino->magic_mnt != s->to.mnt || ino->magic_dentry != s->to.dentry) {
+		oj_why(j, "magic link inode %llu points at mount %llu dentry %llu",
+		       (unsigned long long)ino->id,
+		       (unsigned long long)ino->magic_mnt,
+		       (unsigned long long)ino->magic_dentry);
+		return FAILS;
+	}
+	return HOLDS;
+}
+
+enum holds holds_automount(struct oj *j, const struct wt_step *s)
+{
+	const struct wt_dentry_fact *d = wt_ns_dentry(j->ns, s->from.dentry);
+
+	if (!d)
+		return unknown(j, &s->from, "the automount point");
+	if (d->flags & WT_DF_AUTOMOUNT)
+		return HOLDS;
+	oj_why(j, "dentry %llu is not an automount point",
+	       (unsigned long long)d->id);
+	return FAILS;
+}
+
+enum holds holds_create(struct oj *j, const struct wt_step *s)
+{
+	const char *name = text_of(j, s);
+	const struct wt_dentry_fact *child;
+
+	child = wt_ns_child(j->ns, s->from.dentry, name, s->text_len);
+	if (child && child->inode == s->to.inode &&
+	    (child->id == s->to.dentry || !wt_ns_dentry(j->ns, s->to.dentry)))
+		return HOLDS;
+	why_child(j, child, name);
+	return FAILS;
+}

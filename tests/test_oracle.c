@@ -1,0 +1,663 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The step oracle on hand-made histories and hand-written records.
+ *
+ * Each test builds a history with the sim writer operations, writes the
+ * record a walker could have left (or could not have), and checks the
+ * verdict: a result that only non-simultaneous instants explain is
+ * accepted; names, inodes, permissions and windows that explain nothing
+ * are rejected with an explanation naming the step; EAGAIN and ESTALE
+ * are accepted only under their protocol conditions.
+ */
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "core/namei.h"
+#include "core/oracle.h"
+#include "core/record.h"
+#include "core/refwalk.h"
+#include "sim/history.h"
+#include "sim/ns.h"
+#include "sim/ops.h"
+#include "sim/resolve.h"
+#include "sim/vfs/world.h"
+
+static struct wt_world *w;
+static struct wt_record *rec;
+static struct wt_oracle_result res;
+static const struct cred root_cred = { .uid = 0, .gid = 0,
+				       .cap_dac_override = true };
+static const struct cred user_cred = { .uid = 1000, .gid = 1000 };
+
+static void setup(void)
+{
+	w = wt_ops_world_create(42);
+	cr_assert_not_null(w);
+	rec = wt_record_create(64, 4096);
+	cr_assert_not_null(rec);
+}
+
+static void teardown(void)
+{
+	wt_record_destroy(rec);
+	wt_ops_world_destroy(w);
+}
+
+TestSuite(oracle, .init = setup, .fini = teardown);
+
+static uint64_t now(void)
+{
+	return wt_history_version(w->history);
+}
+
+#define OK(call) cr_assert_eq((call), 0, "%s failed", #call)
+
+/* (mount, dentry, inode) of path at version v, without following a
+ * trailing symlink; the reference resolver does the walking. */
+static struct wt_ident ident_at(uint64_t v, const char *path)
+{
+	struct wt_ns *ns = wt_ns_create(w->history, v);
+	struct wt_refwalk_opts o = { .cred = &root_cred };
+	struct wt_refwalk_result r;
+
+	cr_assert_not_null(ns);
+	cr_assert_eq(wt_refwalk(ns, path, &o, &r), 0, "%s at v%llu: %d", path,
+		     (unsigned long long)v, r.error);
+	wt_ns_destroy(ns);
+	return r.id;
+}
+
+/* The dentry named name in dir at v (a covered mountpoint, say). */
+static struct wt_ident child_at(uint64_t v, struct wt_ident dir,
+				const char *name)
+{
+	struct wt_ns *ns = wt_ns_create(w->history, v);
+	const struct wt_dentry_fact *d;
+	struct wt_ident id = { dir.mnt, 0, 0 };
+
+	cr_assert_not_null(ns);
+	d = wt_ns_child(ns, dir.dentry, name, strlen(name));
+	cr_assert_not_null(d, "no %s", name);
+	id.dentry = d->id;
+	id.inode = d->inode;
+	wt_ns_destroy(ns);
+	return id;
+}
+
+static bool resolves_at(uint64_t v, const char *path)
+{
+	struct wt_ns *ns = wt_ns_create(w->history, v);
+	struct wt_refwalk_opts o = { .cred = &root_cred };
+	struct wt_refwalk_result r;
+
+	wt_refwalk(ns, path, &o, &r);
+	wt_ns_destroy(ns);
+	return r.error == 0;
+}
+
+/* --- writing records by hand --- */
+
+static void attempt(unsigned flags, uint64_t vs, uint64_t ve, int result)
+{
+	struct wt_record_attempt *a = &rec->attempts[rec->nattempts++];
+
+	a->first = rec->nsteps;
+	a->count = 0;
+	a->flags = flags;
+	a->result = result;
+	a->version_start = vs;
+	a->version_end = ve;
+	rec->result = result;
+}
+
+static struct wt_step *step(enum wt_step_kind kind, struct wt_ident from,
+			    struct wt_ident to, const char *text, int result,
+			    uint32_t arg)
+{
+	struct wt_step *s = &rec->steps[rec->nsteps++];
+
+	memset(s, 0, sizeof(*s));
+	s->kind = (uint16_t)kind;
+	s->attempt = (uint8_t)rec->nattempts;
+	s->rcu = 0;
+	s->validated = 1;
+	s->result = result;
+	s->arg = arg;
+	s->from = from;
+	s->to = to;
+	s->text = WT_RECORD_NO_TEXT;
+	if (text) {
+		size_t len = strlen(text);
+
+		s->text = rec->text_len;
+		s->text_len = (uint32_t)len;
+		memcpy(rec->text + rec->text_len, text, len + 1);
+		rec->text_len += (uint32_t)len + 1;
+	}
+	rec->attempts[rec->nattempts - 1].count++;
+	return s;
+}
+
+static const struct wt_ident none;
+
+static void start(struct wt_ident at, const char *name)
+{
+	step(WT_STEP_START, none, at, name, 0, 0);
+}
+
+static void perm(struct wt_ident dir, int result)
+{
+	step(WT_STEP_PERMISSION, dir, dir, NULL, result, MAY_EXEC);
+}
+
+static void lookup(struct wt_ident dir, const char *name, struct wt_ident to)
+{
+	step(WT_STEP_LOOKUP, dir, to, name, 0, WT_LOOKUP_FAST);
+}
+
+static void end(struct wt_ident at, int result)
+{
+	step(WT_STEP_END, none, at, NULL, result, 0);
+}
+
+static enum wt_verdict judge_as(const struct cred *cred, const char *name)
+{
+	struct wt_oracle_input in = { .record = rec, .cred = cred, .name = name };
+	enum wt_verdict v = wt_oracle_check(w->history, &in, &res);
+
+	cr_log_info("verdict %s: %s", wt_verdict_name(v), res.explain);
+	return v;
+}
+
+static enum wt_verdict judge(void)
+{
+	return judge_as(&root_cred, NULL);
+}
+
+static void reset_record(void)
+{
+	wt_record_reset(rec);
+	rec->entry = WT_ENTRY_LOOKUP;
+}
+
+/* ------------------------------------------------------------------ */
+
+/*
+ * /a/b is reached by looking up "a" at v3 and "b" in it at v5: /a was
+ * renamed away at v4 and b moved into it at v5, so no single version
+ * has the whole path, yet REF-walk, holding a reference on the directory
+ * between the two lookups, could have produced it.
+ */
+Test(oracle, accepts_non_simultaneous_instants)
+{
+	struct wt_ident root, a, b;
+	uint64_t v3, v5;
+
+	OK(wt_op_mkdir(w, "/a", 0755, false));
+	OK(wt_op_mkdir(w, "/c", 0755, false));
+	OK(wt_op_mkdir(w, "/c/b", 0755, false));
+	v3 = now();
+	root = ident_at(v3, "/");
+	a = ident_at(v3, "/a");
+	b = ident_at(v3, "/c/b");
+	OK(wt_op_rename(w, "/a", "/z", 0));
+	OK(wt_op_rename(w, "/c/b", "/z/b", 0));
+	v5 = now();
+	for (uint64_t v = v3; v <= v5; v++)
+		cr_assert(!resolves_at(v, "/a/b"), "/a/b exists at v%llu",
+			  (unsigned long long)v);
+
+	reset_record();
+	attempt(LOOKUP_RCU | LOOKUP_FOLLOW, v3, v5, 0);
+	start(root, "/a/b");
+	perm(root, 0);
+	lookup(root, "a", a);
+	perm(a, 0);
+	lookup(a, "b", b);
+	end(b, 0);
+	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+	cr_assert_eq(res.last_instant, v5);
+
+	/* the window ends before b arrives */
+	rec->attempts[0].version_end = v5 - 1;
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_assert_eq(res.step, 4);
+	cr_assert(strstr(res.explain, "'b'"), "%s", res.explain);
+
+	/* the window starts after "a" was renamed away */
+	rec->attempts[0].version_start = v3 + 1;
+	rec->attempts[0].version_end = v5;
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_assert_eq(res.step, 2);
+	cr_assert(strstr(res.explain, "'a' is absent"), "%s", res.explain);
+}
+
+/* A name that never was in the directory, an inode that never was the
+ * name's: no instant explains either. */
+Test(oracle, rejects_names_and_inodes_never_there)
+{
+	struct wt_ident root, a, c, ghost;
+	uint64_t v;
+
+	OK(wt_op_mkdir(w, "/a", 0755, false));
+	OK(wt_op_mkdir(w, "/c", 0755, false));
+	v = now();
+	root = ident_at(v, "/");
+	a = ident_at(v, "/a");
+	c = ident_at(v, "/c");
+
+	reset_record();
+	attempt(LOOKUP_RCU, 0, v, 0);
+	start(root, "/ghost");
+	perm(root, 0);
+	lookup(root, "ghost", a);
+	end(a, 0);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_assert_eq(res.step, 2);
+	cr_assert(strstr(res.explain, "'ghost' is absent"), "%s", res.explain);
+	cr_assert_eq(res.tried_from, 0);
+	cr_assert_eq(res.tried_to, v);
+
+	ghost = a;
+	ghost.inode = c.inode;
+	reset_record();
+	attempt(LOOKUP_RCU, 0, v, 0);
+	start(root, "/a");
+	perm(root, 0);
+	lookup(root, "a", ghost);
+	end(ghost, 0);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_assert_eq(res.step, 2);
+
+	/* an ENOENT for a name that is there all along */
+	reset_record();
+	attempt(LOOKUP_RCU, v, v, -ENOENT);
+	start(root, "/a");
+	perm(root, 0);
+	lookup(root, "a", (struct wt_ident){ root.mnt, 0, 0 });
+	end(root, -ENOENT);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_assert(strstr(res.explain, "'a' is dentry"), "%s", res.explain);
+
+	/* and the same ENOENT, in a window where it was absent first */
+	rec->attempts[0].version_start = 0;
+	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+}
+
+/* An exec permission never granted in the window is rejected; granted by
+ * a chmod inside the window, accepted; root's override as the kernel's. */
+Test(oracle, permissions_at_their_instant)
+{
+	struct wt_ident root, a, f;
+	uint64_t v, v2;
+
+	OK(wt_op_mkdir(w, "/a", 0755, false));
+	OK(wt_op_create(w, "/a/f", 0644));
+	OK(wt_op_chmod(w, "/a", 0700));
+	v = now();
+	root = ident_at(v, "/");
+	a = ident_at(v, "/a");
+	f = ident_at(v, "/a/f");
+
+	reset_record();
+	attempt(LOOKUP_RCU, v, v, 0);
+	start(root, "/a/f");
+	perm(root, 0);
+	lookup(root, "a", a);
+	perm(a, 0);
+	lookup(a, "f", f);
+	end(f, 0);
+	cr_assert_eq(judge_as(&user_cred, "/a/f"), WT_VERDICT_REJECTED);
+	cr_assert_eq(res.step, 3);
+	cr_assert(strstr(res.explain, "denied"), "%s", res.explain);
+	/* root may search it */
+	cr_assert_eq(judge_as(&root_cred, "/a/f"), WT_VERDICT_OK, "%s", res.explain);
+
+	/* the refusal is what the user gets */
+	reset_record();
+	attempt(LOOKUP_RCU, v, v, -EACCES);
+	start(root, "/a/f");
+	perm(root, 0);
+	lookup(root, "a", a);
+	perm(a, -EACCES);
+	end(a, -EACCES);
+	cr_assert_eq(judge_as(&user_cred, "/a/f"), WT_VERDICT_OK, "%s", res.explain);
+	cr_assert_eq(judge_as(&root_cred, "/a/f"), WT_VERDICT_REJECTED);
+
+	/* a chmod inside the window grants it */
+	OK(wt_op_chmod(w, "/a", 0711));
+	v2 = now();
+	reset_record();
+	attempt(LOOKUP_RCU, v, v2, 0);
+	start(root, "/a/f");
+	perm(root, 0);
+	lookup(root, "a", a);
+	perm(a, 0);
+	lookup(a, "f", f);
+	end(f, 0);
+	cr_assert_eq(judge_as(&user_cred, "/a/f"), WT_VERDICT_OK, "%s", res.explain);
+	cr_assert_eq(res.last_instant, v2);
+
+	/* a lookup with no exec check before it */
+	reset_record();
+	attempt(LOOKUP_RCU, v2, v2, 0);
+	start(root, "/a/f");
+	perm(root, 0);
+	lookup(root, "a", a);
+	lookup(a, "f", f);
+	end(f, 0);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_assert(strstr(res.explain, "exec check"), "%s", res.explain);
+}
+
+/* EAGAIN is protocol: only with LOOKUP_CACHED, or a scoped `..` while a
+ * rename or mount was published in the window. */
+Test(oracle, eagain_only_under_protocol)
+{
+	struct wt_ident a, d;
+	uint64_t v, v2;
+
+	OK(wt_op_mkdir(w, "/a", 0755, false));
+	OK(wt_op_mkdir(w, "/a/d", 0755, false));
+	OK(wt_op_mkdir(w, "/c", 0755, false));
+	v = now();
+	a = ident_at(v, "/a");
+	d = ident_at(v, "/a/d");
+
+	/* RESOLVE_CACHED: the RCU attempt gave up, the retry says EAGAIN */
+	reset_record();
+	rec->flags = LOOKUP_CACHED;
+	attempt(LOOKUP_RCU | LOOKUP_CACHED, v, v, -ECHILD);
+	attempt(LOOKUP_CACHED, v, v, -EAGAIN);
+	end(none, -EAGAIN);
+	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+	rec->flags = 0;
+	rec->attempts[0].flags = LOOKUP_RCU;
+	rec->attempts[1].flags = 0;
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+
+	/* a scoped `..` with a rename published in the window */
+	OK(wt_op_rename(w, "/c", "/c2", 0));
+	v2 = now();
+	reset_record();
+	attempt(LOOKUP_RCU | LOOKUP_BENEATH, v, v2, -EAGAIN);
+	start(a, "d/..");
+	perm(a, 0);
+	lookup(a, "d", d);
+	perm(d, 0);
+	step(WT_STEP_DOTDOT, d, a, NULL, 0, 0);
+	end(a, -EAGAIN);
+	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+	/* the same with nothing published in the window */
+	rec->attempts[0].version_start = v;
+	rec->attempts[0].version_end = v;
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_assert(strstr(res.explain, "EAGAIN"), "%s", res.explain);
+}
+
+/* ESTALE reaches a caller only from the LOOKUP_REVAL attempt, after an
+ * attempt that met ESTALE, and only from something remote. */
+Test(oracle, estale_only_after_reval)
+{
+	struct wt_ident root, r, rroot;
+	uint64_t v;
+
+	OK(wt_op_mkdir(w, "/r", 0755, false));
+	OK(wt_op_mount(w, "remote", "srv", "/r"));
+	v = now();
+	root = ident_at(v, "/");
+	r = child_at(v, root, "r");
+	rroot = ident_at(v, "/r");
+
+#define REMOTE_WALK(flags, res_) do {				\
+		attempt((flags), v, v, (res_));			\
+		start(root, "/r/x");				\
+		perm(root, 0);					\
+		lookup(root, "r", r);				\
+		step(WT_STEP_MOUNT, r, rroot, NULL, 0, 0);	\
+		perm(rroot, 0);					\
+		step(WT_STEP_LOOKUP, rroot, (struct wt_ident){ rroot.mnt, 0, 0 }, \
+		     "x", -ESTALE, WT_LOOKUP_SLOW);		\
+		end(rroot, (res_));				\
+	} while (0)
+
+	/* the RCU attempt's ESTALE went straight to the caller */
+	reset_record();
+	REMOTE_WALK(LOOKUP_RCU, -ESTALE);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_assert(strstr(res.explain, "LOOKUP_REVAL"), "%s", res.explain);
+
+	/* RCU, then LOOKUP_REVAL: both met the stale handle */
+	reset_record();
+	REMOTE_WALK(LOOKUP_RCU, -ESTALE);
+	REMOTE_WALK(LOOKUP_REVAL, -ESTALE);
+	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+
+	/* ESTALE after ECHILD -> REF, without the REVAL attempt */
+	reset_record();
+	REMOTE_WALK(LOOKUP_RCU, -ECHILD);
+	REMOTE_WALK(0, -ESTALE);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+
+	/* ESTALE from a walk that met nothing remote */
+	reset_record();
+	attempt(LOOKUP_RCU, v, v, -ESTALE);
+	start(root, "/");
+	end(root, -ESTALE);
+	attempt(LOOKUP_REVAL, v, v, -ESTALE);
+	start(root, "/");
+	end(root, -ESTALE);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_assert(strstr(res.explain, "remote"), "%s", res.explain);
+#undef REMOTE_WALK
+}
+
+/* -ECHILD never reaches a caller; the ladder retries only on it and on
+ * -ESTALE. */
+Test(oracle, ladder_protocol)
+{
+	struct wt_ident root = ident_at(now(), "/");
+
+	reset_record();
+	attempt(LOOKUP_RCU, now(), now(), -ECHILD);
+	attempt(0, now(), now(), -ECHILD);
+	end(root, -ECHILD);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_assert(strstr(res.explain, "ECHILD"), "%s", res.explain);
+
+	reset_record();
+	attempt(LOOKUP_RCU, now(), now(), -ENOENT);
+	attempt(0, now(), now(), -ENOENT);
+	end(root, -ENOENT);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_assert(strstr(res.explain, "retried"), "%s", res.explain);
+}
+
+/* `..` from a removed directory still reaches its old parent: the
+ * snapshot keeps the unhashed dentry with its last parent. */
+Test(oracle, dotdot_from_removed_directory)
+{
+	struct wt_ident p, q;
+	struct path held;
+	uint64_t v;
+
+	OK(wt_op_mkdir(w, "/p", 0755, false));
+	OK(wt_op_mkdir(w, "/p/q", 0755, false));
+	v = now();
+	p = ident_at(v, "/p");
+	q = ident_at(v, "/p/q");
+	/* the walker's cwd holds q, as REF-walk's reference would */
+	OK(wt_resolve(w, "/p/q", 0, &held));
+	OK(wt_op_rmdir(w, "/p/q"));
+	v = now();
+
+	reset_record();
+	attempt(LOOKUP_RCU, v, v, 0);
+	start(q, "..");
+	perm(q, 0);
+	step(WT_STEP_DOTDOT, q, p, NULL, 0, 0);
+	end(p, 0);
+	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+
+	/* but a lookup in it finds nothing, whatever was there */
+	reset_record();
+	attempt(LOOKUP_RCU, v, v, 0);
+	start(q, "x");
+	perm(q, 0);
+	lookup(q, "x", p);
+	end(p, 0);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	wt_path_put(&held);
+}
+
+/* Each mount layer is its own step; a walk that did not cross a mount
+ * that was there all along is rejected, one that looked before the mount
+ * was attached is not. */
+Test(oracle, mount_crossings)
+{
+	struct wt_ident root, mp, mroot;
+	uint64_t v0, v;
+
+	OK(wt_op_mkdir(w, "/m", 0755, false));
+	v0 = now();
+	OK(wt_op_mount(w, "tmpfs", "t", "/m"));
+	v = now();
+	root = ident_at(v, "/");
+	mp = child_at(v, root, "m");
+	mroot = ident_at(v, "/m");
+	cr_assert_neq(mp.mnt, mroot.mnt);
+
+	reset_record();
+	attempt(LOOKUP_RCU, v, v, 0);
+	start(root, "/m");
+	perm(root, 0);
+	lookup(root, "m", mp);
+	step(WT_STEP_MOUNT, mp, mroot, NULL, 0, 0);
+	end(mroot, 0);
+	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+
+	/* the crossing left out */
+	reset_record();
+	attempt(LOOKUP_RCU, v, v, 0);
+	start(root, "/m");
+	perm(root, 0);
+	lookup(root, "m", mp);
+	end(mp, 0);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_assert(strstr(res.explain, "nothing is mounted"), "%s", res.explain);
+
+	/* ... which is right in a window that starts before the mount */
+	rec->attempts[0].version_start = v0;
+	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+
+	/* `..` from the mount's root goes up to the mountpoint first */
+	reset_record();
+	attempt(LOOKUP_RCU, v, v, 0);
+	start(mroot, "..");
+	perm(mroot, 0);
+	step(WT_STEP_MOUNT_UP, mroot, mp, NULL, 0, 0);
+	step(WT_STEP_DOTDOT, mp, root, NULL, 0, 0);
+	end(root, 0);
+	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+	/* straight to the parent of the mount's root is not a REF-walk step */
+	reset_record();
+	attempt(LOOKUP_RCU, v, v, 0);
+	start(mroot, "..");
+	perm(mroot, 0);
+	step(WT_STEP_DOTDOT, mroot, root, NULL, 0, 0);
+	end(root, 0);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+}
+
+/* A symlink body is what the inode says; an absolute one jumps to the
+ * root. */
+Test(oracle, symlink_bodies)
+{
+	struct wt_ident root, a, l;
+	uint64_t v;
+
+	OK(wt_op_mkdir(w, "/a", 0755, false));
+	OK(wt_op_symlink(w, "/a", "/l"));
+	v = now();
+	root = ident_at(v, "/");
+	a = ident_at(v, "/a");
+	l = ident_at(v, "/l");
+
+	for (int bad = 0; bad < 2; bad++) {
+		reset_record();
+		attempt(LOOKUP_RCU | LOOKUP_FOLLOW, v, v, 0);
+		start(root, "/l");
+		perm(root, 0);
+		lookup(root, "l", l);
+		step(WT_STEP_LINK, l, l, bad ? "/b" : "/a", 0, 0);
+		step(WT_STEP_JUMP, none, root, NULL, 0, 0);
+		perm(root, 0);
+		lookup(root, "a", a);
+		end(a, 0);
+		if (bad) {
+			cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+			cr_assert_eq(res.step, 3);
+			cr_assert(strstr(res.explain, "'/a'"), "%s", res.explain);
+		} else {
+			cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+		}
+	}
+
+	/* LOOKUP_FOLLOW and the answer is the link itself */
+	reset_record();
+	attempt(LOOKUP_RCU | LOOKUP_FOLLOW, v, v, 0);
+	start(root, "/l");
+	perm(root, 0);
+	lookup(root, "l", l);
+	end(l, 0);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	rec->attempts[0].flags = LOOKUP_RCU;
+	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+}
+
+/* Walks that overflowed their record, or ran with no history, are not
+ * judged; a window not yet published waits. */
+Test(oracle, not_judged)
+{
+	struct wt_ident root = ident_at(now(), "/");
+
+	reset_record();
+	attempt(LOOKUP_RCU, now(), now(), 0);
+	start(root, "/");
+	end(root, 0);
+	rec->overflow = true;
+	cr_assert_eq(judge(), WT_VERDICT_NOT_JUDGED);
+	rec->overflow = false;
+	rec->attempts[0].version_end = now() + 5;
+	cr_assert(!wt_oracle_ready(w->history, rec));
+	cr_assert_eq(judge(), WT_VERDICT_NOT_JUDGED);
+	cr_assert(strstr(res.explain, "not published"), "%s", res.explain);
+}
+
+/* The reason given names the step, the instants tried and the writer
+ * step that changed things. */
+Test(oracle, explanation_names_the_change)
+{
+	struct wt_ident root, f;
+	uint64_t v1, v2;
+
+	OK(wt_op_create(w, "/f", 0644));
+	v1 = now();
+	root = ident_at(v1, "/");
+	f = ident_at(v1, "/f");
+	OK(wt_op_rename(w, "/f", "/g", 0));
+	OK(wt_op_mkdir(w, "/unrelated", 0755, false));
+	v2 = now();
+
+	reset_record();
+	attempt(LOOKUP_RCU, v1 + 1, v2, 0);
+	start(root, "/f");
+	perm(root, 0);
+	lookup(root, "f", f);
+	end(f, 0);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_log_info("%s", res.explain);
+	cr_assert(strstr(res.explain, "step 2 lookup 'f'"), "%s", res.explain);
+	cr_assert(strstr(res.explain, "rename"), "%s", res.explain);
+}
