@@ -245,7 +245,7 @@ void wt_svg_bars(FILE *f, const char *cls, const struct wt_bar *bars,
 	fputs("</svg>\n", f);
 }
 
-#define SPARK_W 80
+#define SPARK_W 72
 #define SPARK_H 18
 
 void wt_svg_spark(FILE *f, const double *v, const unsigned char *present,
@@ -277,8 +277,9 @@ void wt_svg_spark(FILE *f, const double *v, const unsigned char *present,
 			continue;
 		}
 		x = n > 1 ? 3 + step * (double)i : SPARK_W / 2.0;
+		/* A flat line: on the baseline if it is all zeros, else mid-height. */
 		y = hi > lo ? (SPARK_H - 3) - (v[i] - lo) / (hi - lo) * (SPARK_H - 6) :
-			      SPARK_H / 2.0;
+		    hi == 0 ? SPARK_H - 3 : SPARK_H / 2.0;
 		if (!open)
 			wt_html_printf(f, "<polyline fill=\"none\" stroke=\"%s\" "
 				       "stroke-width=\"1.3\" points=\"", color);
@@ -293,19 +294,28 @@ void wt_svg_spark(FILE *f, const double *v, const unsigned char *present,
 	fputs("</svg>", f);
 }
 
+/* At most STRIP_W wide: 30 nights get thin bars, a few nights squares. */
+#define STRIP_W 90.0
+#define STRIP_CELL_MAX 8.0
+
 void wt_svg_strip(FILE *f, const char *verdicts, const char *const *tips,
 		  size_t n)
 {
+	double cell = n ? STRIP_W / (double)n : STRIP_CELL_MAX, w;
+
+	if (cell > STRIP_CELL_MAX)
+		cell = STRIP_CELL_MAX;
+	w = cell * (double)(n ? n : 1);
 	wt_html_printf(f, "<svg class=\"spark strip\" xmlns=\"http://www.w3.org/2000/svg\" "
-		       "viewBox=\"0 0 %zu 14\" width=\"%zu\" height=\"14\">",
-		       n * 8, n * 8);
+		       "viewBox=\"0 0 %.1f 14\" width=\"%.0f\" height=\"14\" "
+		       "data-nights=\"%zu\">", w, w, n);
 	for (size_t i = 0; i < n; i++) {
 		const char *fill = verdicts[i] == 'P' ? "#2da44e" :
 				   verdicts[i] == 'F' ? "#cf222e" : "#d8dee4";
 
-		wt_html_printf(f, "<rect x=\"%zu\" y=\"1\" width=\"7\" height=\"12\" "
+		wt_html_printf(f, "<rect x=\"%.2f\" y=\"1\" width=\"%.2f\" height=\"12\" "
 			       "fill=\"%s\"><title>%s</title></rect>",
-			       i * 8, fill, tips[i]);
+			       (double)i * cell, cell > 3 ? cell - 1 : cell - 0.5, fill, tips[i]);
 	}
 	fputs("</svg>", f);
 }

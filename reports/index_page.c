@@ -434,10 +434,11 @@ static void render_suites(FILE *f, struct ix *ix)
 
 	wt_html_printf(f, "<h2>Scenarios</h2>\n<table class=\"scenarios\"><tr><th></th>"
 		       "<th>scenario</th><th class=\"n\">iterations</th>"
-		       "<th class=\"n\">failures</th><th class=\"n\">rcu.ok</th>"
+		       "<th class=\"n\">failures</th><th class=\"n\">rcu.*</th>"
 		       "<th class=\"n\">unlazy.*</th><th class=\"n\">restart.*</th>"
 		       "<th class=\"n\">eagain.*</th><th class=\"n\">estale.*</th>"
-		       "<th>key path</th><th class=\"n\">count</th><th>last %zu nights</th>"
+		       "<th colspan=\"2\">key path tonight</th>"
+		       "<th title=\"verdicts of the last %zu nights, oldest first\">nights</th>"
 		       "<th>failures</th><th>key path</th><th></th></tr>\n", ix->n_nights);
 	for (size_t i = 0; i < ix->n_scns; i++) {
 		const char *suite = ix->scns[i].suite;

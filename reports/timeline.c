@@ -296,19 +296,21 @@ static void tl_lane_backgrounds(FILE *f, struct tl *t)
 static void tl_failing_rule(FILE *f, struct tl *t)
 {
 	long long rel = t->failing - t->first;
+	const char *point;
 	double x;
 
 	if (t->failing < 0 || rel < (long long)t->lo || rel >= (long long)t->hi)
 		return;
 	x = tl_x(t, (size_t)rel);
+	point = wt_json_str(json_array_get(t->events, (size_t)rel), "point");
+	/* Right half: label to the left of the rule, so it stays on the page. */
 	wt_html_printf(f, "<g class=\"failing-rule\"><line x1=\"%.1f\" y1=\"%d\" "
 		       "x2=\"%.1f\" y2=\"%.0f\" stroke=\"#cf222e\" stroke-width=\"1.2\" "
 		       "stroke-dasharray=\"4 3\"/><text x=\"%.1f\" y=\"%d\" "
-		       "text-anchor=\"%s\" style=\"fill:#cf222e;font-weight:700\">"
-		       "failing event #%lld</text></g>\n",
+		       "text-anchor=\"%s\" class=\"failstep\">failing event #%lld %s</text></g>\n",
 		       x, TL_AXIS - 4, x, t->height - TL_PAD,
-		       x > TL_W - 160 ? x - 4 : x + 4, 9,
-		       x > TL_W - 160 ? "end" : "start", t->failing);
+		       x > TL_W / 2 ? x - 4 : x + 4, 9,
+		       x > TL_W / 2 ? "end" : "start", t->failing, point ? point : "");
 }
 
 static void tl_legend(FILE *f)
