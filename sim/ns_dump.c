@@ -286,7 +286,9 @@ static char *dentry_line(const struct wt_ns *ns, uint64_t dentry,
 	else if (WT_S_ISLNK(i->mode)) {
 		struct strbuf target = { 0 };
 
-		sb_escaped(&target, i->link ? i->link : "");
+		/* A magic link has no body: its target is an object. */
+		sb_escaped(&target, i->link ? i->link :
+			   i->magic_dentry ? "[magic]" : "");
 		n = asprintf(&text, "%s inode=%llu %s %04o %u:%u -> %s", path,
 			     (unsigned long long)i->id, type_name(i->mode),
 			     i->mode & 07777, i->uid, i->gid,
