@@ -10,9 +10,6 @@
  * block) polls wt_should_stop() between ops; the last finite thread to
  * finish asks the run to stop, so forever-writers end when the walkers
  * are done.
- *
- * This file includes core/record.h (through namei.h and oracle.h) and not
- * sim/sched/schedule.h: both define struct wt_step.
  */
 #define _GNU_SOURCE	/* O_PATH */
 #include <errno.h>
@@ -111,7 +108,7 @@ static json_t *steps_json(const struct wt_record *r)
 			 txt ? "'" : "", txt ? txt : "", txt ? "' " : "",
 			 st->rcu ? "rcu" : "ref", from, to,
 			 st->result ? " = " : "",
-			 st->result ? wt_errno_name(st->result) : "",
+			 st->result ? wt_scn_errno_name(st->result) : "",
 			 st->kind == WT_STEP_UNLAZY && st->arg < WT_PATH__COUNT ?
 			 wt_path_info(st->arg)->name : "");
 		json_array_append_new(a, json_pack("{s:i, s:s, s:s, s:b}",
@@ -150,7 +147,7 @@ static json_t *walk_json(const struct wt_scn_op *op, const struct wt_record *r,
 	return json_pack("{s:s, s:s, s:s, s:s, s:i}",
 			 "entry", wt_walk_entry_name(op->walk.entry),
 			 "path", op->walk.path, "flags", op->walk.flags_text,
-			 "result", wt_errno_name(err),
+			 "result", wt_scn_errno_name(err),
 			 "attempt", r ? (int)r->nattempts : 0);
 }
 
@@ -164,7 +161,7 @@ static void oracle_failure(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 	json_t *f;
 
 	snprintf(msg, sizeof(msg), "oracle: %s: %.256s -> %s: %s", tc->th->name,
-		 op->text, wt_errno_name(rec->result), res->explain);
+		 op->text, wt_scn_errno_name(rec->result), res->explain);
 	f = wt_scn_failure_new(tc->it, "oracle", NULL, tc->th->name, msg);
 	json_object_set_new(f, "walk", walk_json(op, rec, rec->result));
 	json_object_set_new(f, "walk_steps", steps_json(rec));
@@ -352,7 +349,7 @@ static void check_results(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 		tc->expect_bad[i]++;
 		tc->mismatches++;
 		snprintf(msg, sizeof(msg), "%s: got %s (op %" PRIu64 ": %s)",
-			 e->text, wt_errno_name(err), tc->ops, op->text);
+			 e->text, wt_scn_errno_name(err), tc->ops, op->text);
 		f = wt_scn_failure_new(tc->it, "expectation", NULL,
 				       tc->th->name, msg);
 		if (op->kind == WT_SCN_OP_WALK)
@@ -476,7 +473,7 @@ static int setup_dirs(struct wt_scn_tctx *tc, struct wt_scn_error *err)
 		if (e)
 			return wt_scn_fail(err, s->file, op->pos, "%s: %s in the "
 					   "initial tree", op->walk.dir,
-					   wt_errno_name(e));
+					   wt_scn_errno_name(e));
 	}
 	if (th->cwd) {
 		struct path cwd;
@@ -485,7 +482,7 @@ static int setup_dirs(struct wt_scn_tctx *tc, struct wt_scn_error *err)
 		if (e)
 			return wt_scn_fail(err, s->file, th->pos, "cwd %s: %s in "
 					   "the initial tree", th->cwd,
-					   wt_errno_name(e));
+					   wt_scn_errno_name(e));
 		wt_path_put(&tc->task.pwd);
 		tc->task.pwd = cwd;
 	}

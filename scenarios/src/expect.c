@@ -44,7 +44,7 @@ static const struct {
 
 #define N_ERRNOS (sizeof(errnos) / sizeof(errnos[0]))
 
-int wt_errno_parse(const char *name)
+int wt_scn_errno_parse(const char *name)
 {
 	for (size_t i = 0; i < N_ERRNOS; i++)
 		if (!strcmp(errnos[i].name, name))
@@ -52,7 +52,7 @@ int wt_errno_parse(const char *name)
 	return -1;
 }
 
-const char *wt_errno_name(int err)
+const char *wt_scn_errno_name(int err)
 {
 	static __thread char buf[16];
 
@@ -191,7 +191,7 @@ static int parse_err(struct cursor *c, struct wt_expect *e)
 
 	if (word(c, buf, sizeof(buf), &at))
 		return cfail(c, at, "expected ok or an errno name");
-	err = wt_errno_parse(buf);
+	err = wt_scn_errno_parse(buf);
 	if (err < 0)
 		return cfail(c, at, "unknown result '%s' (ok or an errno name "
 			     "such as ENOENT)", buf);

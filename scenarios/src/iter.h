@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * One iteration, shared by runner.c (which calls wt_run and includes
- * sim/sched/schedule.h) and body.c (which walks and includes
- * core/record.h): only forward declarations of either side here.
+ * One iteration, shared by runner.c (which calls wt_run) and body.c (which
+ * walks): the per-thread context, with the walk engine's types only
+ * forward-declared.
  */
 #ifndef WT_SCENARIOS_ITER_H
 #define WT_SCENARIOS_ITER_H

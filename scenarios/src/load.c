@@ -584,7 +584,7 @@ static int load_item(struct wt_ld *ld, struct prog *p, yaml_node_t *item,
 		     unsigned depth, bool *has_walks)
 {
 	struct wt_scn_op *op;
-	char msg[256] = "";
+	char msg[768] = "";
 	size_t off = 0;
 
 	if (item->type == YAML_MAPPING_NODE)
@@ -881,7 +881,7 @@ static int load_expects(struct wt_ld *ld, yaml_node_t *n)
 	     it < n->data.sequence.items.top; it++) {
 		yaml_node_t *item = node(ld, *it);
 		struct wt_expect *e = &s->expects[s->nexpects];
-		char msg[256] = "";
+		char msg[768] = "";
 		size_t off = 0;
 
 		if (item->type != YAML_SCALAR_NODE)

@@ -11,9 +11,6 @@
  * the trace on -- the same seed gives the same interleaving -- so its
  * failure records carry a trace window, and a rerun whose digest differs
  * is itself an anomaly.
- *
- * This file includes sim/sched/run.h (and so schedule.h), never
- * core/record.h: see scenario.h.
  */
 #include <inttypes.h>
 #include <stdlib.h>

@@ -7,11 +7,9 @@
  * every point, path and thread name.  The first error of a file comes
  * back as "file:line:col: message" (1-based), and the caller exits 2.
  *
- * This header stays clear of core/record.h and sim/sched/schedule.h,
- * which both define `enum wt_step_kind' and `struct wt_step' (a name clash
- * the runtime owner is renaming): the schedule is held as an opaque
- * struct wt_schedule, and the translation units that need the one or the
- * other (runner.c: schedule; body.c: record) include them apart.
+ * The schedule is held as an opaque struct wt_schedule: only the files
+ * that run it (sched_check.c, runner.c) see sim/sched/schedule.h, and
+ * only body.c sees core/record.h (the walk engine's step record).
  */
 #ifndef WT_SCENARIOS_SCENARIO_H
 #define WT_SCENARIOS_SCENARIO_H
@@ -27,7 +25,7 @@
 #define WT_SCN_NAME_MAX		32	/* thread names and roles */
 #define WT_SCN_RESULTS_MAX	16	/* `result T in [..]' alternatives */
 #define WT_SCN_LOOP_DEPTH	8	/* nested `loop:' blocks */
-#define WT_SCN_ERR_MAX		512
+#define WT_SCN_ERR_MAX		1024
 
 /* A place in a scenario file, 1-based. */
 struct wt_scn_pos {
@@ -196,8 +194,8 @@ bool wt_cmp_holds(enum wt_cmp cmp, uint64_t a, uint64_t b);
 /* Does an op's result (0 or -errno) satisfy a result expectation? */
 bool wt_expect_result_ok(const struct wt_expect *e, int err);
 /* errno name <-> value: "ENOENT" -> ENOENT, "ok" -> 0; -1 unknown. */
-int wt_errno_parse(const char *name);
-const char *wt_errno_name(int err);	/* 0 -> "ok" */
+int wt_scn_errno_parse(const char *name);
+const char *wt_scn_errno_name(int err);	/* 0 -> "ok" */
 
 /* Writer verbs (verbs.c, on sim/tree): parse one verb line. */
 int wt_scn_verb_parse(const char *text, void **verb, size_t *col_off,

@@ -11,9 +11,6 @@
  *	  others are done, and during its step no other thread runs;
  *	- `until ... where name=C' on a thread that does no walk (only the
  *	  walk engine sets the component).
- *
- * This file includes schedule.h and not core/record.h (both define
- * struct wt_sched_step; see scenario.h).
  */
 #include <stdlib.h>
 #include <string.h>

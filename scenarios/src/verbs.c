@@ -2,46 +2,94 @@
 /*
  * Writer verbs and the iteration's world, on sim/tree and sim/ops.
  *
- * XXX sim/tree.h and sim/ops.h have not landed yet: until they do, the
- * world is the bare root tmpfs with its history, a tree line or a writer
- * verb is refused at load time (so nothing runs half-built), and this
- * file is the one call site to finish.
+ * A writer thread's program items that are not walks are sim/tree verbs,
+ * parsed when the file is loaded and run with wt_verb_run during the run.
+ * The tree is executed line by line into each iteration's fresh world
+ * (seeded with the iteration seed, so initial d_seq values differ between
+ * iterations while the namespace is the same), before any simulated
+ * thread exists: no hooks fire while it is built.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "scenarios/src/iter.h"
-#include "sim/history.h"
+#include "sim/ops.h"
 #include "sim/resolve.h"
+#include "sim/tree.h"
 
 int wt_scn_verb_parse(const char *text, void **verb, size_t *col_off,
 		      char *msg, size_t msglen)
 {
-	(void)text;
+	struct wt_verb *v = calloc(1, sizeof(*v));
+	struct wt_verb_error e;
+	int rc;
+
 	*verb = NULL;
 	*col_off = 0;
-	snprintf(msg, msglen, "writer verbs need sim/tree, which is not built "
-		 "yet");
-	return -1;
+	if (!v) {
+		snprintf(msg, msglen, "out of memory");
+		return -1;
+	}
+	memset(&e, 0, sizeof(e));
+	rc = wt_verb_parse(text, v, &e);
+	if (rc) {
+		free(v);
+		*col_off = e.col ? e.col - 1 : 0;
+		if (rc > 0)
+			snprintf(msg, msglen, "empty program item");
+		else if (!strncmp(e.msg, "unknown command", 15))
+			snprintf(msg, msglen, "%s; or a walk: stat, lstat, open, "
+				 "openat2, parentat, mountpoint, open_root", e.msg);
+		else
+			snprintf(msg, msglen, "%s", e.msg);
+		return -1;
+	}
+	*verb = v;
+	return 0;
 }
 
 void wt_scn_verb_free(void *verb)
 {
-	(void)verb;
+	wt_verb_free(verb);
+	free(verb);
 }
 
 int wt_scn_verb_exec(void *verb, struct wt_world *w, struct wt_task *task)
 {
-	(void)verb;
-	(void)w;
-	(void)task;
-	return -ENOSYS;
+	struct wt_verb_error e;
+
+	(void)task;	/* writers act as root (sim/ops.h) */
+	memset(&e, 0, sizeof(e));
+	return wt_verb_run(w, verb, &e);
+}
+
+/* Run the tree's lines into w: 0, or -1 with err at the failing line. */
+static int build_tree(const struct wt_scenario *s, struct wt_world *w,
+		      struct wt_scn_error *err)
+{
+	for (unsigned i = 0; i < s->ntree; i++) {
+		const struct wt_scn_line *l = &s->tree[i];
+		struct wt_verb_error e;
+		struct wt_scn_pos pos = l->pos;
+		int rc;
+
+		memset(&e, 0, sizeof(e));
+		rc = wt_verb_exec(w, l->text, &e);
+		if (!rc)
+			continue;
+		if (e.col)
+			pos.col += e.col - 1;
+		return wt_scn_fail(err, s->file, pos, "%s", e.msg);
+	}
+	return 0;
 }
 
 struct wt_world *wt_scn_world_build(const struct wt_scenario *s,
 				    uint64_t seed, uint64_t bugs,
 				    struct wt_scn_error *err)
 {
+	struct wt_scn_pos top = { 1, 1 };
 	struct wt_world_config cfg;
 	struct wt_world *w;
 
@@ -53,20 +101,25 @@ struct wt_world *wt_scn_world_build(const struct wt_scenario *s,
 	cfg.history = s->history;
 	w = wt_world_create(&cfg);
 	if (!w) {
-		struct wt_scn_pos p = { 1, 1 };
-
-		wt_scn_fail(err, s->file, p, "out of memory building the world");
+		wt_scn_fail(err, s->file, top, "out of memory building the world");
 		return NULL;
 	}
-	if (s->history)
-		w->history = wt_history_create(w);
+	/* the writer side: history (version 0 = this world), writer mutex */
+	if (wt_ops_init(w)) {
+		wt_world_destroy(w);
+		wt_scn_fail(err, s->file, top, "out of memory building the world");
+		return NULL;
+	}
+	if (build_tree(s, w, err)) {
+		wt_scn_world_destroy(w);
+		return NULL;
+	}
 	return w;
 }
 
 void wt_scn_world_destroy(struct wt_world *w)
 {
-	wt_history_destroy(w->history);
-	w->history = NULL;
+	wt_ops_fini(w);
 	wt_world_destroy(w);
 }
 
@@ -75,10 +128,31 @@ int wt_scn_resolve(struct wt_world *w, const char *path, struct path *out)
 	return wt_resolve(w, path, WT_RES_FOLLOW | WT_RES_DIRECTORY, out);
 }
 
+/*
+ * The tree is checked by building it once: a line that does not parse,
+ * or whose operation fails on the tree so far (mkdir without -p under a
+ * missing parent, a mount on a file), is a load error at that line.
+ */
 int wt_scn_check_tree(struct wt_scenario *s, struct wt_scn_error *err)
 {
-	if (!s->ntree)
-		return 0;
-	return wt_scn_fail(err, s->file, s->tree[0].pos, "tree lines need "
-			   "sim/tree, which is not built yet");
+	struct wt_world *w;
+
+	for (unsigned i = 0; i < s->ntree; i++) {
+		struct wt_verb v;
+		struct wt_verb_error e;
+		struct wt_scn_pos pos = s->tree[i].pos;
+
+		memset(&e, 0, sizeof(e));
+		if (wt_verb_parse(s->tree[i].text, &v, &e) < 0) {
+			if (e.col)
+				pos.col += e.col - 1;
+			return wt_scn_fail(err, s->file, pos, "%s", e.msg);
+		}
+		wt_verb_free(&v);
+	}
+	w = wt_scn_world_build(s, 0, 0, err);
+	if (!w)
+		return -1;
+	wt_scn_world_destroy(w);
+	return 0;
 }
