@@ -39,17 +39,26 @@ struct wt_world {
 	struct mount **mount_hash;	/* heads; RCU; written under mount_lock */
 	uint64_t next_id;		/* object ids (atomic) */
 	struct wt_rcu_domain *rcu;
+	/* The writer side's (sim/ops wt_ops_init creates it, wt_ops_fini
+	 * frees it); wt_world_create leaves it NULL. */
 	struct wt_history *history;
 	struct mount *root_mnt;		/* the namespace's root mount */
-	struct super_block *supers;	/* writer side */
-	struct dentry *dentries;	/* all dentries ever made (writer side, under dcache_lock) */
-	struct mount *mounts;		/* all mounts (writer side, under namespace_sem) */
+	/* Every live object, under list_lock (an object leaves its list when
+	 * it dies, before its RCU free): the super_blocks (each with its
+	 * inodes), the dentries, the mounts. */
+	struct super_block *supers;
+	struct dentry *dentries;
+	struct mount *mounts;
 	spinlock_t list_lock;		/* the three lists above */
 };
 
-/* Build a world with a root tmpfs mounted at "/".  NULL on ENOMEM. */
+/* Build a world with a root tmpfs ("rootfs") mounted on itself at "/".
+ * Bucket counts of 0 are taken as 1.  NULL on ENOMEM. */
 struct wt_world *wt_world_create(const struct wt_world_config *cfg);
-/* Free everything; no simulated thread may still use the world. */
+/* Free everything, live or waiting in RCU.  No simulated thread may still
+ * use the world, and every RCU reader record made on w->rcu must have
+ * been destroyed (wt_rcu_reader_destroy) first; w->history must be gone
+ * (wt_ops_fini). */
 void wt_world_destroy(struct wt_world *w);
 
 uint64_t wt_world_new_id(struct wt_world *w);
@@ -65,7 +74,9 @@ static inline bool wt_bug(const struct wt_world *w, unsigned bug)
 /* The namespace root as a path (no reference taken). */
 struct path wt_world_root(const struct wt_world *w);
 
-/* A walker's or writer's task: credentials, root, cwd (referenced). */
+/* A walker's or writer's task: credentials, root, cwd (referenced).
+ * wt_task_init: uid 0 gets cap_dac_override; root and pwd are the
+ * namespace root, each with a mount and a dentry reference; umask 022. */
 struct wt_task {
 	struct wt_world *world;
 	struct cred cred;
