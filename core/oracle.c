@@ -470,6 +470,9 @@ static bool judge_mounts(struct oj *j, int idx, const struct wt_step *s)
 
 static bool judge_step(struct oj *j, int idx, const struct wt_step *s)
 {
+	/* leaving RCU-walk is no namespace step: it changes nothing */
+	if (s->kind == WT_STEP_UNLAZY)
+		return true;
 	if (j->landing && !continues_landing(j, s) && !resolve_landing(j))
 		return false;
 	switch (s->kind) {
@@ -603,6 +606,10 @@ static enum wt_verdict judge_walk(struct oj *j)
 		if (!judge_step(j, (int)i, s))
 			return WT_VERDICT_REJECTED;
 	}
+	/* RESOLVE_NO_XDEV: traverse_mounts crossed one mount, then refused */
+	if (a->result == -EXDEV && ((a->flags | j->r->flags) & LOOKUP_NO_XDEV) &&
+	    j->landing && j->r->steps[j->land_step].kind == WT_STEP_MOUNT)
+		j->landing = false;
 	if (!resolve_landing(j))
 		return WT_VERDICT_REJECTED;
 	return oj_check_answer(j, end_idx);

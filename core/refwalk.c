@@ -25,6 +25,7 @@ struct rw {
 	struct wt_ident pos;
 	uint64_t root_mnt;
 	uint64_t root_dentry;
+	bool root_set;		/* nd->root taken (path_init or set_root) */
 	unsigned total_links;
 	const char *last;
 	uint32_t last_len;
@@ -67,14 +68,20 @@ static bool at_root(const struct rw *w)
 	return w->pos.mnt == w->root_mnt && w->pos.dentry == w->root_dentry;
 }
 
-/* nd_jump_root: no mounts crossed (the root is where it is). */
+/*
+ * nd_jump_root: no mounts crossed (the root is where it is).  As the
+ * kernel's, the RESOLVE_NO_XDEV test compares with nd->root before
+ * set_root: a relative walk that has not taken the root yet (no `..`, no
+ * absolute link before) is refused any absolute symlink.
+ */
 static int jump_root(struct rw *w)
 {
 	if (w->flags & LOOKUP_BENEATH)
 		return -EXDEV;
 	if ((w->flags & LOOKUP_NO_XDEV) && w->pos.mnt &&
-	    w->pos.mnt != w->root_mnt)
+	    w->pos.mnt != (w->root_set ? w->root_mnt : 0))
 		return -EXDEV;
+	w->root_set = true;
 	set_pos(w, w->root_mnt, w->root_dentry);
 	return 0;
 }
@@ -246,6 +253,7 @@ static int dotdot(struct rw *w)
 	uint64_t pm, pd, parent;
 	int err;
 
+	w->root_set = true;	/* handle_dots: set_root */
 	if (at_root(w))
 		goto in_root;
 	if (m && w->pos.dentry == m->root) {
@@ -394,6 +402,7 @@ static int path_init(struct rw *w, const struct wt_refwalk_opts *o,
 	if (w->flags & LOOKUP_IS_SCOPED) {
 		w->root_mnt = w->pos.mnt;
 		w->root_dentry = w->pos.dentry;
+		w->root_set = true;
 	}
 	if (!is_dir(w))
 		return -ENOTDIR;

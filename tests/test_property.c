@@ -1,0 +1,363 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Property: with nothing concurrent, the walk engine's answer is REF-walk's.
+ *
+ * On random trees (tests/treegen.h: directories with random modes and
+ * owners, files, symlinks relative and absolute, dangling and looping,
+ * tmpfs mounts, bind and rbind mounts, stacked mounts), every generated
+ * path is resolved, as root and as uid 1000, following and not following
+ * a trailing link, by
+ *   1. the entry point's ladder (filename_lookup), twice: the first run
+ *      leaves negative dentries behind, the second must not answer
+ *      otherwise;
+ *   2. the reference resolver (core/refwalk.c) over a snapshot of the
+ *      namespace;
+ * and the answers (errno, and mount/dentry/inode identity on success)
+ * must agree.  The step oracle must accept every walk, and must reject
+ * the same record with its last name changed (so it is not accepting by
+ * default).  core/namei.h has no way to force REF-walk from the start, so
+ * the second run and the reference resolver stand in for it.  A third
+ * pass resolves relative names from a random directory with the RESOLVE_*
+ * flags that need no concurrency (no-symlinks, no-xdev, beneath, in-root)
+ * and LOOKUP_DIRECTORY.
+ *
+ * Exit paths: with no writer running, a walk may count only rcu.ok, the
+ * error outcomes, and the unlazies the tree itself forces -- a name absent
+ * from the cache (unlazy.lookup_fast.miss), a non-directory in mid-path
+ * (unlazy.not_dir), a refused exec check (unlazy.may_lookup.denied); and
+ * with a scoping flag what REF-walk must answer for it (`..` at the root
+ * under RESOLVE_BENEATH, a crossing under RESOLVE_NO_XDEV).  A success is
+ * exactly one rcu.ok; nothing else restarts.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <criterion/criterion.h>
+
+#include "core/namei.h"
+#include "core/oracle.h"
+#include "core/paths.h"
+#include "core/record.h"
+#include "core/refwalk.h"
+#include "sim/ns.h"
+#include "sim/ops.h"
+#include "sim/resolve.h"
+#include "sim/vfs/world.h"
+#include "tests/treegen.h"
+
+#define SEEDS		64	/* WT_PROPERTY_SEEDS=N for a longer hunt */
+#define TREE_STEPS	40
+#define QUERIES		60
+
+struct totals {
+	uint64_t walks;
+	uint64_t ok;
+	uint64_t errors;
+	uint64_t ref_walks;	/* walks that left RCU-walk */
+	uint64_t links;
+	uint64_t mutants;	/* mutated records rejected */
+	uint64_t scoped;
+	double walk_ns;
+	double oracle_ns;
+};
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static struct wt_ident ident_of_path(const struct path *p)
+{
+	struct wt_ident id = { 0, 0, 0 };
+
+	if (p->mnt)
+		id.mnt = real_mount(p->mnt)->wt.id;
+	if (p->dentry) {
+		id.dentry = p->dentry->wt.id;
+		if (p->dentry->d_inode)
+			id.inode = p->dentry->d_inode->wt.id;
+	}
+	return id;
+}
+
+static bool same_ident(const struct wt_ident *a, const struct wt_ident *b)
+{
+	return a->mnt == b->mnt && a->dentry == b->dentry && a->inode == b->inode;
+}
+
+static const unsigned allowed[] = {
+	WT_PATH_RCU_OK, WT_PATH_RCU_ERROR, WT_PATH_REF_ERROR,
+	WT_PATH_UNLAZY_LOOKUP_FAST_MISS, WT_PATH_UNLAZY_NOT_DIR,
+	WT_PATH_UNLAZY_MAY_LOOKUP_DENIED,
+};
+
+/* What a scoping flag forces REF-walk to answer. */
+static bool allowed_by_flags(unsigned id, unsigned flags)
+{
+	if (flags & LOOKUP_BENEATH)
+		if (id == WT_PATH_RESTART_DOTDOT_ROOT_BENEATH || id == WT_PATH_REF_ERROR)
+			return true;
+	/* a dentry mounted on in another vfsmount: REF-walk finds nothing */
+	if (flags & LOOKUP_NO_XDEV)
+		if (id == WT_PATH_RESTART_DOTDOT_NO_XDEV || id == WT_PATH_REF_OK ||
+		    id == WT_PATH_UNLAZY_FOLLOW_MOUNT_NO_XDEV ||
+		    id == WT_PATH_RESTART_FOLLOW_MOUNT_NO_XDEV)
+			return true;
+	return false;
+}
+
+static const char *forbidden_path(const struct wt_path_counts *c, int err,
+				  unsigned flags)
+{
+	for (unsigned id = 0; id < WT_PATH__COUNT; id++) {
+		bool ok = allowed_by_flags(id, flags);
+
+		if (!c->counts[id])
+			continue;
+		for (unsigned k = 0; k < sizeof(allowed) / sizeof(allowed[0]); k++)
+			ok |= allowed[k] == id;
+		if (!ok)
+			return wt_path_info(id)->name;
+	}
+	if (!err && c->counts[WT_PATH_RCU_OK] + c->counts[WT_PATH_REF_OK] != 1)
+		return "a success counted more than once";
+	if (!err && !(flags & LOOKUP_NO_XDEV) && c->counts[WT_PATH_RCU_OK] != 1)
+		return "a success that is not exactly one rcu.ok";
+	return NULL;
+}
+
+struct ctx {
+	struct wt_world *w;
+	struct tg_tree *tree;
+	struct wt_ns *ns;
+	struct wt_record *rec;
+	struct wt_oracle *oracle;
+	struct totals *tot;
+	uint64_t seed;
+};
+
+static void fail_with_tree(const struct ctx *c, const char *path,
+			   const char *what)
+{
+	fprintf(stderr, "!!! seed %" PRIu64 " path '%s': %s\ntree:\n", c->seed,
+		path, what);
+	tg_print(c->tree, stderr);
+	wt_record_print(c->rec, stderr);
+	cr_assert_fail("seed %" PRIu64 " path '%s': %s", c->seed, path, what);
+}
+
+/*
+ * The oracle has teeth: the same record with the last name it looked up
+ * changed to one no directory holds must be rejected.
+ */
+static void mutated_is_rejected(struct ctx *c, struct wt_oracle_input *in,
+				const char *path)
+{
+	const struct wt_record_attempt *a = wt_record_final(c->rec);
+	struct wt_oracle_result res;
+
+	for (int i = (int)(a->first + a->count) - 1; i >= (int)a->first; i--) {
+		struct wt_step *s = &c->rec->steps[i];
+
+		if (s->kind != WT_STEP_LOOKUP || !s->validated || !s->text_len)
+			continue;
+		c->rec->text[s->text] = 'Z';
+		if (wt_oracle_judge(c->oracle, in, &res) != WT_VERDICT_REJECTED)
+			fail_with_tree(c, path, "the oracle accepts a lookup of "
+				       "a name that is nowhere");
+		c->tot->mutants++;
+		return;
+	}
+}
+
+/* One ladder run, judged by the oracle and checked for exit paths. */
+static int ladder(struct ctx *c, struct wt_task *task, const struct path *dir,
+		  const char *path, unsigned flags, struct wt_ident *id)
+{
+	const struct path *root = (flags & LOOKUP_IS_SCOPED) && dir ? dir
+								    : &task->root;
+	struct wt_path_counts stats = { 0 };
+	struct wt_walker wk = { .task = task, .stats = &stats, .record = c->rec };
+	struct wt_oracle_input in = {
+		.record = c->rec, .cred = &task->cred, .name = path,
+		.root_mnt = real_mount(root->mnt)->wt.id,
+		.root_dentry = root->dentry->wt.id,
+	};
+	struct wt_oracle_result res;
+	const char *bad;
+	struct path p = { NULL, NULL };
+	double t0 = now_ns(), t1;
+	int err = filename_lookup(&wk, dir, path, flags, &p, NULL);
+
+	t1 = now_ns();
+	*id = ident_of_path(&p);
+	if (!err)
+		path_put(&p);
+	else
+		memset(id, 0, sizeof(*id));
+	if (wt_oracle_judge(c->oracle, &in, &res) != WT_VERDICT_OK)
+		fail_with_tree(c, path, res.explain);
+	c->tot->oracle_ns += now_ns() - t1;
+	c->tot->walk_ns += t1 - t0;
+	c->tot->walks++;
+	c->tot->ref_walks += !(stats.counts[WT_PATH_RCU_OK] +
+			       stats.counts[WT_PATH_RCU_ERROR]);
+	bad = forbidden_path(&stats, err, flags);
+	if (bad) {
+		char msg[160];
+
+		snprintf(msg, sizeof(msg), "exit path %s with no concurrency "
+			 "(answer %d)", bad, err);
+		fail_with_tree(c, path, msg);
+	}
+	if (!err && c->tot->walks % 7 == 0)
+		mutated_is_rejected(c, &in, path);
+	return err;
+}
+
+static void check_path(struct ctx *c, struct wt_task *task,
+		       const struct path *dir, const char *path, unsigned flags)
+{
+	struct wt_refwalk_opts o = { .cred = &task->cred, .flags = flags };
+	struct wt_refwalk_result ref;
+	struct wt_ident id1, id2;
+	char msg[256];
+	int e1, e2;
+
+	if (dir) {
+		o.cwd_mnt = real_mount(dir->mnt)->wt.id;
+		o.cwd_dentry = dir->dentry->wt.id;
+	}
+	e1 = ladder(c, task, dir, path, flags, &id1);
+	e2 = ladder(c, task, dir, path, flags, &id2);
+	wt_refwalk(c->ns, path, &o, &ref);
+	if (ref.error == -ENOSYS)
+		return;		/* an automount: the resolver cannot say */
+	if (e1 != e2 || !same_ident(&id1, &id2)) {
+		snprintf(msg, sizeof(msg), "uid %u flags %#x: first run %d "
+			 "(%" PRIu64 ":%" PRIu64 ":%" PRIu64 "), second %d",
+			 task->cred.uid, flags, e1, id1.mnt, id1.dentry,
+			 id1.inode, e2);
+		fail_with_tree(c, path, msg);
+	}
+	if (e1 != ref.error || !same_ident(&id1, &ref.id)) {
+		snprintf(msg, sizeof(msg), "uid %u flags %#x: walk %s "
+			 "(%" PRIu64 ":%" PRIu64 ":%" PRIu64 "), reference %s "
+			 "(%" PRIu64 ":%" PRIu64 ":%" PRIu64 ")", task->cred.uid,
+			 flags, wt_errno_name(e1), id1.mnt, id1.dentry, id1.inode,
+			 wt_errno_name(ref.error), ref.id.mnt, ref.id.dentry,
+			 ref.id.inode);
+		fail_with_tree(c, path, msg);
+	}
+	c->tot->links += ref.links;
+	if (e1)
+		c->tot->errors++;
+	else
+		c->tot->ok++;
+}
+
+static const unsigned scoped_flags[] = {
+	LOOKUP_FOLLOW | LOOKUP_NO_SYMLINKS, LOOKUP_NO_SYMLINKS,
+	LOOKUP_FOLLOW | LOOKUP_NO_XDEV, LOOKUP_FOLLOW | LOOKUP_BENEATH,
+	LOOKUP_FOLLOW | LOOKUP_IN_ROOT, LOOKUP_IN_ROOT,
+	LOOKUP_FOLLOW | LOOKUP_DIRECTORY, LOOKUP_FOLLOW | LOOKUP_NO_MAGICLINKS,
+	LOOKUP_FOLLOW | LOOKUP_BENEATH | LOOKUP_NO_XDEV,
+};
+
+/* Relative (and some absolute) names from a random directory, scoped. */
+static void scoped_pass(struct ctx *c, struct wt_task *root,
+			struct wt_task *user)
+{
+	for (unsigned q = 0; q < QUERIES / 2; q++) {
+		const char *start = tg_dir(c->tree);
+		unsigned flags = scoped_flags[tg_below(c->tree,
+				sizeof(scoped_flags) / sizeof(scoped_flags[0]))];
+		char path[TG_PATH_MAX + 16];
+		const char *name = path;
+		struct path dir;
+
+		tg_query(c->tree, path, sizeof(path));
+		if (tg_below(c->tree, 4))
+			while (*name == '/')
+				name++;
+		if (!*name || wt_resolve(c->w, start, WT_RES_FOLLOW, &dir))
+			continue;
+		if (d_is_dir(dir.dentry)) {
+			check_path(c, root, &dir, name, flags);
+			check_path(c, user, &dir, name, flags);
+			c->tot->scoped += 2;
+		}
+		wt_path_put(&dir);
+	}
+}
+
+static void one_tree(uint64_t seed, struct totals *tot)
+{
+	struct tg_tree *tree = calloc(1, sizeof(*tree));
+	struct wt_task root, user;
+	struct ctx c = { .seed = seed, .tot = tot };
+	unsigned bad = 0;
+	int err;
+
+	cr_assert_not_null(tree);
+	tg_generate(tree, seed, TREE_STEPS);
+	c.tree = tree;
+	c.w = wt_ops_world_create(seed);
+	cr_assert_not_null(c.w);
+	err = tg_build(c.w, tree, &bad);
+	if (err) {
+		tg_print(tree, stderr);
+		cr_assert_fail("seed %" PRIu64 ": line %u '%s' failed: %s", seed,
+			       bad + 1, tree->lines[bad], wt_errno_name(err));
+	}
+	c.ns = wt_ns_create(c.w->history, wt_history_version(c.w->history));
+	c.rec = wt_record_create(4096, 256 * 1024);
+	c.oracle = wt_oracle_create(c.w->history);
+	cr_assert(c.ns && c.rec && c.oracle);
+	wt_task_init(&root, c.w, 0, 0);
+	wt_task_init(&user, c.w, 1000, 1000);
+	for (unsigned q = 0; q < QUERIES; q++) {
+		char path[TG_PATH_MAX + 16];
+
+		tg_query(tree, path, sizeof(path));
+		for (unsigned f = 0; f < 2; f++) {
+			check_path(&c, &root, NULL, path, f ? LOOKUP_FOLLOW : 0);
+			check_path(&c, &user, NULL, path, f ? LOOKUP_FOLLOW : 0);
+		}
+	}
+	scoped_pass(&c, &root, &user);
+	wt_task_release(&root);
+	wt_task_release(&user);
+	wt_oracle_destroy(c.oracle);
+	wt_record_destroy(c.rec);
+	wt_ns_destroy(c.ns);
+	wt_ops_world_destroy(c.w);
+	free(tree);
+}
+
+Test(property, rcu_walk_is_ref_walk_on_random_trees, .timeout = 300)
+{
+	const char *env = getenv("WT_PROPERTY_SEEDS");
+	unsigned seeds = env ? (unsigned)strtoul(env, NULL, 0) : SEEDS;
+	struct totals tot = { 0 };
+
+	for (uint64_t seed = 1; seed <= seeds; seed++)
+		one_tree(seed, &tot);
+	printf("walktorture: property seeds=%u walks=%" PRIu64 " ok=%" PRIu64
+	       " errors=%" PRIu64 " left_rcu=%" PRIu64 " links=%" PRIu64
+	       " scoped=%" PRIu64 " mutants_rejected=%" PRIu64 "\n",
+	       seeds, tot.walks, tot.ok, tot.errors, tot.ref_walks, tot.links,
+	       tot.scoped, tot.mutants);
+	printf("walktorture: oracle cost per walk=%.0fns walk=%.0fns ratio=%.2f\n",
+	       tot.oracle_ns / (double)tot.walks, tot.walk_ns / (double)tot.walks,
+	       tot.oracle_ns / tot.walk_ns);
+	/* the trees must exercise both outcomes */
+	cr_assert_gt(tot.ok, 100);
+	cr_assert_gt(tot.errors, 100);
+	cr_assert_gt(tot.mutants, 10);
+}

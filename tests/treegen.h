@@ -1,0 +1,351 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Random trees for the property and kernel-comparison tests: a seeded
+ * generator of tree-file lines (DESIGN.md "walktorture lookup": mkdir -m,
+ * touch, ln -s, chmod, chown, mount -t tmpfs, mount --bind/--rbind) and
+ * of paths to resolve in them, and an applier that builds a line in a
+ * sim world through the writer operations.
+ *
+ * Only what a real kernel accepts the same way is generated: every mount
+ * root is chmod'ed right after the mount (a kernel tmpfs root is 1777, the
+ * sim's 0755), no sticky bits (fs.protected_symlinks is on in kernels and
+ * off in the walker by default), names from a small alphabet so that
+ * random paths hit.  Header-only: static functions, one copy per test.
+ */
+#ifndef WT_TESTS_TREEGEN_H
+#define WT_TESTS_TREEGEN_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/ops.h"
+#include "sim/vfs/world.h"
+
+#define TG_MAX_LINES	96
+#define TG_MAX_PATHS	160
+#define TG_LINE_MAX	256
+#define TG_PATH_MAX	200
+
+static const char *const tg_names[] = { "a", "b", "c", "d", "e", "l", "m", "x" };
+#define TG_NNAMES (sizeof(tg_names) / sizeof(tg_names[0]))
+static const unsigned tg_modes[] = { 0755, 0755, 0755, 0711, 0700, 0750,
+				     0705, 0701, 0744, 0500, 0000, 0777 };
+#define TG_NMODES (sizeof(tg_modes) / sizeof(tg_modes[0]))
+
+struct tg_tree {
+	uint64_t rng;
+	unsigned nlines;
+	char lines[TG_MAX_LINES][TG_LINE_MAX];
+	unsigned ndirs, nother;
+	char dirs[TG_MAX_PATHS][TG_PATH_MAX];	/* "/" first */
+	char other[TG_MAX_PATHS][TG_PATH_MAX];	/* files and links */
+	unsigned nfs;				/* tmpfs mounts made */
+};
+
+static uint64_t tg_next(struct tg_tree *t)
+{
+	uint64_t z = (t->rng += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static unsigned tg_below(struct tg_tree *t, unsigned n)
+{
+	return n ? (unsigned)(tg_next(t) % n) : 0;
+}
+
+static const char *tg_dir(struct tg_tree *t)
+{
+	return t->dirs[tg_below(t, t->ndirs)];
+}
+
+static bool tg_known(const struct tg_tree *t, const char *p)
+{
+	for (unsigned i = 0; i < t->ndirs; i++)
+		if (!strcmp(t->dirs[i], p))
+			return true;
+	for (unsigned i = 0; i < t->nother; i++)
+		if (!strcmp(t->other[i], p))
+			return true;
+	return false;
+}
+
+static void tg_line(struct tg_tree *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void tg_line(struct tg_tree *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (t->nlines >= TG_MAX_LINES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(t->lines[t->nlines++], TG_LINE_MAX, fmt, ap);
+	va_end(ap);
+}
+
+/* A new path under a random directory, or NULL when the name is taken. */
+static bool tg_new_path(struct tg_tree *t, char *out)
+{
+	const char *dir = tg_dir(t);
+	const char *name = tg_names[tg_below(t, TG_NNAMES)];
+
+	if (strlen(dir) + strlen(name) + 2 >= TG_PATH_MAX - 16)
+		return false;
+	snprintf(out, TG_PATH_MAX, "%s/%s", strcmp(dir, "/") ? dir : "", name);
+	return !tg_known(t, out);
+}
+
+/* Forget what a mount at path hides (its old subtree). */
+static void tg_hide(struct tg_tree *t, const char *path)
+{
+	size_t len = strlen(path);
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < t->ndirs; i++)
+		if (!(strncmp(t->dirs[i], path, len) == 0 && t->dirs[i][len] == '/'))
+			memmove(t->dirs[n++], t->dirs[i], TG_PATH_MAX);
+	t->ndirs = n;
+	n = 0;
+	for (unsigned i = 0; i < t->nother; i++)
+		if (!(strncmp(t->other[i], path, len) == 0 && t->other[i][len] == '/'))
+			memmove(t->other[n++], t->other[i], TG_PATH_MAX);
+	t->nother = n;
+}
+
+/* After a bind of src at dst, what was under src is under dst too. */
+static void tg_copy_under(struct tg_tree *t, const char *src, const char *dst)
+{
+	size_t len = strlen(src), nd = t->ndirs, no = t->nother;
+	char p[TG_PATH_MAX];
+
+	if (!strcmp(src, "/"))
+		len = 0;
+	for (unsigned i = 0; i < nd && t->ndirs < TG_MAX_PATHS; i++)
+		if (!strncmp(t->dirs[i], src, len) && t->dirs[i][len] == '/' &&
+		    strlen(dst) + strlen(t->dirs[i] + len) < TG_PATH_MAX - 16) {
+			snprintf(p, sizeof(p), "%s%s", dst, t->dirs[i] + len);
+			if (!tg_known(t, p))
+				snprintf(t->dirs[t->ndirs++], TG_PATH_MAX, "%s", p);
+		}
+	for (unsigned i = 0; i < no && t->nother < TG_MAX_PATHS; i++)
+		if (!strncmp(t->other[i], src, len) && t->other[i][len] == '/' &&
+		    strlen(dst) + strlen(t->other[i] + len) < TG_PATH_MAX - 16) {
+			snprintf(p, sizeof(p), "%s%s", dst, t->other[i] + len);
+			if (!tg_known(t, p))
+				snprintf(t->other[t->nother++], TG_PATH_MAX, "%s", p);
+		}
+}
+
+static void tg_symlink_target(struct tg_tree *t, const char *path, char *target)
+{
+	const char *name = tg_names[tg_below(t, TG_NNAMES)];
+
+	switch (tg_below(t, 9)) {
+	case 0:		/* an absolute directory */
+		snprintf(target, TG_PATH_MAX, "%s", tg_dir(t));
+		break;
+	case 1:		/* anything absolute, maybe a link: chains and loops */
+		snprintf(target, TG_PATH_MAX, "%s", t->nother ?
+			 t->other[tg_below(t, t->nother)] : "/");
+		break;
+	case 2:		/* itself: a loop */
+		snprintf(target, TG_PATH_MAX, "%s", path);
+		break;
+	case 3:
+		snprintf(target, TG_PATH_MAX, "../%s", name);
+		break;
+	case 4:
+		snprintf(target, TG_PATH_MAX, "%s/%s", name,
+			 tg_names[tg_below(t, TG_NNAMES)]);
+		break;
+	case 5:		/* dangling */
+		snprintf(target, TG_PATH_MAX, "/nonexistent/%s", name);
+		break;
+	case 6:
+		snprintf(target, TG_PATH_MAX, "%s/", tg_dir(t));
+		break;
+	case 7:
+		snprintf(target, TG_PATH_MAX, "%s", tg_below(t, 2) ? "." : "..");
+		break;
+	default:
+		snprintf(target, TG_PATH_MAX, "%s", name);
+		break;
+	}
+}
+
+static void tg_step(struct tg_tree *t)
+{
+	char p[TG_PATH_MAX], target[TG_PATH_MAX];
+	const char *dir;
+	unsigned r = tg_below(t, 100);
+
+	if (r < 30) {
+		if (tg_new_path(t, p) && t->ndirs < TG_MAX_PATHS) {
+			tg_line(t, "mkdir -m %04o %s", tg_modes[tg_below(t, TG_NMODES)], p);
+			snprintf(t->dirs[t->ndirs++], TG_PATH_MAX, "%s", p);
+		}
+	} else if (r < 42) {
+		if (tg_new_path(t, p) && t->nother < TG_MAX_PATHS) {
+			tg_line(t, "touch %s", p);
+			snprintf(t->other[t->nother++], TG_PATH_MAX, "%s", p);
+		}
+	} else if (r < 62) {
+		if (tg_new_path(t, p) && t->nother < TG_MAX_PATHS) {
+			tg_symlink_target(t, p, target);
+			tg_line(t, "ln -s %s %s", target, p);
+			snprintf(t->other[t->nother++], TG_PATH_MAX, "%s", p);
+		}
+	} else if (r < 72) {
+		dir = tg_dir(t);
+		tg_line(t, "chmod %04o %s", tg_modes[tg_below(t, TG_NMODES)], dir);
+	} else if (r < 78) {
+		dir = tg_dir(t);
+		tg_line(t, "chown %u:%u %s", tg_below(t, 2) ? 1000 : 0,
+			tg_below(t, 2) ? 1000 : 0, dir);
+	} else if (r < 88) {
+		dir = tg_dir(t);
+		if (strcmp(dir, "/")) {
+			snprintf(p, sizeof(p), "%s", dir);
+			tg_line(t, "mount -t tmpfs t%u %s", t->nfs++, p);
+			tg_line(t, "chmod %04o %s", tg_modes[tg_below(t, 4)], p);
+			tg_hide(t, p);
+		}
+	} else {
+		const char *src = tg_dir(t);
+
+		dir = tg_dir(t);
+		if (strcmp(dir, "/") && strcmp(src, dir)) {
+			snprintf(p, sizeof(p), "%s", dir);
+			tg_line(t, "mount %s %s %s", tg_below(t, 3) ? "--bind" : "--rbind",
+				src, p);
+			tg_hide(t, p);
+			tg_copy_under(t, src, p);
+		}
+	}
+}
+
+/* A tree of about nsteps commands from seed. */
+static void tg_generate(struct tg_tree *t, uint64_t seed, unsigned nsteps)
+{
+	memset(t, 0, sizeof(*t));
+	t->rng = seed * 0x2545f4914f6cdd1dull + 1;
+	snprintf(t->dirs[t->ndirs++], TG_PATH_MAX, "/");
+	/* a few directories first, so that the rest has room */
+	for (unsigned i = 0; i < 4; i++) {
+		snprintf(t->dirs[t->ndirs], TG_PATH_MAX, "/%s", tg_names[i]);
+		tg_line(t, "mkdir -m 0755 %s", t->dirs[t->ndirs++]);
+	}
+	for (unsigned i = 0; i < nsteps; i++)
+		tg_step(t);
+}
+
+/* A path to resolve: known paths with tails, and random compositions. */
+static void tg_query(struct tg_tree *t, char *out, size_t size)
+{
+	static const char *const tails[] = { "", "", "", "/", "/.", "/..", "/x",
+					     "//", "/a", "/../a", "/l" };
+	unsigned r = tg_below(t, 10);
+	size_t n = 0;
+
+	out[0] = '\0';
+	if (r < 5) {
+		const char *base = (r < 2 || !t->nother) ? tg_dir(t)
+				   : t->other[tg_below(t, t->nother)];
+
+		snprintf(out, size, "%s%s", base,
+			 tails[tg_below(t, sizeof(tails) / sizeof(tails[0]))]);
+		return;
+	}
+	if (r < 9)
+		n += (size_t)snprintf(out + n, size - n, "/");
+	for (unsigned i = 0, k = 1 + tg_below(t, 6); i < k && n < size; i++) {
+		unsigned c = tg_below(t, TG_NNAMES + 3);
+		const char *comp = c < TG_NNAMES ? tg_names[c] :
+				   c == TG_NNAMES ? "." : "..";
+
+		n += (size_t)snprintf(out + n, size - n, "%s%s", i ? "/" : "", comp);
+	}
+}
+
+/* --- building a line in a sim world --- */
+
+static int tg_words(char *line, char **argv, int max)
+{
+	int argc = 0;
+
+	for (char *tok = strtok(line, " "); tok && argc < max;
+	     tok = strtok(NULL, " "))
+		argv[argc++] = tok;
+	return argc;
+}
+
+/* Apply one generated line through sim/ops; 0 or -errno. */
+static int tg_apply(struct wt_world *w, const char *text)
+{
+	char line[TG_LINE_MAX], *argv[8];
+	int argc;
+
+	snprintf(line, sizeof(line), "%s", text);
+	argc = tg_words(line, argv, 8);
+	if (argc == 4 && !strcmp(argv[0], "mkdir"))
+		return wt_op_mkdir(w, argv[3], (umode_t)strtoul(argv[2], NULL, 8), false);
+	if (argc == 2 && !strcmp(argv[0], "touch"))
+		return wt_op_create(w, argv[1], 0644);
+	if (argc == 4 && !strcmp(argv[0], "ln"))
+		return wt_op_symlink(w, argv[2], argv[3]);
+	if (argc == 3 && !strcmp(argv[0], "chmod"))
+		return wt_op_chmod(w, argv[2], (umode_t)strtoul(argv[1], NULL, 8));
+	if (argc == 3 && !strcmp(argv[0], "chown")) {
+		unsigned uid = 0, gid = 0;
+
+		sscanf(argv[1], "%u:%u", &uid, &gid);
+		return wt_op_chown(w, argv[2], uid, gid);
+	}
+	if (argc == 5 && !strcmp(argv[0], "mount") && !strcmp(argv[1], "-t"))
+		return wt_op_mount(w, argv[2], argv[3], argv[4]);
+	if (argc == 4 && !strcmp(argv[0], "mount"))
+		return wt_op_bind(w, argv[2], argv[3], !strcmp(argv[1], "--rbind"));
+	return -EINVAL;
+}
+
+/*
+ * Build the whole tree.  The generator's picture of the tree is rough
+ * (binds copy it approximately), so a line the sim refuses with an errno
+ * the kernel would give too (EEXIST, ENOENT, ENOTDIR, ELOOP) is dropped from the
+ * tree; any other failure is returned, with its line in *bad.
+ */
+static int tg_build(struct wt_world *w, struct tg_tree *t, unsigned *bad)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < t->nlines; i++) {
+		int err = tg_apply(w, t->lines[i]);
+
+		if (err == -EEXIST || err == -ENOENT || err == -ENOTDIR ||
+		    err == -ELOOP)
+			continue;
+		if (err) {
+			*bad = i;
+			return err;
+		}
+		if (n != i)
+			memcpy(t->lines[n], t->lines[i], TG_LINE_MAX);
+		n++;
+	}
+	t->nlines = n;
+	return 0;
+}
+
+static void tg_print(const struct tg_tree *t, FILE *f)
+{
+	for (unsigned i = 0; i < t->nlines; i++)
+		fprintf(f, "%s\n", t->lines[i]);
+}
+
+#endif /* WT_TESTS_TREEGEN_H */
