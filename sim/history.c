@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE	/* asprintf, vasprintf, open_memstream */
 #include <assert.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "sim/atomic.h"
 #include "sim/fs/proc.h"
 #include "sim/history_internal.h"
+#include "sim/ns.h"
 #include "sim/sched/sched.h"
 #include "sim/vfs/world.h"
 
@@ -625,4 +627,87 @@ void wt_history_print(const struct wt_history *h, FILE *out, bool facts)
 			wt_fact_print(&e->facts[i], out);
 		}
 	}
+}
+
+/* ------------------------------------------------------------------ */
+/* bounding memory                                                      */
+
+static void fact_copy(struct wt_fact *to, const struct wt_fact *from)
+{
+	*to = *from;
+	switch (from->kind) {
+	case WT_FACT_DENTRY:
+		to->d.name = xstrdup(from->d.name);
+		break;
+	case WT_FACT_INODE:
+		to->i.link = from->i.link ? xstrdup(from->i.link) : NULL;
+		break;
+	case WT_FACT_MOUNT:
+		to->m.devname = xstrdup(from->m.devname);
+		break;
+	case WT_FACT_SUPER:
+		to->s.type = xstrdup(from->s.type);
+		to->s.name = xstrdup(from->s.name);
+		break;
+	}
+}
+
+/* Replace the log by checkpoint (at version) followed by rest[0..n). */
+static void relog(struct wt_history *h, uint64_t version, struct fact_buf *cp,
+		  struct wt_hist_entry *rest, uint64_t n)
+{
+	free_entries(h);
+	wt_idmap_free(&h->known);
+	wt_idmap_init(&h->known);
+	h->first = version;
+	entry_set(h, version, "checkpoint", "checkpoint", xstrdup(""), cp);
+	for (uint64_t i = 0; i < n; i++) {
+		struct wt_hist_entry *e = slot(h, rest[i].version, true);
+
+		*e = rest[i];
+		for (uint32_t j = 0; j < e->nfacts; j++)
+			mark_known(h, &e->facts[j]);
+	}
+}
+
+int wt_history_truncate(struct wt_history *h, uint64_t version)
+{
+	uint64_t last = wt_history_version(h), n = last - version;
+	struct wt_ns *ns = wt_ns_create(h, version);
+	struct wt_hist_entry *rest;
+	const struct wt_idmap *objs;
+	struct fact_buf cp = { 0 };
+
+	if (!ns)
+		return -EINVAL;
+	objs = wt_ns_objects(ns);
+	for (size_t i = 0; i < objs->cap; i++)
+		if (objs->vals[i])
+			fact_copy(fb_push(&cp, ((const struct wt_fact *)objs->vals[i])->kind,
+					  NULL), objs->vals[i]);
+	wt_ns_destroy(ns);
+	rest = calloc(n + 1, sizeof(*rest));
+	if (!rest)
+		abort();
+	for (uint64_t v = version + 1; v <= last; v++) {
+		struct wt_hist_entry *e = slot(h, v, false);
+
+		rest[v - version - 1] = *e;
+		memset(e, 0, sizeof(*e));	/* moved, not freed */
+	}
+	relog(h, version, &cp, rest, n);
+	free(rest);
+	return 0;
+}
+
+int wt_history_reset(struct wt_history *h)
+{
+	uint64_t last = wt_history_version(h);
+	struct fact_buf cp = { 0 };
+
+	if (READ_ONCE(h->reserved) != last)
+		return -EBUSY;	/* a step is between begin and commit */
+	capture_into(h->world, h, &cp);
+	relog(h, last, &cp, NULL, 0);
+	return 0;
 }

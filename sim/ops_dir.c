@@ -156,6 +156,8 @@ static int create_at(struct wt_world *w, const char *path, umode_t mode,
 		goto out;
 	if (positive(n.d)) {
 		err = excl ? -EEXIST : 0;	/* touch leaves it alone */
+		if (!excl && n.last.trailing_slash && !d_is_dir(n.d))
+			err = -ENOTDIR;
 		goto out;
 	}
 	/* "a/" asks for a directory: "you've been asking for (non-existent)

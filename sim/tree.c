@@ -177,18 +177,18 @@ static int operands(struct wt_verb *v, struct words *ws, unsigned first,
 {
 	unsigned have = ws->n - first;
 
+	for (unsigned i = first; i < ws->n; i++)
+		if (ws->v[i][0] == '-' && ws->v[i][1])
+			return fail(e, ws->col[i], "unknown option '%s': usage: %s",
+				    ws->v[i], usage);
 	if (have < n || (!at_least && have > n)) {
 		unsigned col = have < n ? ws->col[ws->n - 1] : ws->col[first + n];
 
 		return fail(e, col, "%s operands: usage: %s",
 			    have < n ? "missing" : "too many", usage);
 	}
-	for (unsigned i = first; i < ws->n; i++) {
-		if (ws->v[i][0] == '-' && ws->v[i][1])
-			return fail(e, ws->col[i], "unknown option '%s': usage: %s",
-				    ws->v[i], usage);
+	for (unsigned i = first; i < ws->n; i++)
 		take(v, ws, i);
-	}
 	return 0;
 }
 

@@ -1,0 +1,517 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Writer operations: their effects, their kernel errors, and their
+ * publication protocol (the seqcounts, writer steps and history steps of
+ * each row of wt_op_table).
+ */
+#include "tests/ops_test.h"
+
+#include "sim/vfs/mount.h"
+
+static char *dump(struct wt_world *w)
+{
+	char *s = wt_world_dump_string(w);
+
+	cr_assert_not_null(s);
+	return s;
+}
+
+static bool listed(struct wt_world *w, const char *line_start)
+{
+	char *s = dump(w), *p = s;
+	size_t n = strlen(line_start);
+	bool found = false;
+
+	for (; p && *p && !found; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		found = !strncmp(p, line_start, n);
+	free(s);
+	return found;
+}
+
+Test(ops, names_files_and_links)
+{
+	/* Each name verb changes the listing as the shell command would:
+	 * checked on the canonical dump, so a verb that did nothing, or the
+	 * wrong thing, shows. */
+	struct wt_world *w = t_build("mkdir -p /a/b\ntouch /a/f\n");
+
+	t_verb(w, "ln -s /a/f /a/l", 0);
+	t_verb(w, "ln /a/f /a/h", 0);
+	t_verb(w, "chmod 600 /a/l", 0);	/* follows: /a/f changes */
+	t_verb(w, "chown 3:4 /a/h", 0);
+	cr_assert(listed(w, "/a/l inode="));
+	cr_assert(listed(w, "/a/f inode="));
+	cr_assert(strstr(dump(w), "file 0600 3:4"));
+	t_verb(w, "mv /a/f /a/b/g", 0);
+	cr_assert_not(listed(w, "/a/f "));
+	cr_assert(listed(w, "/a/b/g "));
+	t_verb(w, "rm /a/h", 0);
+	cr_assert_not(listed(w, "/a/h "));
+	t_verb(w, "rm /a/b/g", 0);
+	t_verb(w, "rmdir /a/b", 0);
+	cr_assert_not(listed(w, "/a/b "));
+	t_verb(w, "touch /a", 0);	/* touch of an existing name: kept */
+	cr_assert(listed(w, "/a inode="));
+	wt_ops_world_destroy(w);
+}
+
+Test(ops, name_errors)
+{
+	/* The kernel's errno for each refused name operation: EEXIST,
+	 * ENOENT, ENOTDIR, EISDIR, ENOTEMPTY, EINVAL (into itself), EPERM,
+	 * ELOOP -- each provoked once, so a missing check fails here. */
+	struct wt_world *w = t_build("mkdir -p /a/b/c /d\ntouch /f\n"
+				     "ln -s /loop /loop\n");
+
+	t_verb(w, "mkdir /a", -EEXIST);
+	t_verb(w, "mkdir /", -EEXIST);
+	t_verb(w, "mkdir /x/y", -ENOENT);
+	t_verb(w, "mkdir /f/y", -ENOTDIR);
+	t_verb(w, "rm /a", -EISDIR);
+	t_verb(w, "rm /nope", -ENOENT);
+	t_verb(w, "rmdir /f", -ENOTDIR);
+	t_verb(w, "rmdir /a", -ENOTEMPTY);
+	t_verb(w, "rmdir /a/.", -EINVAL);
+	t_verb(w, "rmdir /a/..", -ENOTEMPTY);
+	t_verb(w, "rmdir /", -EBUSY);
+	t_verb(w, "mv /a /a/b/c/x", -EINVAL);
+	t_verb(w, "mv /d /a", -ENOTEMPTY);
+	t_verb(w, "mv /f /a", -EISDIR);
+	t_verb(w, "mv /d /f", -ENOTDIR);
+	t_verb(w, "mv --noreplace /f /d", -EEXIST);
+	t_verb(w, "mv --exchange /f /nope", -ENOENT);
+	t_verb(w, "mv /nope /x", -ENOENT);
+	t_verb(w, "ln /a /x", -EPERM);
+	t_verb(w, "ln -s /f /f", -EEXIST);
+	t_verb(w, "touch /loop/x", -ELOOP);
+	t_verb(w, "touch /f/", -ENOTDIR);
+	t_verb(w, "touch /new/", -EISDIR);
+	t_verb(w, "chmod 644 /nope", -ENOENT);
+	wt_ops_world_destroy(w);
+}
+
+Test(ops, rename_replaces_and_exchanges)
+{
+	/* A rename over an existing name replaces it (the old inode leaves
+	 * the listing), an exchange swaps two names (both inodes stay), and
+	 * a directory replaces an empty directory. */
+	struct wt_world *w = t_build("mkdir -p /d1 /d2/e\ntouch /x /y\n");
+	char *before = dump(w), *after;
+
+	t_verb(w, "mv --exchange /x /d1", 0);
+	after = dump(w);
+	cr_assert(strstr(after, "/x inode=") && strstr(after, "/d1 inode="));
+	cr_assert(listed(w, "/d1 inode=") && strstr(after, "file"));
+	free(after);
+	t_verb(w, "mv /y /d1", 0);	/* d1 is the file x now */
+	cr_assert_not(listed(w, "/y "));
+	t_verb(w, "mv /x /d2/e", 0);	/* an empty directory is replaced */
+	cr_assert(listed(w, "/d2/e inode="));
+	cr_assert_not(listed(w, "/x "));
+	free(before);
+	wt_ops_world_destroy(w);
+}
+
+Test(ops, mount_errors)
+{
+	/* Mount-tree operations refuse what the kernel refuses: EXDEV for a
+	 * rename or link across mounts, EBUSY for rmdir/unlink/rename of a
+	 * mountpoint and umount of a busy mount, EINVAL for umount or move
+	 * of a non-mount-root, ELOOP for a move into itself, ENODEV for an
+	 * unknown type. */
+	struct wt_world *w = t_build("mkdir -p /m /n /k/sub\ntouch /f\n"
+				     "mount -t tmpfs t /m\nmkdir /m/in\n"
+				     "mount -t tmpfs c /m/in\n");
+
+	t_verb(w, "mv /f /m/f", -EXDEV);
+	t_verb(w, "ln /f /m/f", -EXDEV);
+	t_verb(w, "rmdir /m", -EBUSY);
+	t_verb(w, "mv /m /z", -EBUSY);
+	t_verb(w, "umount /m", -EBUSY);		/* a child mount */
+	t_verb(w, "umount /k", -EINVAL);
+	t_verb(w, "umount /", -EBUSY);
+	t_verb(w, "mount --move /k/sub /n", -EINVAL);
+	t_verb(w, "mount --move /m /m/in/x", -ENOENT);
+	t_verb(w, "mkdir /m/in/x", 0);
+	t_verb(w, "mount --move /m /m/in/x", -ELOOP);
+	cr_assert_eq(wt_op_mount(w, "nosuchfs", "x", "/n"), -ENODEV);
+	t_verb(w, "umount /m/in", 0);
+	t_verb(w, "umount /m", 0);
+	t_verb(w, "umount /m", -EINVAL);	/* now /m is a plain directory */
+	wt_ops_world_destroy(w);
+}
+
+Test(ops, bind_rbind_move)
+{
+	/* bind copies one mount, rbind the whole tree below SRC, move
+	 * re-hangs a mount: checked on the mount lines of the listing. */
+	struct wt_world *w = t_build("mkdir -p /a/m /b /c /d\n"
+				     "mount -t tmpfs inner /a/m\ntouch /a/m/f\n");
+
+	t_verb(w, "mount --bind /a /b", 0);
+	cr_assert(listed(w, "mount /b tmpfs rootfs"));
+	cr_assert_not(listed(w, "/b/m/f "));	/* not recursive */
+	t_verb(w, "mount --rbind /a /c", 0);
+	cr_assert(listed(w, "mount /c/m tmpfs inner"));
+	cr_assert(listed(w, "/c/m/f "));
+	t_verb(w, "mount --move /c /d", 0);
+	cr_assert(listed(w, "mount /d/m tmpfs inner"));
+	cr_assert_not(listed(w, "mount /c "));
+	wt_ops_world_destroy(w);
+}
+
+Test(ops, umount_sync_busy_then_final_put)
+{
+	/* Sync umount is EBUSY while someone holds a reference to the mount
+	 * and succeeds once it is dropped; the umount's own put is then the
+	 * final one (the MNT_SYNC_UMOUNT contract). */
+	struct wt_world *w = t_build("mkdir /m\nmount -t tmpfs t /m\n");
+	struct path p;
+
+	cr_assert_eq(wt_resolve(w, "/m", WT_RES_FOLLOW, &p), 0);
+	t_verb(w, "umount /m", -EBUSY);
+	wt_path_put(&p);
+	t_verb(w, "umount /m", 0);
+	cr_assert_eq(wt_ops_sync_umount_not_final(w), 0);
+	cr_assert_not(listed(w, "mount /m "));
+	wt_ops_world_destroy(w);
+}
+
+Test(ops, umount_lazy_with_a_reference_held)
+{
+	/* Lazy umount succeeds while the mount is in use, marks the detached
+	 * mounts MNT_UMOUNT but not MNT_SYNC_UMOUNT, and the holder's put
+	 * is the one that frees it. */
+	struct wt_world *w = t_build("mkdir /m\nmount -t tmpfs t /m\n"
+				     "mkdir /m/x\nmount -t tmpfs u /m/x\n");
+	struct path p;
+	struct mount *m;
+	int flags;
+
+	cr_assert_eq(wt_resolve(w, "/m", WT_RES_FOLLOW, &p), 0);
+	m = real_mount(p.mnt);
+	t_verb(w, "umount -l /m", 0);
+	flags = m->mnt.mnt_flags;
+	cr_assert(flags & MNT_UMOUNT);
+	cr_assert_not(flags & MNT_SYNC_UMOUNT);
+	cr_assert_not(m->mnt_attached);
+	cr_assert_not(listed(w, "mount /m"));
+	dput(p.dentry);
+	cr_assert(wt_mntput_final(p.mnt), "the last holder frees a lazy mount");
+	wt_ops_world_destroy(w);
+}
+
+/* ------------------------------------------------------------------ */
+/* the publication protocol                                             */
+
+struct seq_case {
+	enum wt_op op;
+	const char *tree;
+	const char *verb;
+	const char *created;	/* paths of the predicted dentries */
+	const char *victim;
+	const char *moved;
+	const char *target;
+	const char *prep;	/* run before, to leave a negative dentry */
+};
+
+static const struct seq_case seq_cases[] = {
+	{ WT_OP_MKDIR, "mkdir /a", "mkdir /a/d", .created = "/a/d" },
+	{ WT_OP_MKDIR, "mkdir /a\ntouch /a/d", "mkdir /a/d", .created = "/a/d",
+	  .prep = "rm /a/d" },
+	{ WT_OP_CREATE, "mkdir /a\ntouch /a/f", "touch /a/f", .created = "/a/f",
+	  .prep = "rm /a/f" },
+	{ WT_OP_SYMLINK, "mkdir /a", "ln -s /x /a/l", .created = "/a/l" },
+	{ WT_OP_LINK, "mkdir /a\ntouch /a/f\ntouch /a/g", "ln /a/f /a/g",
+	  .created = "/a/g", .prep = "rm /a/g" },
+	{ WT_OP_UNLINK, "mkdir /a\ntouch /a/f", "rm /a/f", .victim = "/a/f" },
+	{ WT_OP_RMDIR, "mkdir -p /a/d", "rmdir /a/d", .victim = "/a/d" },
+	{ WT_OP_RENAME, "mkdir /a /b\ntouch /a/f", "mv /a/f /b/g", .moved = "/a/f" },
+	{ WT_OP_RENAME, "mkdir /a /b\ntouch /a/f /b/g", "mv /a/f /b/g",
+	  .moved = "/a/f", .target = "/b/g" },
+	{ WT_OP_RENAME, "mkdir /a /b\ntouch /a/f /b/g", "mv /a/f /b/g",
+	  .moved = "/a/f", .target = "/b/g", .prep = "rm /b/g" },
+	{ WT_OP_RENAME, "mkdir -p /a/d /b/e", "mv /a/d /b/e",
+	  .moved = "/a/d", .target = "/b/e" },
+	{ WT_OP_RENAME_EXCHANGE, "mkdir /a /b\ntouch /a/f /b/g",
+	  "mv --exchange /a/f /b/g", .moved = "/a/f", .target = "/b/g" },
+	{ WT_OP_CHMOD, "touch /f", "chmod 700 /f", .prep = NULL },
+	{ WT_OP_CHOWN, "touch /f", "chown 1:2 /f", .prep = NULL },
+	{ WT_OP_MOUNT, "mkdir /m", "mount -t tmpfs t /m", .prep = NULL },
+	{ WT_OP_BIND, "mkdir /a /b", "mount --bind /a /b", .prep = NULL },
+	{ WT_OP_RBIND, "mkdir -p /a/m /b\nmount -t tmpfs t /a/m",
+	  "mount --rbind /a /b", .prep = NULL },
+	{ WT_OP_MOVE_MOUNT, "mkdir /a /b\nmount -t tmpfs t /a", "mount --move /a /b", .prep = NULL },
+	{ WT_OP_UMOUNT, "mkdir /m\nmount -t tmpfs t /m\nmkdir /m/x", "umount /m", .prep = NULL },
+	{ WT_OP_UMOUNT_LAZY, "mkdir /m\nmount -t tmpfs t /m\nmkdir /m/x\n"
+	  "mount -t tmpfs u /m/x", "umount -l /m", .prep = NULL },
+	{ WT_OP_SHRINK, "mkdir /a", "shrink", .prep = NULL },
+	{ WT_OP_PROC_MAGIC, "mkdir /p /t\nmount -t proc proc /p",
+	  "proc-magic /p fd /t", .created = "/p/fd" },
+	{ WT_OP_REMOTE, "mkdir /r\nmount -t remote srv /r\ntouch /r/f",
+	  "remote-mv /r f g", .prep = NULL },
+};
+
+#define N_SEQ_CASES (sizeof(seq_cases) / sizeof(seq_cases[0]))
+
+struct held {
+	struct dentry *d[8];
+	unsigned role[8];
+	unsigned n;
+};
+
+static void hold(struct held *h, struct wt_world *w, const char *path,
+		 unsigned role)
+{
+	struct dentry *d = path ? t_cached(w, path) : NULL;
+
+	if (!d)
+		return;
+	h->d[h->n] = d;
+	h->role[h->n++] = role;
+}
+
+/* The ids the row predicts for this case's concrete arguments. */
+static size_t predicted(const struct held *h, unsigned seqs, uint64_t *out)
+{
+	size_t n = 0;
+
+	for (unsigned i = 0; i < h->n; i++)
+		if (seqs & h->role[i])
+			out[n++] = h->d[i]->wt.id;
+	return n;
+}
+
+static bool id_in(uint64_t id, const uint64_t *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == id)
+			return true;
+	return false;
+}
+
+static void check_seqs(const struct seq_case *c, const struct t_seqsnap *a,
+		       const struct t_seqsnap *b, const struct held *h)
+{
+	const struct wt_op_row *row = wt_op_row(c->op);
+	uint64_t changed[4096], want[8];
+	size_t nc = t_seq_changed(a, b, changed), nw = predicted(h, row->seqs, want);
+
+	for (size_t i = 0; i < nc; i++)
+		cr_expect(id_in(changed[i], want, nw), "%s: dentry %llu's d_seq"
+			  " moved, the row does not say so", c->verb,
+			  (unsigned long long)changed[i]);
+	for (size_t i = 0; i < nw; i++)
+		cr_expect(id_in(want[i], changed, nc), "%s: dentry %llu's d_seq"
+			  " did not move", c->verb, (unsigned long long)want[i]);
+	cr_expect_eq(a->mount_lock != b->mount_lock,
+		     !!(row->seqs & WT_SEQ_MOUNT_LOCK), "%s: mount_lock", c->verb);
+	cr_expect_eq(a->rename_lock != b->rename_lock,
+		     !!(row->seqs & WT_SEQ_RENAME_LOCK), "%s: rename_lock", c->verb);
+}
+
+/* The recorded writer steps match the row: "x*" groups repeat >= 1
+ * times together, "x?" may be absent. */
+static bool steps_match(const char *const *pat, const char *const *got,
+			unsigned n)
+{
+	unsigned i = 0, k = 0;
+
+	while (k < WT_OP_MAX_STORES && pat[k]) {
+		size_t len = strlen(pat[k]);
+		char last = pat[k][len - 1];
+		unsigned g = k, reps = 0;
+
+		if (last == '?') {
+			if (i < n && !strncmp(got[i], pat[k], len - 1) && !got[i][len - 1])
+				i++;
+			k++;
+			continue;
+		}
+		if (last != '*') {
+			if (i >= n || strcmp(got[i], pat[k]))
+				return false;
+			i++;
+			k++;
+			continue;
+		}
+		while (g < WT_OP_MAX_STORES && pat[g] && pat[g][strlen(pat[g]) - 1] == '*')
+			g++;
+		for (;; reps++) {	/* the group, as often as it matches */
+			unsigned j = i, q;
+
+			for (q = k; q < g; q++, j++)
+				if (j >= n || strncmp(got[j], pat[q], strlen(pat[q]) - 1) ||
+				    got[j][strlen(pat[q]) - 1])
+					break;
+			if (q < g)
+				break;
+			i = j;
+		}
+		if (!reps)
+			return false;
+		k = g;
+	}
+	return i == n;
+}
+
+static void check_steps(const struct seq_case *c, const struct t_recorder *r,
+			struct wt_world *w, uint64_t v0)
+{
+	const struct wt_op_row *row = wt_op_row(c->op);
+	uint64_t v1 = wt_history_version(w->history);
+	unsigned k = 0;
+
+	cr_expect(steps_match(row->stores, r->steps, r->n),
+		  "%s: writer steps differ from the row (first: %s, %u in all)",
+		  c->verb, r->n ? r->steps[0] : "none", r->n);
+	for (uint64_t v = v0 + 1; v <= v1; v++, k++) {
+		const struct wt_hist_entry *e = wt_history_entry(w->history, v);
+
+		cr_assert_lt(k, WT_OP_MAX_STEPS);
+		cr_expect_str_eq(e->step, row->publish[k] ? row->publish[k] : "",
+				 "%s: history step %u", c->verb, k);
+	}
+	cr_expect(k == WT_OP_MAX_STEPS || !row->publish[k],
+		  "%s: %u history steps, the row has more", c->verb, k);
+}
+
+static void run_seq_case(const struct seq_case *c)
+{
+	struct wt_world *w = t_build(c->tree);
+	struct t_seqsnap *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+	struct t_recorder r;
+	struct held h = { 0 };
+	uint64_t v0;
+
+	if (c->prep)
+		t_verb(w, c->prep, 0);
+	/* Held references keep the predicted dentries alive after the op
+	 * (a replaced target dies at the op's dput otherwise). */
+	hold(&h, w, c->created, WT_SEQ_CREATED_DENTRY);
+	hold(&h, w, c->victim, WT_SEQ_VICTIM_DENTRY);
+	hold(&h, w, c->moved, WT_SEQ_MOVED_DENTRY);
+	hold(&h, w, c->target, WT_SEQ_TARGET_DENTRY);
+	t_seqsnap(w, a);
+	v0 = wt_history_version(w->history);
+	t_rec_start(&r);
+	t_verb(w, c->verb, 0);
+	t_rec_stop(&r);
+	t_seqsnap(w, b);
+	check_seqs(c, a, b, &h);
+	check_steps(c, &r, w, v0);
+	for (unsigned i = 0; i < h.n; i++)
+		dput(h.d[i]);
+	free(a);
+	free(b);
+	wt_ops_world_destroy(w);
+}
+
+Test(ops_protocol, every_row_bumps_exactly_its_seqcounts)
+{
+	/* For each operation of the table (several argument shapes for
+	 * rename), snapshot every dentry's d_seq and both seqlocks around
+	 * the operation and compare the set that moved with what the row
+	 * predicts for these arguments: an operation that bumps a parent,
+	 * or everything, or too little, fails.  The same run checks the
+	 * writer steps hit and the history steps published, in order. */
+	bool covered[WT_OP__COUNT] = { false };
+
+	for (size_t i = 0; i < N_SEQ_CASES; i++) {
+		run_seq_case(&seq_cases[i]);
+		covered[seq_cases[i].op] = true;
+	}
+	for (unsigned op = 0; op < WT_OP__COUNT; op++)
+		if (op != WT_OP_ACL_UNCACHE && op != WT_OP_AUTOFS_BUSY)
+			cr_expect(covered[op], "row %s has no case", wt_op_table[op].name);
+}
+
+Test(ops_protocol, shrink_invalidates_only_what_it_kills)
+{
+	/* shrink kills unused dentries: the negative one a failed lookup
+	 * left goes, the pinned positive tmpfs names stay with their d_seq
+	 * untouched. */
+	struct wt_world *w = t_build("mkdir /a\ntouch /a/f\n");
+	struct t_seqsnap *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+	struct dentry *neg;
+	uint64_t gone[4096], changed[4096], neg_id;
+
+	t_verb(w, "rm /a/f", 0);	/* leaves a negative dentry */
+	neg = t_cached(w, "/a/f");
+	cr_assert_not_null(neg);
+	neg_id = neg->wt.id;
+	dput(neg);
+	t_seqsnap(w, a);
+	t_verb(w, "shrink", 0);
+	t_seqsnap(w, b);
+	cr_expect_eq(t_seq_changed(a, b, changed), 0);
+	cr_expect_eq(t_seq_gone(a, b, gone), 1);
+	cr_expect_eq(gone[0], neg_id);
+	free(a);
+	free(b);
+	wt_ops_world_destroy(w);
+}
+
+Test(ops_protocol, table_is_complete)
+{
+	/* Every row names its verb, its locks, and its publication steps in
+	 * the order the history logs them; rows are indexed by their op. */
+	for (unsigned op = 0; op < WT_OP__COUNT; op++) {
+		const struct wt_op_row *row = wt_op_row(op);
+
+		cr_assert_eq(row->op, op);
+		cr_assert_not_null(row->name);
+		cr_assert_not_null(row->locks[0], "%s", row->name);
+		cr_assert_eq(wt_op_row_by_name(row->name), row);
+	}
+	cr_assert_null(wt_op_row(WT_OP__COUNT));
+}
+
+Test(ops, origins_name_the_creating_path)
+{
+	/* The creating path of an inode is the one its command used: mkdir
+	 * -p names every prefix, a hard link keeps the first name, a
+	 * mount -t root is fsroot:PATH, the namespace root is "/". */
+	struct wt_world *w = t_build("mkdir -p //a/b/\ntouch /a/f\nln /a/f /a/g\n"
+				     "mkdir /m\nmount -t tmpfs t /m\n");
+	struct path p;
+
+	cr_assert_eq(wt_resolve(w, "/a/b", 0, &p), 0);
+	cr_assert_str_eq(wt_inode_origin(w, d_inode(p.dentry)->wt.id), "/a/b");
+	wt_path_put(&p);
+	cr_assert_eq(wt_resolve(w, "/a/g", 0, &p), 0);
+	cr_assert_str_eq(wt_inode_origin(w, d_inode(p.dentry)->wt.id), "/a/f");
+	wt_path_put(&p);
+	cr_assert_eq(wt_resolve(w, "/m", 0, &p), 0);
+	cr_assert_str_eq(wt_inode_origin(w, d_inode(p.dentry)->wt.id), "fsroot:/m");
+	wt_path_put(&p);
+	cr_assert_eq(wt_resolve(w, "/", 0, &p), 0);
+	cr_assert_str_eq(wt_inode_origin(w, d_inode(p.dentry)->wt.id), "/");
+	wt_path_put(&p);
+	wt_ops_world_destroy(w);
+}
+
+Test(ops, resolver_dots_links_and_mount_roots)
+{
+	/* The writers' resolver: `..` from a mount root goes to the
+	 * mountpoint's parent, `..` at / stays, relative and absolute links
+	 * are followed in the middle, a trailing slash demands a directory. */
+	struct wt_world *w = t_build("mkdir -p /a/m /b\nmount -t tmpfs t /a/m\n"
+				     "mkdir /a/m/x\nln -s ../../../b /a/m/x/up\n"
+				     "ln -s /a/m /lm\ntouch /f\n");
+	struct path p, q;
+
+	cr_assert_eq(wt_resolve(w, "/a/m/x/../../../b", 0, &p), 0);
+	cr_assert_eq(wt_resolve(w, "/b", 0, &q), 0);
+	cr_assert(path_equal(&p, &q));
+	wt_path_put(&p);
+	cr_assert_eq(wt_resolve(w, "/../../b/.", 0, &p), 0);
+	cr_assert(path_equal(&p, &q));
+	wt_path_put(&p);
+	cr_assert_eq(wt_resolve(w, "/lm/x/up/", 0, &p), 0);
+	cr_assert_eq(p.dentry, q.dentry, "relative link from inside a mount");
+	wt_path_put(&p);
+	wt_path_put(&q);
+	cr_assert_eq(wt_resolve(w, "/f/", 0, &p), -ENOTDIR);
+	wt_ops_world_destroy(w);
+}

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Tree files and verbs: the parser's errors carry file:line:col and say
+ * what is wrong; parsing is separate from running; and the walktorture
+ * tree command exits 0 for a good file and 2 for a bad one.
+ */
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests/ops_test.h"
+
+extern char **environ;
+
+static void parse_err(const char *text, unsigned line, unsigned col,
+		      const char *needle)
+{
+	struct wt_verb_error e;
+	struct wt_tree *t;
+
+	cr_assert_eq(wt_tree_parse(text, "t.tree", &t, &e), -1, "%s", text);
+	cr_assert_null(t);
+	cr_assert_str_eq(e.file, "t.tree");
+	cr_assert_eq(e.line, line, "%s: line %u, want %u (%s)", text, e.line,
+		     line, e.msg);
+	cr_assert_eq(e.col, col, "%s: col %u, want %u (%s)", text, e.col, col,
+		     e.msg);
+	cr_assert(strstr(e.msg, needle), "%s: '%s' lacks '%s'", text, e.msg, needle);
+}
+
+Test(tree, parse_errors_have_file_line_col)
+{
+	/* Each class of mistake is reported at its line and the column of
+	 * the offending word, with a message that names the problem. */
+	parse_err("mkdir /a\nmkdri /b\n", 2, 1, "unknown command 'mkdri'");
+	parse_err("mkdri /b\n", 1, 1, "valid: mkdir, touch");
+	parse_err("\n\nchmod 9z9 /a\n", 3, 7, "bad mode");
+	parse_err("mkdir -m 8 /a\n", 1, 10, "bad mode");
+	parse_err("chmod 17777 /a\n", 1, 7, "bad mode");
+	parse_err("chown 1-2 /a\n", 1, 7, "bad owner");
+	parse_err("ln -s /a\n", 1, 7, "missing operands");
+	parse_err("mv /a /b /c\n", 1, 10, "too many operands");
+	parse_err("touch '/a\n", 1, 7, "unterminated single quote");
+	parse_err("touch \"/a\n", 1, 7, "unterminated double quote");
+	parse_err("mkdir relative\n", 1, 7, "not absolute");
+	parse_err("mount -t nofs x /a\n", 1, 10, "unknown filesystem type");
+	parse_err("mount --bond /a /b\n", 1, 7, "unknown option");
+	parse_err("umount -x /a\n", 1, 8, "unknown option");
+	parse_err("rmdir\n", 1, 1, "missing operands");
+}
+
+Test(tree, words_quotes_comments)
+{
+	/* Quotes group words with spaces, backslashes escape, # comments a
+	 * word out only at its start, blank lines are nothing. */
+	struct wt_verb v;
+	struct wt_verb_error e;
+
+	cr_assert_eq(wt_verb_parse("  # only a comment", &v, &e), 1);
+	cr_assert_eq(wt_verb_parse("", &v, &e), 1);
+	cr_assert_eq(wt_verb_parse("touch '/a b' \"/c\\\"d\" /e\\ f /g#h # c", &v, &e), 0);
+	cr_assert_eq(v.argc, 4);
+	cr_assert_str_eq(v.argv[0], "/a b");
+	cr_assert_str_eq(v.argv[1], "/c\"d");
+	cr_assert_str_eq(v.argv[2], "/e f");
+	cr_assert_str_eq(v.argv[3], "/g#h");
+	wt_verb_free(&v);
+	cr_assert_eq(wt_verb_parse("mkdir -p -m 700 /x /y", &v, &e), 0);
+	cr_assert_eq(v.kind, WT_V_MKDIR);
+	cr_assert(v.flags & WT_VERB_PARENTS);
+	cr_assert_eq(v.mode, 0700);
+	cr_assert_eq(v.argc, 2);
+	wt_verb_free(&v);
+	cr_assert_eq(wt_verb_parse("mv --exchange /a /b", &v, &e), 0);
+	cr_assert_eq(v.flags, WT_RENAME_EXCHANGE);
+	wt_verb_free(&v);
+	cr_assert_eq(wt_verb_parse("remote-mkdir /r d 700", &v, &e), 0);
+	cr_assert_eq(v.remote, WT_REMOTE_MKDIR);
+	cr_assert_eq(v.mode, 0700);
+	cr_assert_eq(v.argc, 2);
+	wt_verb_free(&v);
+}
+
+Test(tree, nothing_runs_half_parsed)
+{
+	/* A file whose last line is a typo builds nothing: the world stays
+	 * at version 0, so no earlier line ran. */
+	struct wt_world *w = t_build(NULL);
+	struct wt_verb_error e;
+
+	cr_assert_eq(wt_tree_build_string(w, "mkdir /a\nmkdir /b\nbad\n", "x", &e), -1);
+	cr_assert_eq(wt_history_version(w->history), 0);
+	wt_ops_world_destroy(w);
+}
+
+Test(tree, failing_line_stops_the_build)
+{
+	/* The first verb that fails stops the build: its error names the
+	 * file, the line and the errno, and later lines do not run. */
+	struct wt_world *w = t_build(NULL);
+	struct wt_verb_error e;
+	char buf[600];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	cr_assert_eq(wt_tree_build_string(w, "mkdir /a\nmkdir /a\nmkdir /b\n",
+					  "x.tree", &e), -EEXIST);
+	cr_assert_eq(e.line, 2);
+	wt_verb_error_print(&e, f);
+	fclose(f);
+	cr_assert(strstr(buf, "x.tree:2: mkdir /a: EEXIST"), "%s", buf);
+	cr_assert_eq(wt_tree_build_string(w, "touch /b\n", "y", &e), 0);
+	t_verb(w, "mkdir /b", -EEXIST);	/* /b is the file: line 3 never ran */
+	wt_ops_world_destroy(w);
+}
+
+/* ------------------------------------------------------------------ */
+/* the command                                                          */
+
+static void walktorture_path(char *buf, size_t size)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	cr_assert_gt(n, 0);
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	cr_assert_not_null(slash);
+	*slash = '\0';
+	snprintf(buf, size, "%s/../cli/walktorture", exe);
+}
+
+/* Run walktorture tree FILE with stdout/stderr to /dev/null; exit code. */
+static int run_tree(const char *file)
+{
+	char exe[PATH_MAX + 32];
+	char *argv[] = { exe, "tree", (char *)file, NULL };
+	posix_spawn_file_actions_t fa;
+	int status;
+	pid_t pid;
+
+	walktorture_path(exe, sizeof(exe));
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", 1, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", 1, 0);
+	cr_assert_eq(posix_spawn(&pid, exe, &fa, NULL, argv, environ), 0, "%s", exe);
+	posix_spawn_file_actions_destroy(&fa);
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+static void example(char *buf, size_t size, const char *name)
+{
+	const char *src = getenv("WT_SOURCE_DIR");
+
+	snprintf(buf, size, "%s/examples/%s", src ? src : WT_SOURCE_DIR, name);
+}
+
+Test(tree, command_exit_codes)
+{
+	/* walktorture tree exits 0 for each shipped example, 2 for the bad
+	 * one, a missing file, and a usage error. */
+	char path[PATH_MAX];
+
+	example(path, sizeof(path), "basic.tree");
+	cr_assert_eq(run_tree(path), 0);
+	example(path, sizeof(path), "mounts.tree");
+	cr_assert_eq(run_tree(path), 0);
+	example(path, sizeof(path), "fstypes.tree");
+	cr_assert_eq(run_tree(path), 0);
+	example(path, sizeof(path), "bad.tree");
+	cr_assert_eq(run_tree(path), 2);
+	cr_assert_eq(run_tree("/nonexistent/x.tree"), 2);
+	cr_assert_eq(run_tree("--bogus"), 2);
+}
+
+Test(tree, examples_build_the_same_world_in_process)
+{
+	/* The shipped basic example builds, and its listing matches its
+	 * history snapshot (what walktorture tree prints is rebuildable). */
+	char path[PATH_MAX];
+	struct wt_world *w = t_build(NULL);
+	struct wt_verb_error e;
+	struct wt_ns *ns;
+	char *live, *snap;
+
+	example(path, sizeof(path), "basic.tree");
+	cr_assert_eq(wt_tree_build_file(w, path, &e), 0, "%s", e.msg);
+	live = wt_world_dump_string(w);
+	ns = wt_ns_create(w->history, wt_history_version(w->history));
+	snap = wt_ns_dump_string(ns);
+	cr_assert_str_eq(live, snap);
+	cr_assert(strstr(live, "/a/with\\x20space inode="));
+	cr_assert(strstr(live, "mount /mnt tmpfs data rw"));
+	free(live);
+	free(snap);
+	wt_ns_destroy(ns);
+	wt_ops_world_destroy(w);
+}
