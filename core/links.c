@@ -284,7 +284,13 @@ static const char *pick_link_body(struct nameidata *nd, struct saved *last,
 	int error;
 
 	res = wt_load_acquire(inode, i_link);
-	if (!res) {
+	if (res) {
+		/* the body is an object of its own: alive, or reported */
+		const struct wt_linkbody *lb = wt_linkbody_of(res);
+
+		wt_access(&lb->wt, WT_ACCESS_POINT(WT_K_LOAD, "text",
+						   "load ->i_link body"), lb);
+	} else {
 		res = nd_get_link(nd, link, inode, &jump);
 		if (!res) {
 			if (nd->flags & LOOKUP_RCU) {

@@ -133,8 +133,6 @@ static struct dentry *lookup_fast_rcu(struct nameidata *nd, int *status,
 	*status = d_revalidate(nd, dentry, nd->flags);
 	if (*status > 0)
 		return dentry;
-	if (step)
-		step->result = *status;
 	revalidate_why(*status, &ok, &fail);
 	if (!try_to_unlazy_next(nd, dentry, ok, fail))
 		return ERR_PTR(-ECHILD);
@@ -143,6 +141,8 @@ static struct dentry *lookup_fast_rcu(struct nameidata *nd, int *status,
 		*status = d_revalidate(nd, dentry, nd->flags);
 		*ref_answer = true;
 	}
+	if (step && *status <= 0)
+		step->result = *status;
 	return dentry;
 }
 
@@ -171,9 +171,12 @@ struct dentry *lookup_fast(struct nameidata *nd)
 		dentry = __d_lookup(nd->path.dentry, &nd->last);
 		if (!dentry)
 			return NULL;
-		record_lookup(nd, dentry, 0, WT_LOOKUP_FAST, 0);
+		struct wt_step *step = record_lookup(nd, dentry, 0, WT_LOOKUP_FAST, 0);
+
 		status = d_revalidate(nd, dentry, nd->flags);
 		ref_answer = true;
+		if (step && status <= 0)
+			step->result = status;
 	}
 	if (status <= 0) {
 		if (!status) {

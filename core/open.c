@@ -135,6 +135,35 @@ int build_open_flags(const struct open_how *how, struct open_flags *op)
 }
 
 /*
+ * Create the name at the negative dentry (referenced; the directory's
+ * i_rwsem held): through sim's writer API, which takes the lock itself,
+ * so it is dropped around the call and the name looked up again (see
+ * open_create.h).  The new positive dentry, referenced, or ERR_PTR.
+ */
+static struct dentry *create_last(struct nameidata *nd, struct dentry *dentry,
+				  umode_t mode)
+{
+	struct dentry *dir = nd->path.dentry;
+	struct inode *dir_inode = d_inode(dir);
+	int error;
+
+	dput(dentry);
+	mutex_unlock_at(&dir_inode->i_rwsem, "lookup_open.create_unlock");
+	error = wt_open_create(nd->world, &nd->path, &nd->last, mode);
+	mutex_lock_at(&dir_inode->i_rwsem, "lookup_open.create_relock");
+	if (error)
+		return ERR_PTR(error);
+	dentry = d_lookup(dir, &nd->last);
+	if (!dentry)
+		return ERR_PTR(-ENOENT);
+	if (!d_inode(dentry)) {
+		dput(dentry);
+		return ERR_PTR(-ENOENT);
+	}
+	return dentry;
+}
+
+/*
  * Look up, and create if asked, the last component.  Called in REF mode
  * with the directory's i_rwsem held.  A dentry (referenced; negative when
  * nothing was created), or ERR_PTR.
@@ -210,10 +239,9 @@ static struct dentry *lookup_open(struct nameidata *nd, struct wt_file *file,
 	}
 	/* Negative dentry, just create the file */
 	if (!d_inode(dentry) && (open_flag & O_CREAT)) {
-		error = wt_open_create(nd->task, dir_inode, dentry, op->mode,
-				       (open_flag & O_EXCL) != 0);
-		if (error)
-			goto out_dput;
+		dentry = create_last(nd, dentry, op->mode);
+		if (IS_ERR(dentry))
+			return dentry;
 		file->created = true;
 		if (nd_recording(nd)) {
 			struct wt_ident from = wt_ident_of(nd->path.mnt, dir, dir_inode);

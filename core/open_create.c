@@ -1,10 +1,99 @@
 /* SPDX-License-Identifier: MIT */
-#include "core/open_create.h"
+/* O_CREAT through sim/ops: see open_create.h. */
+#include <string.h>
 
-/* TODO: call sim/ops.h's create when it lands. */
-int wt_open_create(struct wt_task *task, struct inode *dir,
-		   struct dentry *dentry, umode_t mode, bool excl)
+#include "core/open_create.h"
+#include "sim/ops.h"
+#include "sim/vfs/access.h"
+#include "sim/vfs/dcache.h"
+#include "sim/vfs/mount.h"
+
+/* Prepend "/name" at *end (which walks back from the buffer's end). */
+static int prepend(char *buf, char **end, const char *name, size_t len)
 {
-	(void)task; (void)dir; (void)dentry; (void)mode; (void)excl;
-	return -EROFS;
+	if ((size_t)(*end - buf) < len + 1)
+		return -ENAMETOOLONG;
+	*end -= len;
+	memcpy(*end, name, len);
+	*--*end = '/';
+	return 0;
+}
+
+/* One pass up from dir; the caller retries when a seqlock moved. */
+static int dir_path_once(struct wt_world *w, const struct path *dir,
+			 char *buf, size_t size, char **start)
+{
+	struct mount *mnt = real_mount(dir->mnt);
+	struct dentry *d = dir->dentry;
+	char *end = buf + size - 1;
+	char name[NAME_MAX_LEN + 1];
+
+	*end = '\0';
+	for (unsigned hops = 0; hops < PATH_MAX_LEN; hops++) {
+		struct dentry *parent;
+		int err;
+
+		if (d == wt_load_acquire(mnt, mnt.mnt_root)) {
+			struct mount *up = wt_load_acquire(mnt, mnt_parent);
+
+			if (up == mnt)
+				break;
+			d = wt_load_acquire(mnt, mnt_mountpoint);
+			mnt = up;
+			continue;
+		}
+		parent = wt_load_acquire(d, d_parent);
+		if (parent == d || d_unhashed(d))
+			return -ENOENT;	/* disconnected or removed */
+		d_name_copy(d, name, sizeof(name));
+		err = prepend(buf, &end, name, strlen(name));
+		if (err)
+			return err;
+		d = parent;
+	}
+	if (mnt != w->root_mnt)
+		return -ENOENT;	/* a lazily detached tree */
+	if (!*end && prepend(buf, &end, "", 0))
+		return -ENAMETOOLONG;
+	*start = end;
+	return 0;
+}
+
+int wt_dir_path(struct wt_world *w, const struct path *dir, char *buf,
+		size_t size)
+{
+	for (unsigned tries = 0; tries < 1000; tries++) {
+		unsigned mseq = read_seqbegin_at(&w->mount_lock, "dir_path.mount_lock");
+		unsigned rseq = read_seqbegin_at(&w->rename_lock, "dir_path.rename_lock");
+		char *start = NULL;
+		int err = dir_path_once(w, dir, buf, size, &start);
+
+		if (read_seqretry_at(&w->mount_lock, mseq, "dir_path.mount_lock_retry") ||
+		    read_seqretry_at(&w->rename_lock, rseq, "dir_path.rename_lock_retry"))
+			continue;
+		if (err)
+			return err;
+		memmove(buf, start, strlen(start) + 1);
+		return 0;
+	}
+	return -EAGAIN;
+}
+
+int wt_open_create(struct wt_world *w, const struct path *dir,
+		   const struct qstr *name, umode_t mode)
+{
+	char buf[PATH_MAX_LEN];
+	size_t len;
+	int err = wt_dir_path(w, dir, buf, sizeof(buf));
+
+	if (err)
+		return err;
+	len = strlen(buf);
+	if (len + 1 + name->len >= sizeof(buf))
+		return -ENAMETOOLONG;
+	if (len > 1)
+		buf[len++] = '/';
+	memcpy(buf + len, name->name, name->len);
+	buf[len + name->len] = '\0';
+	return wt_op_create(w, buf, (umode_t)(mode & 07777));
 }

@@ -40,7 +40,10 @@
  *	LOOKUP		a name looked up in a directory.  from = the dir;
  *			text = the name; to = the dentry found with its inode
  *			(inode 0: negative); result 0, or the error of
- *			->lookup / d_revalidate; arg = WT_LOOKUP_* (how).
+ *			->lookup, or d_revalidate's answer when it rejected
+ *			the dentry (0: invalid, dropped and looked up again;
+ *			-ECHILD: asked again in REF mode; -ESTALE); arg =
+ *			WT_LOOKUP_* (which lookup answered).
  *	MOUNT		one mount layer crossed downward.  from = (parent
  *			mount, mountpoint dentry); to = (child mount, its root,
  *			root inode).
@@ -57,7 +60,9 @@
  *	UNLAZY		the walker left RCU-walk here.  result 0: it went on
  *			in REF-walk (every earlier step is validated);
  *			-ECHILD: legitimizing failed, the attempt restarts.
- *			arg = the exit path (enum wt_path) that counted it.
+ *			arg = the site: the restart.REASON exit path (enum
+ *			wt_path) a failure there counts (restart.complete_walk
+ *			for the final unlazy of a lazy walk).
  *	END		the attempt's end.  to = the object reached (the
  *			parent for filename_parentat); result = its answer.
  *

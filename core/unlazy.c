@@ -168,7 +168,9 @@ static bool legitimize_root(struct nameidata *nd)
 			       WT_PATH_RESTART_LEGITIMIZE_ROOT_SEQ);
 }
 
-static void unlazy_done(struct nameidata *nd, bool ok, enum wt_path path)
+/* Count and record an unlazy; site is the restart path that names it. */
+static void unlazy_done(struct nameidata *nd, bool ok, enum wt_path path,
+			enum wt_path site)
 {
 	const struct wt_ident none = { 0, 0, 0 };
 	struct wt_ident at = wt_ident_of(nd->path.mnt, nd->path.dentry,
@@ -177,7 +179,7 @@ static void unlazy_done(struct nameidata *nd, bool ok, enum wt_path path)
 	nd_count(nd, path);
 	if (nd_recording(nd)) {
 		nd_record(nd, WT_STEP_UNLAZY, &none, ok ? &at : &none, NULL, 0,
-			  ok ? 0 : -ECHILD, path, NULL, 0);
+			  ok ? 0 : -ECHILD, site, NULL, 0);
 		if (ok)
 			nd_validated_all(nd);
 	}
@@ -229,7 +231,7 @@ bool try_to_unlazy(struct nameidata *nd, enum wt_path ok, enum wt_path fail)
 			     "try_to_unlazy: nd->inode is not the inode of the "
 			     "legitimized dentry %llu",
 			     (unsigned long long)parent->wt.id);
-	unlazy_done(nd, true, ok);
+	unlazy_done(nd, true, ok, fail);
 	return true;
 
 out1:
@@ -237,7 +239,7 @@ out1:
 	nd->path.dentry = NULL;
 out:
 	leave_rcu(nd);
-	unlazy_done(nd, false, fail);
+	unlazy_done(nd, false, fail, fail);
 	return false;
 }
 
@@ -288,7 +290,7 @@ bool try_to_unlazy_next(struct nameidata *nd, struct dentry *dentry,
 	if (!legitimize_root(nd))
 		goto out_dput;
 	leave_rcu(nd);
-	unlazy_done(nd, true, ok);
+	unlazy_done(nd, true, ok, fail);
 	return true;
 
 out2:
@@ -297,12 +299,12 @@ out1:
 	nd->path.dentry = NULL;
 out:
 	leave_rcu(nd);
-	unlazy_done(nd, false, fail);
+	unlazy_done(nd, false, fail, fail);
 	return false;
 out_dput:
 	leave_rcu(nd);
 	dput(dentry);
-	unlazy_done(nd, false, fail);
+	unlazy_done(nd, false, fail, fail);
 	return false;
 }
 

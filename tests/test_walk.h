@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Helpers for the walk-engine tests (tests/test_walk*.c): a world built
+ * from a tree text with sim's writer verbs, one walker (task, counters,
+ * record) on a simulated thread with an RCU reader record, lookups
+ * compared with sim's independent REF resolver, and exact exit-path
+ * counts.
+ */
+#ifndef WT_TESTS_TEST_WALK_H
+#define WT_TESTS_TEST_WALK_H
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/namei.h"
+#include "core/paths.h"
+#include "core/record.h"
+#include "sim/ops.h"
+#include "sim/resolve.h"
+#include "sim/tree.h"
+#include "tests/vfs_test.h"
+
+struct wfx {
+	struct wt_world *w;
+	struct t_thread th;
+	struct wt_task task;
+	struct wt_path_counts stats;
+	struct wt_record *rec;
+	struct wt_walker wk;
+};
+
+static struct wfx fx;
+
+static inline void wfx_build_cfg(const char *tree, uint64_t bugs)
+{
+	struct wt_verb_error e;
+	int err;
+
+	memset(&fx, 0, sizeof(fx));
+	fx.w = wt_ops_world_create(42);
+	cr_assert_not_null(fx.w);
+	fx.w->cfg.bugs = bugs;
+	t_enter(&fx.th, fx.w, 0);
+	if (tree) {
+		err = wt_tree_build_string(fx.w, tree, "tree", &e);
+		if (err)
+			wt_verb_error_print(&e, stderr);
+		cr_assert_eq(err, 0, "tree build failed");
+	}
+	wt_task_init(&fx.task, fx.w, 0, 0);
+	fx.rec = wt_record_create(0, 0);
+	cr_assert_not_null(fx.rec);
+	fx.wk.task = &fx.task;
+	fx.wk.stats = &fx.stats;
+	fx.wk.record = fx.rec;
+	wt_path_counts_clear(&fx.stats);
+}
+
+static inline void wfx_build(const char *tree)
+{
+	wfx_build_cfg(tree, 0);
+}
+
+static inline void wfx_fini(void)
+{
+	wt_record_destroy(fx.rec);
+	wt_task_release(&fx.task);
+	t_grace();
+	t_leave(&fx.th);
+	wt_ops_world_destroy(fx.w);
+}
+
+/* Run a writer verb in the middle of a test. */
+static inline void wfx_verb(const char *line)
+{
+	struct wt_verb_error e;
+	int err = wt_verb_exec(fx.w, line, &e);
+
+	if (err)
+		wt_verb_error_print(&e, stderr);
+	cr_assert_eq(err, 0, "verb failed: %s", line);
+}
+
+/* The walker's credentials: uid/gid, no CAP_DAC_OVERRIDE unless root. */
+static inline void wfx_cred(uint32_t uid, uint32_t gid)
+{
+	fx.task.cred.uid = uid;
+	fx.task.cred.gid = gid;
+	fx.task.cred.cap_dac_override = uid == 0;
+}
+
+static inline int lk(const char *name, unsigned flags, struct path *out)
+{
+	return filename_lookup(&fx.wk, NULL, name, flags, out, NULL);
+}
+
+/* Look up and drop: the error (0 for success). */
+static inline int lk_err(const char *name, unsigned flags)
+{
+	struct path p;
+	int err = lk(name, flags, &p);
+
+	if (!err)
+		path_put(&p);
+	return err;
+}
+
+/* Replace the task's cwd (or root) with what name resolves to. */
+static inline void wfx_set(struct path *slot, const char *name)
+{
+	struct path p;
+
+	cr_assert_eq(lk(name, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &p), 0,
+		     "set %s", name);
+	path_put(slot);
+	*slot = p;
+}
+
+/* The walk of name reaches the same (mount, dentry) as the REF resolver's
+ * walk of ref (WT_RES_FOLLOW when follow). */
+static inline void expect_same(const char *name, unsigned flags,
+			       const char *ref, bool follow)
+{
+	struct path got, want;
+	int err = lk(name, flags, &got);
+
+	cr_assert_eq(err, 0, "%s: %d", name, err);
+	cr_assert_eq(wt_resolve(fx.w, ref, follow ? WT_RES_FOLLOW : 0, &want), 0,
+		     "resolve %s", ref);
+	cr_expect_eq(got.mnt, want.mnt, "%s: mount differs from %s's", name, ref);
+	cr_expect_eq(got.dentry, want.dentry, "%s: dentry differs from %s's",
+		     name, ref);
+	path_put(&got);
+	wt_path_put(&want);
+}
+
+/*
+ * Exact counts: spec is "name=N name=N ..."; every path not named must be
+ * 0.  Then the counters are cleared for the next phase.
+ */
+static inline void expect_counts(const char *spec)
+{
+	uint64_t want[WT_PATH__COUNT] = { 0 };
+	char buf[1024];
+	char *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", spec);
+	for (char *tok = strtok_r(buf, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(tok, '=');
+		int id;
+
+		cr_assert_not_null(eq, "bad spec token %s", tok);
+		*eq = '\0';
+		id = wt_path_lookup(tok);
+		cr_assert_geq(id, 0, "unknown path %s", tok);
+		want[id] = strtoull(eq + 1, NULL, 10);
+	}
+	for (int i = 0; i < WT_PATH__COUNT; i++)
+		cr_expect_eq(fx.stats.counts[i], want[i], "path %s: %llu, want %llu",
+			     wt_path_info((enum wt_path)i)->name,
+			     (unsigned long long)fx.stats.counts[i],
+			     (unsigned long long)want[i]);
+	wt_path_counts_clear(&fx.stats);
+}
+
+/* No violation (poison, RCU balance, sleeping in RCU, ...) was reported. */
+static inline void expect_clean(void)
+{
+	cr_expect_eq(fx.th.t.violations, 0, "violations: %llu (last check %s)",
+		     (unsigned long long)fx.th.t.violations,
+		     wt_check_name(fx.th.last_check));
+	cr_expect_eq(fx.th.t.rcu_depth, 0, "left inside an RCU section");
+}
+
+#endif /* WT_TESTS_TEST_WALK_H */

@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Exact exit-path counts with no concurrency: each test walks a tree in
+ * which only the paths that tree forces can happen (a remote revalidation,
+ * an automount, a magic link, a slow permission check, a non-directory, a
+ * refused permission, ...) and asserts every counter -- the forced ones at
+ * their exact value, all the others at 0.  A walk that left RCU-walk
+ * without cause would show up as a stray count.
+ */
+#define _GNU_SOURCE	/* O_PATH */
+#include <fcntl.h>
+
+#include "tests/test_walk.h"
+
+TestSuite(walk_paths, .fini = wfx_fini);
+
+static void plain(void)
+{
+	wfx_build("mkdir -p /a/b/c\ntouch /a/b/f\nln -s /a/b /abs\nln -s b /a/rel\n"
+		  "mkdir /mnt\nmount -t tmpfs t /mnt\nmkdir /mnt/x\n"
+		  "mkdir /bnd\nmount --bind /a /bnd\n");
+}
+
+/* A cached tree: every walk, with links, dots and mounts, stays lazy. */
+Test(walk_paths, quiet, .init = plain)
+{
+	cr_expect_eq(lk_err("/a/b/f", 0), 0);
+	cr_expect_eq(lk_err("/abs/f", 0), 0);
+	cr_expect_eq(lk_err("/a/rel/c/../f", 0), 0);
+	cr_expect_eq(lk_err("/mnt/x/../..", 0), 0);
+	cr_expect_eq(lk_err("/bnd/b/f", 0), 0);
+	cr_expect_eq(lk_err("/abs", LOOKUP_FOLLOW), 0);
+	cr_expect_eq(lk_err("/", 0), 0);
+	expect_counts("rcu.ok=7");
+	expect_clean();
+}
+
+/* A miss leaves RCU-walk for lookup_slow; its negative dentry then
+ * answers ENOENT lazily. */
+Test(walk_paths, miss_then_negative, .init = plain)
+{
+	cr_expect_eq(lk_err("/a/b/nope", 0), -ENOENT);
+	expect_counts("unlazy.lookup_fast.miss=1 ref.error=1");
+	cr_expect_eq(lk_err("/a/b/nope", 0), -ENOENT);
+	expect_counts("rcu.error=1");
+	expect_clean();
+}
+
+/* A non-directory with path after it: unlazy, then ENOTDIR. */
+Test(walk_paths, not_dir, .init = plain)
+{
+	cr_expect_eq(lk_err("/a/b/f/x", 0), -ENOTDIR);
+	expect_counts("unlazy.not_dir=1 ref.error=1");
+	/* a trailing slash on a file: ENOTDIR after a lazy walk */
+	cr_expect_eq(lk_err("/a/b/f/", 0), -ENOTDIR);
+	expect_counts("rcu.error=1");
+	expect_clean();
+}
+
+/* A refused exec check in RCU mode unlazies and is final in REF mode. */
+Test(walk_paths, eacces)
+{
+	wfx_build("mkdir -m 700 /priv\ntouch /priv/f\n");
+	wfx_cred(1000, 1000);
+	cr_expect_eq(lk_err("/priv/f", 0), -EACCES);
+	expect_counts("unlazy.may_lookup.denied=1 ref.error=1");
+	expect_clean();
+}
+
+/* slowperm: the first check would block (ECHILD) and is redone blocking;
+ * then the ACL is cached and RCU-walk passes. */
+Test(walk_paths, slow_permission)
+{
+	wfx_build("mkdir /sp\nmount -t slowperm s /sp\nmkdir /sp/d\ntouch /sp/d/f\n");
+	cr_expect_eq(lk_err("/sp/d/f", 0), 0);
+	expect_counts("unlazy.may_lookup.echild=1 ref.ok=1");
+	cr_expect_eq(lk_err("/sp/d/f", 0), 0);
+	/* the first walk's REF checks fetched the ACLs it needed */
+	expect_counts("rcu.ok=1");
+	wfx_verb("acl-uncache /sp/d");
+	cr_expect_eq(lk_err("/sp/d/f", 0), 0);
+	expect_counts("unlazy.may_lookup.echild=1 ref.ok=1");
+	expect_clean();
+}
+
+/* remote: an expired entry needs the server (ECHILD in RCU mode), a
+ * stale handle is ESTALE, and the LOOKUP_REVAL walk succeeds. */
+Test(walk_paths, remote)
+{
+	wfx_build("mkdir /r\nmount -t remote r /r\nmkdir /r/a\ntouch /r/a/f\n");
+	cr_expect_eq(lk_err("/r/a/f", 0), 0);
+	expect_counts("rcu.ok=1");
+	wfx_verb("remote-expire /r");
+	cr_expect_eq(lk_err("/r/a/f", 0), 0);
+	expect_counts("unlazy.revalidate.echild=1 ref.ok=1");
+	wfx_verb("remote-invalidate /r a");
+	cr_expect_eq(lk_err("/r/a/f", 0), 0);
+	expect_counts("unlazy.revalidate.echild=1 estale.revalidate=1 estale.reval=1 "
+		      "retry.revalidate.invalid=1 reval.ok=1");
+	expect_clean();
+}
+
+/* An automount point: RCU-walk cannot run d_automount. */
+Test(walk_paths, automount)
+{
+	wfx_build("mkdir /auto\nmount -t autofs a /auto\nmkdir /auto/t\n");
+	cr_expect_eq(lk_err("/auto/t/", 0), 0);
+	expect_counts("unlazy.follow_mount.automount=1 ref.ok=1");
+	/* mounted now: crossing it is lazy (d_manage says go) */
+	cr_expect_eq(lk_err("/auto/t/", 0), 0);
+	expect_counts("rcu.ok=1");
+	expect_clean();
+}
+
+/* A busy autofs daemon: d_manage refuses RCU mode. */
+Test(walk_paths, automount_busy)
+{
+	wfx_build("mkdir /auto\nmount -t autofs a /auto\nmkdir /auto/t\n");
+	cr_expect_eq(lk_err("/auto/t/", 0), 0);
+	wfx_verb("autofs-busy /auto on");
+	wt_path_counts_clear(&fx.stats);
+	cr_expect_eq(lk_err("/auto/t/", 0), 0);
+	expect_counts("unlazy.follow_mount.manage=1 ref.ok=1");
+	expect_clean();
+}
+
+/* A magic link refuses RCU mode and jumps in REF-walk. */
+Test(walk_paths, magic_link, .init = plain)
+{
+	wfx_verb("mkdir /proc");
+	wfx_verb("mount -t proc p /proc");
+	wfx_verb("proc-magic /proc cwd /a/b");
+	cr_expect_eq(lk_err("/proc/cwd/f", 0), 0);
+	expect_counts("unlazy.jump_link=1 ref.ok=1");
+	cr_expect_eq(lk_err("/proc/cwd/f", LOOKUP_NO_MAGICLINKS), -ELOOP);
+	expect_counts("unlazy.jump_link=1 ref.error=1");
+	expect_clean();
+}
+
+/* RESOLVE_CACHED: a miss fails the unlazy at once, the REF retry is EAGAIN;
+ * a cached walk finishes lazily. */
+Test(walk_paths, cached, .init = plain)
+{
+	cr_expect_eq(lk_err("/a/b/f", LOOKUP_CACHED), 0);
+	expect_counts("rcu.ok=1");
+	cr_expect_eq(lk_err("/a/b/never", LOOKUP_CACHED), -EAGAIN);
+	expect_counts("restart.lookup_fast.miss=1 restart.legitimize.cached=1 "
+		      "eagain.cached=1 ref.error=1");
+	expect_clean();
+}
+
+/* Scoped lookups: `..` stays lazy when nothing moved; the BENEATH escape
+ * restarts and REF-walk answers EXDEV. */
+Test(walk_paths, scoped, .init = plain)
+{
+	struct path dir, p;
+
+	cr_assert_eq(lk("/a", 0, &dir), 0);
+	expect_counts("rcu.ok=1");
+	cr_expect_eq(filename_lookup(&fx.wk, &dir, "b/../b/f", LOOKUP_BENEATH, &p, NULL), 0);
+	path_put(&p);
+	expect_counts("rcu.ok=1");
+	cr_expect_eq(filename_lookup(&fx.wk, &dir, "..", LOOKUP_BENEATH, &p, NULL), -EXDEV);
+	expect_counts("restart.dotdot.root.beneath=1 ref.error=1");
+	/* a rename since path_init: -EAGAIN at the next `..` */
+	path_put(&dir);
+	expect_clean();
+}
+
+/* RESOLVE_NO_XDEV at a mountpoint: RCU-walk leaves it to REF-walk (EXDEV);
+ * `..` upward restarts. */
+Test(walk_paths, no_xdev, .init = plain)
+{
+	cr_expect_eq(lk_err("/mnt/x", LOOKUP_NO_XDEV), -EXDEV);
+	expect_counts("unlazy.follow_mount.no_xdev=1 ref.error=1");
+	wfx_set(&fx.task.pwd, "/mnt/x");
+	wt_path_counts_clear(&fx.stats);
+	cr_expect_eq(lk_err("../..", LOOKUP_NO_XDEV), -EXDEV);
+	expect_counts("restart.dotdot.no_xdev=1 ref.error=1");
+	expect_clean();
+}
+
+static int op(const char *name, uint64_t flags, uint64_t mode, struct wt_file *f)
+{
+	struct open_how how = { .flags = flags, .mode = mode };
+
+	return do_openat2(&fx.wk, NULL, name, &how, f);
+}
+
+/* open: O_CREAT leaves RCU-walk before the last component; a plain open
+ * of a cached file stays lazy. */
+Test(walk_paths, open_create, .init = plain)
+{
+	struct wt_file f;
+
+	cr_expect_eq(op("/a/b/f", O_RDONLY, 0, &f), 0);
+	wt_file_close(&f);
+	expect_counts("rcu.ok=1");
+	cr_expect_eq(op("/a/b/g", O_CREAT | O_WRONLY, 0600, &f), 0);
+	wt_file_close(&f);
+	expect_counts("unlazy.open_create=1 ref.ok=1");
+	cr_expect_eq(op("/a/b/g", O_RDONLY, 0, &f), 0);
+	wt_file_close(&f);
+	expect_counts("rcu.ok=1");
+	expect_clean();
+}
+
+/* Deep nesting grows the link stack; the allocation succeeds lazily. */
+Test(walk_paths, link_stack)
+{
+	wfx_build("mkdir -p /c/n0\ntouch /c/n0/f\nln -s n0/. /c/n1\nln -s n1/. /c/n2\n"
+		  "ln -s n2/. /c/n3\nln -s n3/. /c/n4\n");
+	cr_expect_eq(lk_err("/c/n4/f", 0), 0);
+	expect_counts("rcu.ok=1");
+	expect_clean();
+}
+
+/* The record of a lazy walk: every step validated, one attempt. */
+Test(walk_paths, record_lazy, .init = plain)
+{
+	const struct wt_record *r = fx.rec;
+	unsigned lookups = 0, perms = 0;
+
+	cr_assert_eq(lk_err("/abs/f", 0), 0);
+	cr_expect_eq(r->nattempts, 1);
+	cr_expect(!r->overflow);
+	cr_expect_eq(r->result, 0);
+	cr_assert_geq(r->nsteps, 2);
+	cr_expect_eq(r->steps[0].kind, WT_STEP_START);
+	cr_expect_eq(r->steps[r->nsteps - 1].kind, WT_STEP_END);
+	for (uint32_t i = 0; i < r->nsteps; i++) {
+		const struct wt_step *s = &r->steps[i];
+
+		cr_expect(s->validated, "step %u (%s) not validated", i,
+			  wt_step_kind_name(s->kind));
+		cr_expect_eq(s->attempt, 1);
+		lookups += s->kind == WT_STEP_LOOKUP;
+		perms += s->kind == WT_STEP_PERMISSION;
+		if (s->kind == WT_STEP_LINK)
+			cr_expect_str_eq(wt_step_text(r, s), "/a/b");
+	}
+	/* abs, then a, b from the body, then f */
+	cr_expect_eq(lookups, 4);
+	cr_expect_eq(perms, 4);
+}
+
+/* The record of a restarted walk: both attempts, the UNLAZY step, and
+ * the history window of each attempt. */
+Test(walk_paths, record_attempts)
+{
+	const struct wt_record *r;
+	bool unlazy = false;
+
+	wfx_build("mkdir /r\nmount -t remote r /r\nmkdir /r/a\ntouch /r/a/f\n");
+	r = fx.rec;
+	wfx_verb("remote-invalidate /r a");
+	cr_assert_eq(lk_err("/r/a/f", 0), 0);
+	cr_expect_eq(r->nattempts, 2);
+	cr_expect_eq(r->attempts[0].result, -ESTALE);
+	cr_expect_eq(r->attempts[1].result, 0);
+	cr_expect_leq(r->attempts[1].version_start, r->attempts[1].version_end);
+	cr_expect_eq(r->attempts[1].first, r->attempts[0].first + r->attempts[0].count);
+	for (uint32_t i = 0; i < r->attempts[0].count; i++)
+		if (r->steps[i].kind == WT_STEP_UNLAZY && r->steps[i].result == 0)
+			unlazy = true;
+	cr_expect(unlazy, "the first attempt unlazied at the revalidation");
+	for (uint32_t i = r->attempts[1].first; i < r->nsteps; i++)
+		cr_expect(r->steps[i].validated);
+}
+
+/* A walk with recording off counts the same and records nothing. */
+Test(walk_paths, no_record, .init = plain)
+{
+	struct wt_record *r = fx.rec;
+
+	fx.wk.record = NULL;
+	wt_record_reset(r);
+	cr_expect_eq(lk_err("/abs/f", 0), 0);
+	cr_expect_eq(r->nsteps, 0);
+	expect_counts("rcu.ok=1");
+	fx.wk.record = r;
+}
+
+/* The catalogue: names unique and found again, every group 0..16 used,
+ * and the brief's names present. */
+Test(walk_paths, catalogue)
+{
+	bool group[17] = { false };
+	static const char *const must[] = {
+		"rcu.ok", "ref.ok", "reval.ok", "eagain.cached",
+		"eagain.scoped.mount_lock", "eagain.scoped.rename_lock",
+		"estale.reval", "estale.final",
+		"restart.legitimize_mnt.sync_umount", "restart.legitimize_mnt.mntput",
+		"restart.step_into.child_seq", "restart.lookup_fast.parent_seq",
+		"unlazy.lookup_fast.miss", "restart.dotdot.mount_lock",
+		"restart.follow_mount.mount_lock", "unlazy.get_link",
+		"unlazy.jump_link",
+	};
+
+	for (int i = 0; i < WT_PATH__COUNT; i++) {
+		const struct wt_path_info *p = wt_path_info((enum wt_path)i);
+
+		cr_expect_eq(wt_path_lookup(p->name), i, "%s", p->name);
+		cr_assert_leq(p->group, 16);
+		group[p->group] = true;
+		cr_expect(p->desc && *p->desc);
+	}
+	for (int g = 0; g <= 16; g++)
+		cr_expect(group[g], "no path in group %d", g);
+	for (size_t i = 0; i < sizeof(must) / sizeof(must[0]); i++)
+		cr_expect_geq(wt_path_lookup(must[i]), 0, "%s", must[i]);
+	cr_expect_eq(wt_path_lookup("no.such.path"), -1);
+}
