@@ -10,9 +10,8 @@
 #define _GNU_SOURCE	/* O_PATH */
 #include <fcntl.h>
 
+#include "sim/rules.h"
 #include "tests/test_walk.h"
-
-TestSuite(walk_paths, .fini = wfx_fini);
 
 static void plain(void)
 {
@@ -22,7 +21,7 @@ static void plain(void)
 }
 
 /* A cached tree: every walk, with links, dots and mounts, stays lazy. */
-Test(walk_paths, quiet, .init = plain)
+Test(walk_paths, quiet, .init = plain, .fini = wfx_fini)
 {
 	cr_expect_eq(lk_err("/a/b/f", 0), 0);
 	cr_expect_eq(lk_err("/abs/f", 0), 0);
@@ -37,7 +36,7 @@ Test(walk_paths, quiet, .init = plain)
 
 /* A miss leaves RCU-walk for lookup_slow; its negative dentry then
  * answers ENOENT lazily. */
-Test(walk_paths, miss_then_negative, .init = plain)
+Test(walk_paths, miss_then_negative, .init = plain, .fini = wfx_fini)
 {
 	cr_expect_eq(lk_err("/a/b/nope", 0), -ENOENT);
 	expect_counts("unlazy.lookup_fast.miss=1 ref.error=1");
@@ -47,7 +46,7 @@ Test(walk_paths, miss_then_negative, .init = plain)
 }
 
 /* A non-directory with path after it: unlazy, then ENOTDIR. */
-Test(walk_paths, not_dir, .init = plain)
+Test(walk_paths, not_dir, .init = plain, .fini = wfx_fini)
 {
 	cr_expect_eq(lk_err("/a/b/f/x", 0), -ENOTDIR);
 	expect_counts("unlazy.not_dir=1 ref.error=1");
@@ -58,7 +57,7 @@ Test(walk_paths, not_dir, .init = plain)
 }
 
 /* A refused exec check in RCU mode unlazies and is final in REF mode. */
-Test(walk_paths, eacces)
+Test(walk_paths, eacces, .fini = wfx_fini)
 {
 	wfx_build("mkdir -m 700 /priv\ntouch /priv/f\n");
 	wfx_cred(1000, 1000);
@@ -69,7 +68,7 @@ Test(walk_paths, eacces)
 
 /* slowperm: the first check would block (ECHILD) and is redone blocking;
  * then the ACL is cached and RCU-walk passes. */
-Test(walk_paths, slow_permission)
+Test(walk_paths, slow_permission, .fini = wfx_fini)
 {
 	wfx_build("mkdir /sp\nmount -t slowperm s /sp\nmkdir /sp/d\ntouch /sp/d/f\n");
 	cr_expect_eq(lk_err("/sp/d/f", 0), 0);
@@ -85,7 +84,7 @@ Test(walk_paths, slow_permission)
 
 /* remote: an expired entry needs the server (ECHILD in RCU mode), a
  * stale handle is ESTALE, and the LOOKUP_REVAL walk succeeds. */
-Test(walk_paths, remote)
+Test(walk_paths, remote, .fini = wfx_fini)
 {
 	wfx_build("mkdir /r\nmount -t remote r /r\nmkdir /r/a\ntouch /r/a/f\n");
 	cr_expect_eq(lk_err("/r/a/f", 0), 0);
@@ -101,7 +100,7 @@ Test(walk_paths, remote)
 }
 
 /* An automount point: RCU-walk cannot run d_automount. */
-Test(walk_paths, automount)
+Test(walk_paths, automount, .fini = wfx_fini)
 {
 	wfx_build("mkdir /auto\nmount -t autofs a /auto\nmkdir /auto/t\n");
 	cr_expect_eq(lk_err("/auto/t/", 0), 0);
@@ -113,7 +112,7 @@ Test(walk_paths, automount)
 }
 
 /* A busy autofs daemon: d_manage refuses RCU mode. */
-Test(walk_paths, automount_busy)
+Test(walk_paths, automount_busy, .fini = wfx_fini)
 {
 	wfx_build("mkdir /auto\nmount -t autofs a /auto\nmkdir /auto/t\n");
 	cr_expect_eq(lk_err("/auto/t/", 0), 0);
@@ -125,7 +124,7 @@ Test(walk_paths, automount_busy)
 }
 
 /* A magic link refuses RCU mode and jumps in REF-walk. */
-Test(walk_paths, magic_link, .init = plain)
+Test(walk_paths, magic_link, .init = plain, .fini = wfx_fini)
 {
 	wfx_verb("mkdir /proc");
 	wfx_verb("mount -t proc p /proc");
@@ -139,7 +138,7 @@ Test(walk_paths, magic_link, .init = plain)
 
 /* RESOLVE_CACHED: a miss fails the unlazy at once, the REF retry is EAGAIN;
  * a cached walk finishes lazily. */
-Test(walk_paths, cached, .init = plain)
+Test(walk_paths, cached, .init = plain, .fini = wfx_fini)
 {
 	cr_expect_eq(lk_err("/a/b/f", LOOKUP_CACHED), 0);
 	expect_counts("rcu.ok=1");
@@ -151,7 +150,7 @@ Test(walk_paths, cached, .init = plain)
 
 /* Scoped lookups: `..` stays lazy when nothing moved; the BENEATH escape
  * restarts and REF-walk answers EXDEV. */
-Test(walk_paths, scoped, .init = plain)
+Test(walk_paths, scoped, .init = plain, .fini = wfx_fini)
 {
 	struct path dir, p;
 
@@ -169,7 +168,7 @@ Test(walk_paths, scoped, .init = plain)
 
 /* RESOLVE_NO_XDEV at a mountpoint: RCU-walk leaves it to REF-walk (EXDEV);
  * `..` upward restarts. */
-Test(walk_paths, no_xdev, .init = plain)
+Test(walk_paths, no_xdev, .init = plain, .fini = wfx_fini)
 {
 	cr_expect_eq(lk_err("/mnt/x", LOOKUP_NO_XDEV), -EXDEV);
 	expect_counts("unlazy.follow_mount.no_xdev=1 ref.error=1");
@@ -189,7 +188,7 @@ static int op(const char *name, uint64_t flags, uint64_t mode, struct wt_file *f
 
 /* open: O_CREAT leaves RCU-walk before the last component; a plain open
  * of a cached file stays lazy. */
-Test(walk_paths, open_create, .init = plain)
+Test(walk_paths, open_create, .init = plain, .fini = wfx_fini)
 {
 	struct wt_file f;
 
@@ -206,7 +205,7 @@ Test(walk_paths, open_create, .init = plain)
 }
 
 /* Deep nesting grows the link stack; the allocation succeeds lazily. */
-Test(walk_paths, link_stack)
+Test(walk_paths, link_stack, .fini = wfx_fini)
 {
 	wfx_build("mkdir -p /c/n0\ntouch /c/n0/f\nln -s n0/. /c/n1\nln -s n1/. /c/n2\n"
 		  "ln -s n2/. /c/n3\nln -s n3/. /c/n4\n");
@@ -216,7 +215,7 @@ Test(walk_paths, link_stack)
 }
 
 /* The record of a lazy walk: every step validated, one attempt. */
-Test(walk_paths, record_lazy, .init = plain)
+Test(walk_paths, record_lazy, .init = plain, .fini = wfx_fini)
 {
 	const struct wt_record *r = fx.rec;
 	unsigned lookups = 0, perms = 0;
@@ -237,7 +236,7 @@ Test(walk_paths, record_lazy, .init = plain)
 		lookups += s->kind == WT_STEP_LOOKUP;
 		perms += s->kind == WT_STEP_PERMISSION;
 		if (s->kind == WT_STEP_LINK)
-			cr_expect_str_eq(wt_step_text(r, s), "/a/b");
+			cr_assert_str_eq(wt_step_text(r, s), "/a/b");
 	}
 	/* abs, then a, b from the body, then f */
 	cr_expect_eq(lookups, 4);
@@ -246,7 +245,7 @@ Test(walk_paths, record_lazy, .init = plain)
 
 /* The record of a restarted walk: both attempts, the UNLAZY step, and
  * the history window of each attempt. */
-Test(walk_paths, record_attempts)
+Test(walk_paths, record_attempts, .fini = wfx_fini)
 {
 	const struct wt_record *r;
 	bool unlazy = false;
@@ -258,7 +257,7 @@ Test(walk_paths, record_attempts)
 	cr_expect_eq(r->nattempts, 2);
 	cr_expect_eq(r->attempts[0].result, -ESTALE);
 	cr_expect_eq(r->attempts[1].result, 0);
-	cr_expect_leq(r->attempts[1].version_start, r->attempts[1].version_end);
+	cr_assert_leq(r->attempts[1].version_start, r->attempts[1].version_end);
 	cr_expect_eq(r->attempts[1].first, r->attempts[0].first + r->attempts[0].count);
 	for (uint32_t i = 0; i < r->attempts[0].count; i++)
 		if (r->steps[i].kind == WT_STEP_UNLAZY && r->steps[i].result == 0)
@@ -269,7 +268,7 @@ Test(walk_paths, record_attempts)
 }
 
 /* A walk with recording off counts the same and records nothing. */
-Test(walk_paths, no_record, .init = plain)
+Test(walk_paths, no_record, .init = plain, .fini = wfx_fini)
 {
 	struct wt_record *r = fx.rec;
 
@@ -308,6 +307,104 @@ Test(walk_paths, catalogue)
 	for (int g = 0; g <= 16; g++)
 		cr_expect(group[g], "no path in group %d", g);
 	for (size_t i = 0; i < sizeof(must) / sizeof(must[0]); i++)
-		cr_expect_geq(wt_path_lookup(must[i]), 0, "%s", must[i]);
+		cr_assert_geq(wt_path_lookup(must[i]), 0, "%s", must[i]);
 	cr_expect_eq(wt_path_lookup("no.such.path"), -1);
+}
+
+/* A server-made remote symlink reaches the client with its body uncached:
+ * RCU-walk's get_link answers ECHILD, REF-walk fetches and caches it. */
+Test(walk_paths, remote_get_link, .fini = wfx_fini)
+{
+	wfx_build("mkdir /r\nmount -t remote r /r\nmkdir /r/a\n");
+	cr_assert_eq(wt_op_remote(fx.w, WT_REMOTE_SYMLINK, "/r", "l", "/r/a", 0), 0);
+	cr_expect_eq(lk_err("/r/l", 0), 0);
+	expect_counts("unlazy.lookup_fast.miss=1 ref.ok=1");
+	expect_same("/r/l", LOOKUP_FOLLOW, "/r/a", false);
+	expect_counts("unlazy.get_link=1 ref.ok=1");
+	cr_expect_eq(lk_err("/r/l", LOOKUP_FOLLOW), 0);
+	expect_counts("rcu.ok=1");
+	expect_clean();
+}
+
+/* A directory deleted on the server: ESTALE, and ESTALE again after the
+ * LOOKUP_REVAL attempt, which the caller then gets. */
+Test(walk_paths, estale_final, .fini = wfx_fini)
+{
+	wfx_build("mkdir /r\nmount -t remote r /r\nmkdir -p /r/a/b\n");
+	wfx_set(&fx.task.pwd, "/r/a/b");
+	wt_path_counts_clear(&fx.stats);
+	wfx_verb("remote-rm /r a");
+	cr_expect_eq(lk_err("x", 0), -ESTALE);
+	expect_counts("unlazy.lookup_fast.miss=1 estale.lookup=2 estale.reval=1 "
+		      "estale.final=1 reval.error=1");
+	expect_clean();
+}
+
+/* The remote root's handle went stale: complete_walk's d_weak_revalidate
+ * of the mount root we jumped to says 0 (ESTALE); REVAL refreshes it. */
+Test(walk_paths, weak_revalidate, .fini = wfx_fini)
+{
+	wfx_build("mkdir /r\nmount -t remote r /r\n");
+	wfx_verb("remote-invalidate /r ''");
+	cr_expect_eq(lk_err("/r", 0), 0);
+	expect_counts("estale.weak_revalidate=1 estale.reval=1 reval.ok=1");
+	cr_expect_eq(lk_err("/r", 0), 0);
+	expect_counts("rcu.ok=1");
+	expect_clean();
+}
+
+/* fs.protected_symlinks: in a sticky world-writable directory, a link
+ * owned neither by the follower nor by the directory's owner is refused;
+ * RCU-walk cannot audit the denial, so it restarts. */
+Test(walk_paths, protected_symlinks, .fini = wfx_fini)
+{
+	wfx_build("mkdir -m 1777 /tmp\ntouch /tmp/f\nln -s f /tmp/l\nchmod 777 /tmp/f\n"
+		  "chown 2000:2000 /tmp\n");
+	fx.wk.protected_symlinks = true;
+	wfx_cred(1000, 1000);
+	cr_expect_eq(lk_err("/tmp/l", LOOKUP_FOLLOW), -EACCES);
+	expect_counts("restart.may_follow_link=1 ref.error=1");
+	cr_expect_eq(lk_err("/tmp/l", 0), 0, "not followed: allowed");
+	expect_counts("rcu.ok=1");
+	fx.wk.protected_symlinks = false;
+	cr_expect_eq(lk_err("/tmp/l", LOOKUP_FOLLOW), 0);
+	expect_counts("rcu.ok=1");
+	/* owning the directory is not enough: the link must be the owner's */
+	fx.wk.protected_symlinks = true;
+	wfx_cred(2000, 2000);
+	cr_expect_eq(lk_err("/tmp/l", LOOKUP_FOLLOW), -EACCES);
+	expect_counts("restart.may_follow_link=1 ref.error=1");
+	wfx_cred(0, 0);
+	cr_expect_eq(lk_err("/tmp/l", LOOKUP_FOLLOW), 0, "the link's owner");
+	expect_counts("rcu.ok=1");
+	expect_clean();
+}
+
+/* The link stack's growth is an allocation point: made to fail once in
+ * RCU mode, the walk unlazies and allocates again in REF mode. */
+Test(walk_paths, link_stack_alloc_fails, .fini = wfx_fini)
+{
+	struct wt_rule rule;
+	struct wt_parse_error perr;
+	struct wt_thread *threads[1];
+	struct wt_ruleset *rs;
+	char err[256];
+
+	wfx_build("mkdir -p /c/n0\ntouch /c/n0/f\nln -s n0/. /c/n1\nln -s n1/. /c/n2\n"
+		  "ln -s n2/. /c/n3\n");
+	cr_assert_eq(wt_rule_parse("at=nd_alloc_stack fail nth=1", &rule, &perr), 0,
+		     "%s", perr.msg);
+	threads[0] = &fx.th.t;
+	rs = wt_ruleset_create(&rule, 1, threads, 1, err, sizeof(err));
+	cr_assert_not_null(rs, "%s", err);
+	fx.th.t.rules = wt_ruleset_thread(rs, &fx.th.t);
+	wt_thread_arm(&fx.th.t, true);
+	cr_expect_eq(lk_err("/c/n3/f", 0), 0);
+	expect_counts("unlazy.link_stack=1 ref.ok=1");
+	cr_expect_eq(lk_err("/c/n3/f", 0), 0);
+	expect_counts("rcu.ok=1");
+	wt_thread_arm(&fx.th.t, false);
+	fx.th.t.rules = NULL;
+	wt_ruleset_destroy(rs);
+	expect_clean();
 }
