@@ -366,6 +366,8 @@ static void run_walk(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 	const struct path *dir = tc->dirs[idx].dentry ? &tc->dirs[idx] : NULL;
 	int err;
 
+	wt_record_reset(tc->record);
+	tc->record->result = INT32_MIN;
 	wt_trace_note(op->text);
 	err = do_walk(tc, &op->walk, dir);
 	wt_trace_note(NULL);
@@ -385,7 +387,9 @@ static void run_walk(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 		wt_scn_add_failure(tc, f);
 	}
 	check_results(tc, op, err);
-	judge(tc, op, idx);
+	/* refused before the engine saw it (openat2's flag checks): no walk */
+	if (tc->record->nattempts || tc->record->result == err)
+		judge(tc, op, idx);
 }
 
 static void run_verb(struct wt_scn_tctx *tc, const struct wt_scn_op *op)

@@ -215,10 +215,13 @@ static int walk_parse(const char *s, const struct word *w, unsigned n,
 		return perr(col_off, msg, msglen, w[0].off + w[0].len,
 			    "a walk needs a path");
 	wk->path = strndup(s + w[first].off, w[first].len);
-	wk->mode = 0644;
+	wk->mode = UINT64_MAX;	/* unset */
 	for (unsigned i = first + 1; i < n; i++)
 		if (walk_option(s, &w[i], wk, &acc_set, col_off, msg, msglen))
 			return -1;
+	/* openat2 wants no mode without O_CREAT; 0644 is the creat default */
+	if (wk->mode == UINT64_MAX)
+		wk->mode = (wk->open_flags & O_CREAT) ? 0644 : 0;
 	if ((wk->open_flags & O_EXCL) && !(wk->open_flags & O_CREAT))
 		return perr(col_off, msg, msglen, w[0].off,
 			    "O_EXCL without O_CREAT means nothing here");

@@ -119,8 +119,9 @@ static void status_failure(struct wt_scn_iter *it,
 	char msg[sizeof(res->report) + 32];
 	json_t *f;
 
-	snprintf(msg, sizeof(msg), "%s: %s", wt_run_status_name(res->status),
-		 res->report);
+	/* the report names the status itself */
+	snprintf(msg, sizeof(msg), "%s", res->report[0] ? res->report :
+		 wt_run_status_name(res->status));
 	f = wt_scn_failure_new(it, kinds[res->status],
 			       res->status == WT_RUN_SCHEDULE_ERROR ? "schedule" :
 			       res->status == WT_RUN_CONFIG_ERROR ? "config" : NULL,
