@@ -22,6 +22,7 @@
 #include "core/oracle.h"
 #include "scenarios/src/iter.h"
 #include "sim/history.h"
+#include "sim/ops.h"
 #include "sim/rcu.h"
 #include "sim/resolve.h"
 #include "sim/sched/trace.h"
@@ -259,8 +260,31 @@ static void judge(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 	wt_thread_arm(t, armed);
 }
 
+/*
+ * A successful sync umount must have done the final put of its mount
+ * itself: a walker that did it instead stole it (the MNT_SYNC_UMOUNT
+ * protocol of __legitimize_mnt exists to prevent exactly that).
+ */
+static void check_sync_umount(struct wt_scn_iter *it)
+{
+	uint64_t stolen = wt_ops_sync_umount_not_final(it->world);
+	char msg[256];
+	json_t *f;
+
+	if (!stolen || !it->nthreads)
+		return;
+	snprintf(msg, sizeof(msg), "%" PRIu64 " successful sync umount%s did "
+		 "not do the final put of the mount (a walker did)", stolen,
+		 stolen > 1 ? "s" : "");
+	it->t[0].checks++;
+	f = wt_scn_failure_new(it, "check", "sync_umount", NULL, msg);
+	json_object_set_new(f, "failing_event", json_null());
+	wt_scn_add_failure(&it->t[0], f);
+}
+
 void wt_scn_iter_judge_pending(struct wt_scn_iter *it)
 {
+	check_sync_umount(it);
 	for (unsigned i = 0; i < it->nthreads; i++) {
 		struct wt_scn_tctx *tc = &it->t[i];
 

@@ -64,7 +64,8 @@ struct wt_scn_iter {
 int wt_scn_iter_setup(struct wt_scn_iter *it, struct wt_scn_error *err);
 void wt_scn_iter_teardown(struct wt_scn_iter *it);
 void wt_scn_body(struct wt_thread *t, void *arg);
-/* After wt_run: judge the walks whose window was not published in time. */
+/* After wt_run: the end-of-run checks (a sync umount's final put), and
+ * judging the walks whose window was not published in time. */
 void wt_scn_iter_judge_pending(struct wt_scn_iter *it);
 /* A failure record (SCHEMA.md) of thread tc, kept if there is room. */
 void wt_scn_add_failure(struct wt_scn_tctx *tc, json_t *f);
