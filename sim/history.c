@@ -544,6 +544,10 @@ static bool obj_live(const struct wt_obj *o)
 static void capture_into(struct wt_world *w, const struct wt_history *h,
 			 struct fact_buf *b)
 {
+	/* The known table gives mount orders; an automount may be
+	 * committing meanwhile (it does not hold the writer mutex). */
+	if (h)
+		spin_lock(&((struct wt_history *)h)->lock);
 	spin_lock(&w->list_lock);
 	for (struct super_block *sb = w->supers; sb; sb = sb->s_next) {
 		if (!obj_live(&sb->wt))
@@ -561,6 +565,8 @@ static void capture_into(struct wt_world *w, const struct wt_history *h,
 		if (obj_live(&m->wt))
 			cap_mount(b, m, h, h ? wt_history_version(h) : 0);
 	spin_unlock(&w->list_lock);
+	if (h)
+		spin_unlock(&((struct wt_history *)h)->lock);
 }
 
 void wt_capture_world(struct wt_world *w, const struct wt_history *h,

@@ -217,9 +217,10 @@ Test(history, removed_directory_keeps_its_parent)
 	cr_assert_not_null(wt_ns_dentry_inode(ns, d));
 	cr_assert(wt_ns_dentry_inode(ns, d)->flags & S_DEAD);
 	cr_assert_null(wt_ns_child(ns, p, "d", 1));
+	wt_ns_destroy(ns);
 	/* one version earlier (S_DEAD set, still hashed): still found */
-	cr_assert_eq(wt_ns_child(wt_ns_create(w->history,
-		     wt_history_version(w->history) - 1), p, "d", 1)->id, d);
+	ns = wt_ns_create(w->history, wt_history_version(w->history) - 1);
+	cr_assert_eq(wt_ns_child(ns, p, "d", 1)->id, d);
 	wt_ns_destroy(ns);
 	wt_path_put(&hold);
 	wt_ops_world_destroy(w);
