@@ -5,7 +5,10 @@
  * external names freed through RCU, the shrinker, and layout determinism
  * across processes.
  */
+#include <spawn.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -513,18 +516,74 @@ static uint64_t layout_digest(uint64_t seed)
 }
 
 /*
+ * The other process: the test binary run again with WT_TEST_LAYOUT_SEED
+ * set computes the digest before Criterion starts and prints it.  A new
+ * exec (not a fork of this multithreaded worker, whose child could block
+ * on a lock some other thread held) with its own address-space layout.
+ */
+__attribute__((constructor)) static void layout_child(void)
+{
+	const char *seed = getenv("WT_TEST_LAYOUT_SEED");
+	void *junk[64];
+
+	if (!seed)
+		return;
+	for (int i = 0; i < 64; i++)
+		junk[i] = malloc((size_t)(i * 91 % 3000) + 1);
+	printf("%llx\n", (unsigned long long)layout_digest(strtoull(seed, NULL, 10)));
+	fflush(stdout);
+	for (int i = 0; i < 64; i++)
+		free(junk[i]);
+	_exit(0);
+}
+
+static uint64_t layout_digest_elsewhere(uint64_t seed)
+{
+	extern char **environ;
+	char env_seed[64], self[4096], buf[64] = { 0 };
+	char *argv[] = { self, NULL };
+	char *envp[256];
+	posix_spawn_file_actions_t fa;
+	size_t n = 0, got = 0;
+	ssize_t r;
+	int fds[2], status;
+	pid_t pid;
+
+	cr_assert_gt(readlink("/proc/self/exe", self, sizeof(self) - 1), 0);
+	snprintf(env_seed, sizeof(env_seed), "WT_TEST_LAYOUT_SEED=%llu",
+		 (unsigned long long)seed);
+	envp[n++] = env_seed;
+	for (char **e = environ; *e && n < 255; e++)
+		if (strncmp(*e, "WT_TEST_LAYOUT_SEED=", 20) != 0)
+			envp[n++] = *e;
+	envp[n] = NULL;
+	cr_assert_eq(pipe(fds), 0);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+	posix_spawn_file_actions_addclose(&fa, fds[0]);
+	cr_assert_eq(posix_spawn(&pid, self, &fa, NULL, argv, envp), 0);
+	posix_spawn_file_actions_destroy(&fa);
+	close(fds[1]);
+	while (got < sizeof(buf) - 1 &&
+	       (r = read(fds[0], buf + got, sizeof(buf) - 1 - got)) > 0)
+		got += (size_t)r;
+	close(fds[0]);
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	cr_assert_gt(got, 0, "the other process printed its digest");
+	return strtoull(buf, NULL, 16);
+}
+
+/*
  * Same seed and operations, same layout: twice in this process (with the
- * heap disturbed in between, so addresses differ), and in a forked child
- * that disturbs its heap differently first.  A different seed changes
- * the digest (the seqs are seeded), so the digest is not blind.
+ * heap disturbed in between, so addresses differ), and in another
+ * process that disturbs its heap differently first.  A different seed
+ * changes the digest (the seqs are seeded), so the digest is not blind.
  */
 Test(dcache, same_seed_same_layout_in_two_processes)
 {
-	uint64_t a, b, c = 0, other;
+	uint64_t a, b, c, other;
 	void *junk[64];
-	int fds[2];
-	pid_t pid;
-	int status;
 
 	a = layout_digest(42);
 	for (int i = 0; i < 64; i++)
@@ -533,26 +592,8 @@ Test(dcache, same_seed_same_layout_in_two_processes)
 	for (int i = 0; i < 64; i++)
 		free(junk[i]);
 	cr_assert_eq(a, b);
-	cr_assert_eq(pipe(fds), 0);
-	pid = fork();
-	cr_assert_geq(pid, 0);
-	if (pid == 0) {
-		uint64_t d;
-
-		close(fds[0]);
-		for (int i = 0; i < 64; i++)
-			junk[i] = malloc((size_t)(i * 91 % 3000) + 1);
-		d = layout_digest(42);
-		if (write(fds[1], &d, sizeof(d)) != (ssize_t)sizeof(d))
-			_exit(2);
-		_exit(0);
-	}
-	close(fds[1]);
-	cr_assert_eq(read(fds[0], &c, sizeof(c)), (ssize_t)sizeof(c));
-	close(fds[0]);
-	cr_assert_eq(waitpid(pid, &status, 0), pid);
-	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	cr_assert_eq(a, c, "the child built the same layout");
+	c = layout_digest_elsewhere(42);
+	cr_assert_eq(a, c, "the other process built the same layout");
 	other = layout_digest(43);
 	cr_assert_neq(a, other);
 }

@@ -50,9 +50,7 @@ static int perm(umode_t mode, uint32_t uid, uint32_t gid,
 #define REG(bits)	(WT_S_IFREG | (bits))
 #define DIR(bits)	(WT_S_IFDIR | (bits))
 
-TestSuite(perm, .init = setup, .fini = teardown);
-
-Test(perm, owner_group_other_matrix)
+Test(perm, owner_group_other_matrix, .init = setup, .fini = teardown)
 {
 	struct cred owner = user(100, 7), member = user(101, 200);
 	struct cred other = user(102, 300), supp = user(103, 300);
@@ -74,7 +72,7 @@ Test(perm, owner_group_other_matrix)
 		     -EACCES, "every bit asked must be granted");
 }
 
-Test(perm, a_class_is_judged_by_its_own_bits_alone)
+Test(perm, a_class_is_judged_by_its_own_bits_alone, .init = setup, .fini = teardown)
 {
 	struct cred owner = user(100, 7), member = user(101, 200);
 	struct cred other = user(102, 300);
@@ -89,7 +87,7 @@ Test(perm, a_class_is_judged_by_its_own_bits_alone)
 	cr_assert_eq(perm(DIR(0710), 100, 200, &other, MAY_EXEC), -EACCES);
 }
 
-Test(perm, root_overrides_but_not_exec_without_any_x)
+Test(perm, root_overrides_but_not_exec_without_any_x, .init = setup, .fini = teardown)
 {
 	struct cred r = root_cred();
 	struct cred plain_root = user(0, 0);	/* uid 0 without the capability */
@@ -109,7 +107,7 @@ Test(perm, root_overrides_but_not_exec_without_any_x)
 		     "the override is the capability, not uid 0");
 }
 
-Test(perm, may_not_block_is_ignored_by_the_generic_check)
+Test(perm, may_not_block_is_ignored_by_the_generic_check, .init = setup, .fini = teardown)
 {
 	struct cred other = user(102, 300);
 
@@ -120,7 +118,7 @@ Test(perm, may_not_block_is_ignored_by_the_generic_check)
 
 /* inode_permission calls the type's permission(): slowperm's answers
  * -ECHILD to a MAY_NOT_BLOCK check until the ACL is fetched. */
-Test(perm, inode_permission_uses_the_type)
+Test(perm, inode_permission_uses_the_type, .init = setup, .fini = teardown)
 {
 	struct super_block *sb = wt_sb_create(w, wt_fs_type_lookup("slowperm"), "sp");
 	struct inode *dir = d_inode(sb->s_root);

@@ -149,7 +149,10 @@ static inline int d_count(const struct dentry *d) { return lockref_read(&d->d_lo
  * retry when DCACHE_OP_COMPARE).  The caller must validate *seqp before
  * trusting anything it loads from the result.  Emits the event
  * "d_lookup_rcu.hit" (obj = the dentry) on a hit and "d_lookup_rcu.miss"
- * on a miss.  Caller is in an RCU read section.
+ * on a miss.  Caller is in an RCU read section; name carries the hash
+ * the parent's d_hash gives it (d_hash_name), as the walker computes it
+ * -- __d_lookup, d_lookup, d_alloc_parallel and d_alloc apply d_hash
+ * themselves.
  */
 struct dentry *__d_lookup_rcu(const struct dentry *parent,
 			      const struct qstr *name, unsigned *seqp);

@@ -401,6 +401,8 @@ void wt_mnt_detach(struct mount *m)
 	wt_store(m, mnt_attached, false);
 	mnt_add_count(parent, -1);	/* umount_tree's plain decrement */
 	mp_count(mp, -1);
+	/* Under mount_lock, where the kernel defers it to namespace_unlock:
+	 * harmless here, as a directory's death takes no mount lock. */
 	dput(mp);
 }
 
