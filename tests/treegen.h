@@ -39,6 +39,10 @@ struct tg_tree {
 	uint64_t rng;
 	unsigned nlines;
 	char lines[TG_MAX_LINES][TG_LINE_MAX];
+	/* every generated line with the model's answer (tg_build) */
+	unsigned norig;
+	char orig[TG_MAX_LINES][TG_LINE_MAX];
+	int orig_err[TG_MAX_LINES];
 	unsigned ndirs, nother;
 	char dirs[TG_MAX_PATHS][TG_PATH_MAX];	/* "/" first */
 	char other[TG_MAX_PATHS][TG_PATH_MAX];	/* files and links */
@@ -128,6 +132,7 @@ static void tg_copy_under(struct tg_tree *t, const char *src, const char *dst)
 		len = 0;
 	for (unsigned i = 0; i < nd && t->ndirs < TG_MAX_PATHS; i++)
 		if (!strncmp(t->dirs[i], src, len) && t->dirs[i][len] == '/' &&
+		    t->dirs[i][len + 1] &&
 		    strlen(dst) + strlen(t->dirs[i] + len) < TG_PATH_MAX - 16) {
 			snprintf(p, sizeof(p), "%s%s", dst, t->dirs[i] + len);
 			if (!tg_known(t, p))
@@ -179,55 +184,116 @@ static void tg_symlink_target(struct tg_tree *t, const char *path, char *target)
 	}
 }
 
-static void tg_step(struct tg_tree *t)
+static void tg_add(char (*list)[TG_PATH_MAX], unsigned *n, const char *p)
+{
+	if (*n < TG_MAX_PATHS)
+		snprintf(list[(*n)++], TG_PATH_MAX, "%s", p);
+}
+
+/* Names, files, links, attributes: the tree's content. */
+static void tg_step_names(struct tg_tree *t, unsigned r)
 {
 	char p[TG_PATH_MAX], target[TG_PATH_MAX];
-	const char *dir;
-	unsigned r = tg_below(t, 100);
 
 	if (r < 30) {
-		if (tg_new_path(t, p) && t->ndirs < TG_MAX_PATHS) {
+		if (tg_new_path(t, p)) {
 			tg_line(t, "mkdir -m %04o %s", tg_modes[tg_below(t, TG_NMODES)], p);
-			snprintf(t->dirs[t->ndirs++], TG_PATH_MAX, "%s", p);
+			tg_add(t->dirs, &t->ndirs, p);
 		}
-	} else if (r < 42) {
-		if (tg_new_path(t, p) && t->nother < TG_MAX_PATHS) {
+	} else if (r < 40) {
+		if (tg_new_path(t, p)) {
 			tg_line(t, "touch %s", p);
-			snprintf(t->other[t->nother++], TG_PATH_MAX, "%s", p);
+			tg_add(t->other, &t->nother, p);
 		}
-	} else if (r < 62) {
-		if (tg_new_path(t, p) && t->nother < TG_MAX_PATHS) {
+	} else if (r < 58) {
+		if (tg_new_path(t, p)) {
 			tg_symlink_target(t, p, target);
 			tg_line(t, "ln -s %s %s", target, p);
-			snprintf(t->other[t->nother++], TG_PATH_MAX, "%s", p);
+			tg_add(t->other, &t->nother, p);
 		}
-	} else if (r < 72) {
-		dir = tg_dir(t);
-		tg_line(t, "chmod %04o %s", tg_modes[tg_below(t, TG_NMODES)], dir);
-	} else if (r < 78) {
-		dir = tg_dir(t);
+	} else if (r < 61) {
+		if (t->nother && tg_new_path(t, p)) {
+			tg_line(t, "ln %s %s", t->other[tg_below(t, t->nother)], p);
+			tg_add(t->other, &t->nother, p);
+		}
+	} else if (r < 68) {
+		tg_line(t, "chmod %04o %s", tg_modes[tg_below(t, TG_NMODES)], tg_dir(t));
+	} else {
 		tg_line(t, "chown %u:%u %s", tg_below(t, 2) ? 1000 : 0,
-			tg_below(t, 2) ? 1000 : 0, dir);
-	} else if (r < 88) {
-		dir = tg_dir(t);
-		if (strcmp(dir, "/")) {
-			snprintf(p, sizeof(p), "%s", dir);
+			tg_below(t, 2) ? 1000 : 0, tg_dir(t));
+	}
+}
+
+/* Renames and removals: errors (EBUSY, ENOTEMPTY, EINVAL, EXDEV, ...) are
+ * compared as well as their effects. */
+static void tg_step_moves(struct tg_tree *t, unsigned r)
+{
+	char p[TG_PATH_MAX];
+	const char *src;
+
+	if (r < 50) {
+		bool dir = tg_below(t, 2) || !t->nother;
+
+		src = dir ? tg_dir(t) : t->other[tg_below(t, t->nother)];
+		if (!strcmp(src, "/"))
+			return;
+		if (tg_below(t, 3) && tg_new_path(t, p)) {
+			tg_line(t, "mv %s %s", src, p);
+			tg_add(dir ? t->dirs : t->other, dir ? &t->ndirs : &t->nother, p);
+		} else {		/* onto something that exists */
+			tg_line(t, "mv %s %s", src, tg_below(t, 2) || !t->nother ?
+				tg_dir(t) : t->other[tg_below(t, t->nother)]);
+		}
+	} else if (r < 75) {
+		if (t->nother)
+			tg_line(t, "rm %s", t->other[tg_below(t, t->nother)]);
+	} else {
+		src = tg_dir(t);
+		if (strcmp(src, "/"))
+			tg_line(t, "rmdir %s", src);
+	}
+}
+
+static void tg_step_mounts(struct tg_tree *t, unsigned r)
+{
+	const char *dir = tg_dir(t), *src = tg_dir(t);
+	char p[TG_PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s", dir);
+	if (r < 40) {
+		/* "/" too: a mount on the root is crossed by "/..", not "/" */
+		if (strcmp(dir, "/") || !tg_below(t, 4)) {
 			tg_line(t, "mount -t tmpfs t%u %s", t->nfs++, p);
 			tg_line(t, "chmod %04o %s", tg_modes[tg_below(t, 4)], p);
 			tg_hide(t, p);
 		}
-	} else {
-		const char *src = tg_dir(t);
-
-		dir = tg_dir(t);
-		if (strcmp(dir, "/") && strcmp(src, dir)) {
-			snprintf(p, sizeof(p), "%s", dir);
+	} else if (r < 75) {
+		if (strcmp(src, dir) && (strcmp(dir, "/") || !tg_below(t, 4))) {
 			tg_line(t, "mount %s %s %s", tg_below(t, 3) ? "--bind" : "--rbind",
 				src, p);
 			tg_hide(t, p);
 			tg_copy_under(t, src, p);
 		}
+	} else if (r < 85) {
+		/* not "/": in the kernel comparison's chroot it is no
+		 * namespace root, which the model's "/" is */
+		if (strcmp(src, dir) && strcmp(src, "/"))
+			tg_line(t, "mount --move %s %s", src, p);
+	} else if (strcmp(dir, "/")) {
+		tg_line(t, "umount %s%s", tg_below(t, 2) ? "-l " : "", p);
 	}
+}
+
+static void tg_step(struct tg_tree *t)
+{
+	unsigned r = tg_below(t, 100);
+
+	if (r < 70)
+		tg_step_names(t, tg_below(t, 100));
+	else if (r < 82)
+		tg_step_moves(t, tg_below(t, 100));
+	else
+		tg_step_mounts(t, tg_below(t, 100));
 }
 
 /* A tree of about nsteps commands from seed. */
@@ -250,10 +316,18 @@ static void tg_query(struct tg_tree *t, char *out, size_t size)
 {
 	static const char *const tails[] = { "", "", "", "/", "/.", "/..", "/x",
 					     "//", "/a", "/../a", "/l" };
-	unsigned r = tg_below(t, 10);
+	unsigned r = tg_below(t, 40);
 	size_t n = 0;
 
 	out[0] = '\0';
+	if (r == 39) {		/* a component of 256 bytes: ENAMETOOLONG */
+		n = (size_t)snprintf(out, size, "%s/", tg_dir(t));
+		for (; n < size - 1 && n < 260; n++)
+			out[n] = 'n';
+		out[n] = '\0';
+		return;
+	}
+	r %= 10;
 	if (r < 5) {
 		const char *base = (r < 2 || !t->nother) ? tg_dir(t)
 				   : t->other[tg_below(t, t->nother)];
@@ -285,7 +359,8 @@ static int tg_words(char *line, char **argv, int max)
 	return argc;
 }
 
-/* Apply one generated line through sim/ops; 0 or -errno. */
+/* Apply one generated line through sim/ops; 0 or -errno (-ENOSYS: a
+ * line it does not know). */
 static int tg_apply(struct wt_world *w, const char *text)
 {
 	char line[TG_LINE_MAX], *argv[8];
@@ -299,6 +374,18 @@ static int tg_apply(struct wt_world *w, const char *text)
 		return wt_op_create(w, argv[1], 0644);
 	if (argc == 4 && !strcmp(argv[0], "ln"))
 		return wt_op_symlink(w, argv[2], argv[3]);
+	if (argc == 3 && !strcmp(argv[0], "ln"))
+		return wt_op_link(w, argv[1], argv[2]);
+	if (argc == 3 && !strcmp(argv[0], "mv"))
+		return wt_op_rename(w, argv[1], argv[2], 0);
+	if (argc == 2 && !strcmp(argv[0], "rm"))
+		return wt_op_unlink(w, argv[1]);
+	if (argc == 2 && !strcmp(argv[0], "rmdir"))
+		return wt_op_rmdir(w, argv[1]);
+	if (argc == 2 && !strcmp(argv[0], "umount"))
+		return wt_op_umount(w, argv[1], 0);
+	if (argc == 3 && !strcmp(argv[0], "umount"))
+		return wt_op_umount(w, argv[2], WT_UMOUNT_DETACH);
 	if (argc == 3 && !strcmp(argv[0], "chmod"))
 		return wt_op_chmod(w, argv[2], (umode_t)strtoul(argv[1], NULL, 8));
 	if (argc == 3 && !strcmp(argv[0], "chown")) {
@@ -309,31 +396,36 @@ static int tg_apply(struct wt_world *w, const char *text)
 	}
 	if (argc == 5 && !strcmp(argv[0], "mount") && !strcmp(argv[1], "-t"))
 		return wt_op_mount(w, argv[2], argv[3], argv[4]);
+	if (argc == 4 && !strcmp(argv[0], "mount") && !strcmp(argv[1], "--move"))
+		return wt_op_move_mount(w, argv[2], argv[3]);
 	if (argc == 4 && !strcmp(argv[0], "mount"))
 		return wt_op_bind(w, argv[2], argv[3], !strcmp(argv[1], "--rbind"));
-	return -EINVAL;
+	return -ENOSYS;
 }
 
 /*
  * Build the whole tree.  The generator's picture of the tree is rough
- * (binds copy it approximately), so a line the sim refuses with an errno
- * the kernel would give too (EEXIST, ENOENT, ENOTDIR, ELOOP) is dropped from the
- * tree; any other failure is returned, with its line in *bad.
+ * (binds copy it approximately, renames and removals are not followed),
+ * so a line the sim refuses is dropped from the tree file, keeping its
+ * answer in orig_err: the kernel comparison checks that the kernel
+ * refuses it the same way.
  */
 static int tg_build(struct wt_world *w, struct tg_tree *t, unsigned *bad)
 {
 	unsigned n = 0;
 
+	t->norig = t->nlines;
 	for (unsigned i = 0; i < t->nlines; i++) {
 		int err = tg_apply(w, t->lines[i]);
 
-		if (err == -EEXIST || err == -ENOENT || err == -ENOTDIR ||
-		    err == -ELOOP)
-			continue;
-		if (err) {
+		memcpy(t->orig[i], t->lines[i], TG_LINE_MAX);
+		t->orig_err[i] = err;
+		if (err == -ENOSYS) {
 			*bad = i;
-			return err;
+			return err;	/* a line the applier does not know */
 		}
+		if (err)
+			continue;
 		if (n != i)
 			memcpy(t->lines[n], t->lines[i], TG_LINE_MAX);
 		n++;

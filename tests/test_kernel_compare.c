@@ -1,0 +1,903 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The model against the real kernel: random trees (tests/treegen.h) are
+ * built twice -- as a tree file for `walktorture lookup`, and for real,
+ * with syscalls, on a tmpfs in a private mount namespace (unshare, a
+ * private /, chroot) -- and every generated path is resolved by both, as
+ * root and as uid 1000 (setresuid in a forked child), following and not
+ * following a trailing symlink, and with some RESOLVE_* flags (openat2
+ * on the kernel side).  The answers must agree: the errno, and on success
+ * the file type, which created object it is (the kernel's device and inode
+ * numbers mapped back to the creating command's path, as `walktorture
+ * lookup` names it), and the path where the mount holding it is attached
+ * (statx's mount id, through /proc/self/mountinfo).  Any difference fails
+ * with the tree, the path and both answers.
+ *
+ * Needs root and unshare(CLONE_NEWNS); skipped with the reason otherwise.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <sched.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+
+#include "core/namei.h"
+#include "sim/ns.h"
+#include "sim/ops.h"
+#include "sim/vfs/world.h"
+#include "tests/treegen.h"
+
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+#define KC_RESOLVE_NO_XDEV	0x01
+#define KC_RESOLVE_NO_MAGICLINKS 0x02
+#define KC_RESOLVE_NO_SYMLINKS	0x04
+#define KC_RESOLVE_BENEATH	0x08
+#define KC_RESOLVE_IN_ROOT	0x10
+
+struct kc_open_how {
+	uint64_t flags;
+	uint64_t mode;
+	uint64_t resolve;
+};
+
+#define KC_SEEDS	24	/* WT_KC_SEEDS=N for a longer hunt */
+#define KC_QUERIES	50
+#define KC_STR		(TG_PATH_MAX + 16)
+#define KC_SKIP		77
+#define KC_LINE_FAILED	3
+
+struct kc_mode {
+	unsigned uid;
+	bool nofollow;
+	const char *resolve;		/* walktorture lookup --resolve */
+	uint64_t resolve_bits;		/* openat2's */
+};
+
+static const struct kc_mode kc_modes[] = {
+	{ 0, false, NULL, 0 },
+	{ 0, true, NULL, 0 },
+	{ 1000, false, NULL, 0 },
+	{ 1000, true, NULL, 0 },
+	{ 0, false, "no-xdev", KC_RESOLVE_NO_XDEV },
+	{ 1000, false, "beneath", KC_RESOLVE_BENEATH },
+	{ 0, false, "in-root", KC_RESOLVE_IN_ROOT },
+	{ 0, true, "no-symlinks", KC_RESOLVE_NO_SYMLINKS },
+	{ 0, false, "no-symlinks", KC_RESOLVE_NO_SYMLINKS },
+};
+#define KC_NMODES (sizeof(kc_modes) / sizeof(kc_modes[0]))
+
+struct kc_answer {
+	char result[24];		/* "ok" or the errno name */
+	char type[12];
+	char object[KC_STR];
+	char mount[KC_STR];
+};
+
+/* Shared with the kernel-side children (MAP_SHARED). */
+struct kc_shared {
+	char msg[512];
+	/* writer lines the kernel answered otherwise (see kc_known) */
+	unsigned known[8];		/* per kc_known entry */
+	unsigned unknown;
+	char unknown_msg[1024];
+	bool diverged;			/* the trees differ from then on */
+	struct kc_answer ans[KC_NMODES][KC_QUERIES];
+};
+
+/*
+ * Writer operations the model answers otherwise than the kernel, already
+ * reported (sim/ops, not the walk engine): each is counted and printed,
+ * and fails the test only under WT_KC_STRICT=1.  Anything else fails.
+ */
+struct kc_known {
+	const char *verb;
+	int kernel;
+	int model;
+	const char *why;
+};
+
+static const struct kc_known kc_known[] = {
+	{ "mv", -EBUSY, -ENOTEMPTY, "rename onto a non-empty mountpoint: "
+	  "vfs_rename's is_local_mountpoint EBUSY comes before the "
+	  "filesystem's ENOTEMPTY" },
+	{ "ln", -EXDEV, -EPERM, "hard link of a directory across mounts: "
+	  "do_linkat's mount check (EXDEV) comes before vfs_link's EPERM" },
+	{ "ln", -EEXIST, -EXDEV, "hard link onto an existing name across "
+	  "mounts: filename_create's EEXIST comes before the mount check" },
+	{ "mount", -ENOENT, 0, "mount on a directory removed while it was a "
+	  "bind mount's root: lock_mount refuses it (cant_mount, ENOENT)" },
+};
+#define KC_NKNOWN (sizeof(kc_known) / sizeof(kc_known[0]))
+
+/* ------------------------------------------------------------------ */
+/* the kernel side (in a child with its own mount namespace)            */
+
+#define KC_MAX_OBJS	(TG_MAX_LINES + 8)
+#define KC_MAX_MOUNTS	256
+
+struct kc_obj {
+	dev_t dev;
+	ino_t ino;
+	char path[KC_STR];
+};
+
+struct kc_mnt {
+	uint64_t id;
+	char point[KC_STR];
+};
+
+static struct kc_obj kc_objs[KC_MAX_OBJS];
+static unsigned kc_nobjs;
+static struct kc_mnt kc_mnts[KC_MAX_MOUNTS];
+static unsigned kc_nmnts;
+
+/* The creating path as the model names it: no duplicate or trailing '/'. */
+static void kc_normalise(const char *in, char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (; *in && n + 1 < size; in++)
+		if (*in != '/' || !n || out[n - 1] != '/')
+			out[n++] = *in;
+	if (n > 1 && out[n - 1] == '/')
+		n--;
+	out[n] = '\0';
+}
+
+static void kc_origin(const char *path, const char *prefix, bool follow)
+{
+	char norm[KC_STR];
+	struct stat st;
+
+	if ((follow ? stat(path, &st) : lstat(path, &st)) || kc_nobjs >= KC_MAX_OBJS)
+		return;
+	for (unsigned i = 0; i < kc_nobjs; i++)
+		if (kc_objs[i].dev == st.st_dev && kc_objs[i].ino == st.st_ino)
+			return;		/* the first name is the object's */
+	kc_objs[kc_nobjs].dev = st.st_dev;
+	kc_objs[kc_nobjs].ino = st.st_ino;
+	kc_normalise(path, norm, sizeof(norm));
+	snprintf(kc_objs[kc_nobjs++].path, KC_STR, "%s%s", prefix, norm);
+}
+
+/*
+ * A new tmpfs at path: an unmounted one's device number is reused, and
+ * its inode numbers start again, so what we knew of that device is
+ * forgotten first.
+ */
+static void kc_new_fs(const char *path, const char *name)
+{
+	struct stat st;
+	unsigned n = 0;
+
+	if (stat(path, &st))
+		return;
+	for (unsigned i = 0; i < kc_nobjs; i++)
+		if (kc_objs[i].dev != st.st_dev)
+			kc_objs[n++] = kc_objs[i];
+	kc_nobjs = n;
+	if (kc_nobjs >= KC_MAX_OBJS)
+		return;
+	kc_objs[kc_nobjs].dev = st.st_dev;
+	kc_objs[kc_nobjs].ino = st.st_ino;
+	snprintf(kc_objs[kc_nobjs++].path, KC_STR, "%s", name);
+}
+
+static int kc_words(char *line, char **argv, int max)
+{
+	int argc = 0;
+
+	for (char *tok = strtok(line, " "); tok && argc < max;
+	     tok = strtok(NULL, " "))
+		argv[argc++] = tok;
+	return argc;
+}
+
+/* One tree line with syscalls; 0 or -errno. */
+static int kc_apply(const char *text)
+{
+	char line[TG_LINE_MAX], *argv[8];
+	int argc, fd;
+
+	snprintf(line, sizeof(line), "%s", text);
+	argc = kc_words(line, argv, 8);
+	if (argc == 4 && !strcmp(argv[0], "mkdir")) {
+		mode_t mode = (mode_t)strtoul(argv[2], NULL, 8);
+
+		if (mkdir(argv[3], mode) || chmod(argv[3], mode))
+			return -errno;
+		kc_origin(argv[3], "", false);
+	} else if (argc == 2 && !strcmp(argv[0], "touch")) {
+		struct stat st;
+
+		/* sim/tree's touch keeps whatever exists -- a directory, and a
+		 * symlink too, which touch(1) would follow (creating a dangling
+		 * link's target): do as the model does */
+		if (!lstat(argv[1], &st))
+			return 0;
+		fd = open(argv[1], O_CREAT | O_WRONLY, 0644);
+		if (fd < 0)
+			return -errno;
+		close(fd);
+		kc_origin(argv[1], "", false);
+	} else if (argc == 4 && !strcmp(argv[0], "ln")) {
+		if (symlink(argv[2], argv[3]))
+			return -errno;
+		kc_origin(argv[3], "", false);
+	} else if (argc == 3 && !strcmp(argv[0], "ln")) {
+		if (link(argv[1], argv[2]))	/* linkat(0): not following */
+			return -errno;
+	} else if (argc == 3 && !strcmp(argv[0], "mv")) {
+		if (rename(argv[1], argv[2]))
+			return -errno;
+	} else if (argc == 2 && !strcmp(argv[0], "rm")) {
+		if (unlink(argv[1]))
+			return -errno;
+	} else if (argc == 2 && !strcmp(argv[0], "rmdir")) {
+		if (rmdir(argv[1]))
+			return -errno;
+	} else if (argc >= 2 && !strcmp(argv[0], "umount")) {
+		if (umount2(argv[argc - 1], argc == 3 ? MNT_DETACH : 0))
+			return -errno;
+	} else if (argc == 4 && !strcmp(argv[0], "mount") &&
+		   !strcmp(argv[1], "--move")) {
+		if (mount(argv[2], argv[3], NULL, MS_MOVE, NULL))
+			return -errno;
+	} else if (argc == 3 && !strcmp(argv[0], "chmod")) {
+		if (chmod(argv[2], (mode_t)strtoul(argv[1], NULL, 8)))
+			return -errno;
+	} else if (argc == 3 && !strcmp(argv[0], "chown")) {
+		unsigned uid = 0, gid = 0;
+
+		sscanf(argv[1], "%u:%u", &uid, &gid);
+		if (chown(argv[2], uid, gid))
+			return -errno;
+	} else if (argc == 5 && !strcmp(argv[0], "mount")) {
+		char name[KC_STR];
+
+		if (mount(argv[3], argv[4], "tmpfs", 0, NULL))
+			return -errno;
+		/* "/" itself does not cross what is mounted on it; "/.." does */
+		kc_normalise(argv[4], name + 7, sizeof(name) - 7);
+		memcpy(name, "fsroot:", 7);
+		kc_new_fs(strcmp(argv[4], "/") ? argv[4] : "/..", name);
+	} else if (argc == 4 && !strcmp(argv[0], "mount")) {
+		unsigned long f = MS_BIND | (!strcmp(argv[1], "--rbind") ? MS_REC : 0);
+
+		if (mount(argv[2], argv[3], NULL, f, NULL))
+			return -errno;
+	} else {
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* /proc/self/mountinfo: mount id -> mount point (relative to our root). */
+static void kc_read_mounts(int procfd)
+{
+	int fd = openat(procfd, "self/mountinfo", O_RDONLY);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	char line[1024];
+
+	kc_nmnts = 0;
+	while (f && fgets(line, sizeof(line), f) && kc_nmnts < KC_MAX_MOUNTS) {
+		unsigned long long id, parent;
+		char devs[64], root[KC_STR], point[KC_STR];
+
+		if (sscanf(line, "%llu %llu %63s %215s %215s", &id, &parent, devs,
+			   root, point) != 5)
+			continue;
+		kc_mnts[kc_nmnts].id = id;
+		snprintf(kc_mnts[kc_nmnts++].point, KC_STR, "%s", point);
+	}
+	if (f)
+		fclose(f);
+}
+
+static const char *kc_type(mode_t mode)
+{
+	if (S_ISDIR(mode))
+		return "dir";
+	if (S_ISREG(mode))
+		return "file";
+	if (S_ISLNK(mode))
+		return "symlink";
+	return "other";
+}
+
+static void kc_fill(struct kc_answer *a, const struct statx *stx)
+{
+	dev_t dev = makedev(stx->stx_dev_major, stx->stx_dev_minor);
+
+	snprintf(a->result, sizeof(a->result), "ok");
+	snprintf(a->type, sizeof(a->type), "%s", kc_type(stx->stx_mode));
+	snprintf(a->object, sizeof(a->object), "?dev=%u:%u,ino=%llu",
+		 major(dev), minor(dev), (unsigned long long)stx->stx_ino);
+	for (unsigned i = 0; i < kc_nobjs; i++)
+		if (kc_objs[i].dev == dev && kc_objs[i].ino == stx->stx_ino)
+			snprintf(a->object, sizeof(a->object), "%s", kc_objs[i].path);
+	snprintf(a->mount, sizeof(a->mount), "?mnt_id=%llu",
+		 (unsigned long long)stx->stx_mnt_id);
+	for (unsigned i = 0; i < kc_nmnts; i++)
+		if (kc_mnts[i].id == stx->stx_mnt_id)
+			snprintf(a->mount, sizeof(a->mount), "%s", kc_mnts[i].point);
+}
+
+static void kc_resolve(const struct kc_mode *m, const char *path,
+		       struct kc_answer *a)
+{
+	unsigned mask = STATX_TYPE | STATX_INO | STATX_MNT_ID;
+	struct statx stx;
+	int err = 0;
+
+	if (m->resolve) {
+		struct kc_open_how how = {
+			.flags = O_PATH | O_CLOEXEC | (m->nofollow ? O_NOFOLLOW : 0),
+			.resolve = m->resolve_bits,
+		};
+		int fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
+
+		if (fd < 0)
+			err = errno;
+		else if (statx(fd, "", AT_EMPTY_PATH, mask, &stx))
+			err = errno;
+		if (fd >= 0)
+			close(fd);
+	} else if (statx(AT_FDCWD, path, m->nofollow ? AT_SYMLINK_NOFOLLOW : 0,
+			 mask, &stx)) {
+		err = errno;
+	}
+	memset(a, 0, sizeof(*a));
+	if (err)
+		snprintf(a->result, sizeof(a->result), "%s", wt_errno_name(-err));
+	else
+		kc_fill(a, &stx);
+}
+
+static void kc_queries(unsigned mode, char (*paths)[KC_STR], unsigned n,
+		       struct kc_shared *sh)
+{
+	for (unsigned q = 0; q < n; q++)
+		kc_resolve(&kc_modes[mode], paths[q], &sh->ans[mode][q]);
+}
+
+/* As uid/gid 1000 with no groups, in a child of our own. */
+static int kc_queries_as(unsigned mode, char (*paths)[KC_STR], unsigned n,
+			 struct kc_shared *sh)
+{
+	unsigned uid = kc_modes[mode].uid;
+	pid_t pid;
+	int status;
+
+	if (!uid) {
+		kc_queries(mode, paths, n, sh);
+		return 0;
+	}
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		if (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
+		    setresuid(uid, uid, uid))
+			_exit(1);
+		kc_queries(mode, paths, n, sh);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		return -ECHILD;
+	return 0;
+}
+
+/* A writer line answered otherwise; true when the trees now differ. */
+static bool kc_writer_differs(struct kc_shared *sh, unsigned i,
+			      const struct tg_tree *t, int err)
+{
+	int model = t->orig_err[i];
+	size_t n = strlen(sh->unknown_msg);
+	unsigned k;
+
+	for (k = 0; k < KC_NKNOWN; k++)
+		if (!strncmp(t->orig[i], kc_known[k].verb, strlen(kc_known[k].verb)) &&
+		    t->orig[i][strlen(kc_known[k].verb)] == ' ' &&
+		    kc_known[k].kernel == err && kc_known[k].model == model)
+			break;
+	if (k < KC_NKNOWN) {
+		sh->known[k]++;
+	} else {
+		sh->unknown++;
+		snprintf(sh->unknown_msg + n, sizeof(sh->unknown_msg) - n,
+			 "generated line %u '%s': kernel %s, model %s\n", i + 1,
+			 t->orig[i], err ? wt_errno_name(err) : "ok",
+			 model ? wt_errno_name(model) : "ok");
+	}
+	/* both refused: the same tree either way */
+	sh->diverged = !err || !model;
+	return sh->diverged;
+}
+
+static int kc_child(const char *dir, const struct tg_tree *t,
+		    char (*paths)[KC_STR], unsigned n, struct kc_shared *sh)
+{
+	int procfd;
+
+	if (unshare(CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)) {
+		snprintf(sh->msg, sizeof(sh->msg), "unshare -m: %s", strerror(errno));
+		return KC_SKIP;
+	}
+	if (mount("wtkc", dir, "tmpfs", 0, "mode=0755")) {
+		snprintf(sh->msg, sizeof(sh->msg), "mount tmpfs: %s", strerror(errno));
+		return KC_SKIP;
+	}
+	procfd = open("/proc", O_DIRECTORY | O_RDONLY);
+	if (procfd < 0 || chdir(dir) || chroot(".") || chdir("/")) {
+		snprintf(sh->msg, sizeof(sh->msg), "chroot: %s", strerror(errno));
+		return KC_SKIP;
+	}
+	umask(0);
+	kc_nobjs = 0;
+	kc_origin("/", "", false);
+	/* every generated line, also those the model refused: the kernel
+	 * must answer each the same way */
+	for (unsigned i = 0; i < t->norig; i++) {
+		int err = kc_apply(t->orig[i]);
+
+		if (err != t->orig_err[i] && kc_writer_differs(sh, i, t, err))
+			return KC_LINE_FAILED;
+	}
+	kc_read_mounts(procfd);
+	for (unsigned m = 0; m < KC_NMODES; m++)
+		if (kc_queries_as(m, paths, n, sh))
+			return 1;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* the model's side: walktorture lookup                                 */
+
+static char kc_cli[PATH_MAX];
+
+static bool kc_find_cli(void)
+{
+	char exe[PATH_MAX - 32];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return false;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return false;
+	*slash = '\0';
+	snprintf(kc_cli, sizeof(kc_cli), "%s/../cli/walktorture", exe);
+	return access(kc_cli, X_OK) == 0;
+}
+
+/* The string value of "key" in one JSON line ("" when absent). */
+static void kc_json_str(const char *line, const char *key, char *out,
+			size_t size)
+{
+	char pat[40];
+	const char *p;
+	size_t n = 0;
+
+	out[0] = '\0';
+	snprintf(pat, sizeof(pat), "\"%s\"", key);
+	p = strstr(line, pat);
+	if (!p)
+		return;
+	p += strlen(pat);
+	while (*p == ' ' || *p == ':')
+		p++;
+	if (*p++ != '"')
+		return;
+	for (; *p && *p != '"' && n + 1 < size; p++) {
+		if (*p == '\\' && p[1])
+			p++;
+		out[n++] = *p;
+	}
+	out[n] = '\0';
+}
+
+/* Run walktorture lookup for one mode over every path; 0, or the exit
+ * status with the first lines of its output in msg. */
+static int kc_model(const char *tree, unsigned mode, char (*paths)[KC_STR],
+		    unsigned n, struct kc_answer *ans, char *msg, size_t msize)
+{
+	const struct kc_mode *m = &kc_modes[mode];
+	char *argv[KC_QUERIES + 16];
+	int argc = 0, pipefd[2], status;
+	posix_spawn_file_actions_t fa;
+	char line[2048];
+	unsigned q = 0;
+	pid_t pid;
+	FILE *f;
+
+	argv[argc++] = kc_cli;
+	argv[argc++] = "lookup";
+	argv[argc++] = "--tree";
+	argv[argc++] = (char *)tree;
+	if (m->uid) {
+		argv[argc++] = "--uid";
+		argv[argc++] = "1000";
+		argv[argc++] = "--gid";
+		argv[argc++] = "1000";
+	}
+	if (m->nofollow)
+		argv[argc++] = "--nofollow";
+	if (m->resolve) {
+		argv[argc++] = "--resolve";
+		argv[argc++] = (char *)m->resolve;
+	}
+	for (unsigned i = 0; i < n; i++)
+		argv[argc++] = paths[i];
+	argv[argc] = NULL;
+	if (pipe(pipefd)) {
+		snprintf(msg, msize, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
+	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
+	posix_spawn_file_actions_addclose(&fa, pipefd[0]);
+	if ((errno = posix_spawn(&pid, kc_cli, &fa, NULL, argv, environ))) {
+		snprintf(msg, msize, "posix_spawn %s: %s", kc_cli, strerror(errno));
+		posix_spawn_file_actions_destroy(&fa);
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return -1;
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	close(pipefd[1]);
+	f = fdopen(pipefd[0], "r");
+	msg[0] = '\0';
+	while (f && fgets(line, sizeof(line), f)) {
+		if (line[0] != '{') {
+			if (strlen(msg) + strlen(line) + 1 < msize)
+				strcat(msg, line);
+			continue;
+		}
+		if (q >= n)
+			continue;
+		kc_json_str(line, "result", ans[q].result, sizeof(ans[q].result));
+		kc_json_str(line, "type", ans[q].type, sizeof(ans[q].type));
+		kc_json_str(line, "object", ans[q].object, sizeof(ans[q].object));
+		kc_json_str(line, "mount", ans[q].mount, sizeof(ans[q].mount));
+		q++;
+	}
+	if (f)
+		fclose(f);
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+		return -1;
+	if (WEXITSTATUS(status) > 1 || q != n)
+		return WEXITSTATUS(status) ? WEXITSTATUS(status) : -1;
+	return 0;
+}
+
+/*
+ * The same answers from the walk engine in this process, for when the
+ * command line has no lookup yet: filename_lookup on a world built from
+ * the tree, the inode's creating path, the attach path of its mount.
+ */
+static void kc_dentry_path(const struct wt_ns *ns, uint64_t root, uint64_t d,
+			   char *out, size_t size)
+{
+	const char *names[64];
+	unsigned n = 0;
+	size_t len = 0;
+
+	for (unsigned k = 0; k < 64 && d != root; k++) {
+		const struct wt_dentry_fact *f = wt_ns_dentry(ns, d);
+
+		if (!f || f->parent == f->id)
+			break;
+		names[n++] = f->name;
+		d = f->parent;
+	}
+	out[0] = '\0';
+	while (n--)
+		len += (size_t)snprintf(out + len, len < size ? size - len : 0,
+					"/%s", names[n]);
+}
+
+static void kc_mount_path(const struct wt_ns *ns, uint64_t mnt, char *out,
+			  size_t size)
+{
+	static char parts[64][KC_STR];
+	char rel[KC_STR];
+	unsigned n = 0;
+	size_t len = 0;
+
+	for (unsigned k = 0; k < 64; k++) {
+		const struct wt_mount_fact *m = wt_ns_mount(ns, mnt);
+
+		if (!m || m->parent == m->id)
+			break;
+		kc_dentry_path(ns, wt_ns_mount_root(ns, m->parent), m->mountpoint,
+			       rel, sizeof(rel));
+		snprintf(parts[n++], KC_STR, "%s", rel);
+		mnt = m->parent;
+	}
+	out[0] = '\0';
+	while (n--)
+		len += (size_t)snprintf(out + len, len < size ? size - len : 0,
+					"%s", parts[n]);
+	if (!out[0])
+		snprintf(out, size, "/");
+}
+
+static int kc_model_inproc(const struct tg_tree *t, unsigned mode,
+			   char (*paths)[KC_STR], unsigned n,
+			   struct kc_answer *ans)
+{
+	const struct kc_mode *m = &kc_modes[mode];
+	struct wt_world *w = wt_ops_world_create(1);
+	unsigned flags = (m->nofollow ? 0 : LOOKUP_FOLLOW) |
+			 wt_resolve_lookup_flags(m->resolve_bits);
+	struct wt_task task;
+	struct wt_walker wk = { .task = &task };
+	unsigned bad;
+	struct wt_ns *ns;
+
+	int err;
+
+	if (!w)
+		return -1;
+	err = tg_build(w, (struct tg_tree *)t, &bad);
+	if (err) {
+		cr_log_error("in-process rebuild: line %u '%s': %s", bad + 1,
+			     t->lines[bad], wt_errno_name(err));
+		wt_ops_world_destroy(w);
+		return -1;
+	}
+	ns = wt_ns_from_world(w);
+	wt_task_init(&task, w, m->uid, m->uid);
+	for (unsigned q = 0; q < n; q++) {
+		struct path p;
+		int e = filename_lookup(&wk, NULL, paths[q], flags, &p, NULL);
+		struct kc_answer *a = &ans[q];
+
+		memset(a, 0, sizeof(*a));
+		if (e) {
+			snprintf(a->result, sizeof(a->result), "%s", wt_errno_name(e));
+			continue;
+		}
+		snprintf(a->result, sizeof(a->result), "ok");
+		snprintf(a->type, sizeof(a->type), "%s",
+			 kc_type(p.dentry->d_inode->i_mode));
+		snprintf(a->object, sizeof(a->object), "%s",
+			 wt_inode_origin(w, p.dentry->d_inode->wt.id) ?
+			 wt_inode_origin(w, p.dentry->d_inode->wt.id) : "?");
+		kc_mount_path(ns, real_mount(p.mnt)->wt.id, a->mount,
+			      sizeof(a->mount));
+		path_put(&p);
+	}
+	wt_task_release(&task);
+	wt_ns_destroy(ns);
+	wt_ops_world_destroy(w);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+static bool kc_same(const struct kc_answer *k, const struct kc_answer *s)
+{
+	if (strcmp(k->result, s->result))
+		return false;
+	if (strcmp(k->result, "ok"))
+		return true;
+	return !strcmp(k->type, s->type) && !strcmp(k->object, s->object) &&
+	       !strcmp(k->mount, s->mount);
+}
+
+static void kc_describe(char *buf, size_t size, const struct kc_answer *a)
+{
+	if (strcmp(a->result, "ok"))
+		snprintf(buf, size, "%s", a->result);
+	else
+		snprintf(buf, size, "ok %s object=%s mount=%s", a->type, a->object,
+			 a->mount);
+}
+
+struct kc_run {
+	uint64_t seed;
+	struct tg_tree *tree;
+	char (*paths)[KC_STR];
+	unsigned npaths;
+	char treefile[64];
+	char dir[64];
+	struct kc_shared *sh;
+	struct kc_answer model[KC_QUERIES];
+	unsigned compared;
+	unsigned differences;
+	unsigned inproc_noted;
+	unsigned known[KC_NKNOWN];
+};
+
+/* Build the tree in the sim (dropping lines it refuses the kernel's way)
+ * and write the tree file. */
+static void kc_prepare(struct kc_run *r)
+{
+	struct wt_world *w = wt_ops_world_create(r->seed);
+	unsigned bad = 0;
+	int fd, err;
+	FILE *f;
+
+	cr_assert_not_null(w);
+	tg_generate(r->tree, r->seed, 40);
+	err = tg_build(w, r->tree, &bad);
+	wt_ops_world_destroy(w);
+	cr_assert_eq(err, 0, "seed %" PRIu64 ": line %u '%s': %s", r->seed,
+		     bad + 1, r->tree->lines[bad], wt_errno_name(err));
+	r->npaths = KC_QUERIES;
+	for (unsigned q = 0; q < r->npaths; q++)
+		tg_query(r->tree, r->paths[q], KC_STR);
+	snprintf(r->treefile, sizeof(r->treefile), "/tmp/wtkc-tree.XXXXXX");
+	fd = mkstemp(r->treefile);
+	cr_assert_geq(fd, 0);
+	f = fdopen(fd, "w");
+	fprintf(f, "# walktorture kernel comparison, seed %" PRIu64 "\n", r->seed);
+	tg_print(r->tree, f);
+	fclose(f);
+}
+
+static int kc_kernel(struct kc_run *r)
+{
+	pid_t pid;
+	int status;
+
+	snprintf(r->dir, sizeof(r->dir), "/tmp/wtkc-root.XXXXXX");
+	cr_assert_not_null(mkdtemp(r->dir));
+	memset(r->sh, 0, sizeof(*r->sh));
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0)
+		_exit(kc_child(r->dir, r->tree, r->paths, r->npaths, r->sh));
+	cr_assert_geq(waitpid(pid, &status, 0), 0);
+	rmdir(r->dir);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void kc_report(struct kc_run *r, unsigned mode, unsigned q)
+{
+	const struct kc_mode *m = &kc_modes[mode];
+	char k[2 * KC_STR + 64], s[2 * KC_STR + 64];
+
+	kc_describe(k, sizeof(k), &r->sh->ans[mode][q]);
+	kc_describe(s, sizeof(s), &r->model[q]);
+	if (!r->differences++) {
+		fprintf(stderr, "!!! seed %" PRIu64 " tree (%s):\n", r->seed,
+			r->treefile);
+		tg_print(r->tree, stderr);
+	}
+	fprintf(stderr, "!!! seed %" PRIu64 " uid %u%s%s%s path '%s': kernel %s, "
+		"walktorture %s\n", r->seed, m->uid, m->nofollow ? " nofollow" : "",
+		m->resolve ? " resolve=" : "", m->resolve ? m->resolve : "",
+		r->paths[q], k, s);
+}
+
+/* 0 when compared, KC_SKIP with a reason in *why, or a failure. */
+static int kc_one(struct kc_run *r, char *why, size_t wsize)
+{
+	int status;
+
+	kc_prepare(r);
+	status = kc_kernel(r);
+	if (status == KC_SKIP) {
+		snprintf(why, wsize, "%s", r->sh->msg);
+		unlink(r->treefile);
+		return KC_SKIP;
+	}
+	for (unsigned k = 0; k < KC_NKNOWN; k++)
+		r->known[k] += r->sh->known[k];
+	if (r->sh->unknown) {
+		r->differences += r->sh->unknown;
+		fprintf(stderr, "!!! seed %" PRIu64 " tree (%s):\n", r->seed,
+			r->treefile);
+		tg_print(r->tree, stderr);
+		fprintf(stderr, "!!! seed %" PRIu64 " %s", r->seed, r->sh->unknown_msg);
+	}
+	if (status == KC_LINE_FAILED) {
+		unlink(r->treefile);
+		return 0;	/* the trees differ from here on: no paths */
+	}
+	cr_assert_eq(status, 0, "seed %" PRIu64 ": the kernel side failed (%d): %s",
+		     r->seed, status, r->sh->msg);
+	for (unsigned m = 0; m < KC_NMODES; m++) {
+		char msg[1024];
+		int err;
+
+		memset(r->model, 0, sizeof(r->model));
+		err = kc_model(r->treefile, m, r->paths, r->npaths, r->model, msg,
+			       sizeof(msg));
+		if (err && strstr(msg, "unknown command")) {
+			if (!r->inproc_noted++)
+				cr_log_warn("walktorture has no lookup command yet: "
+					    "comparing the walk engine in-process");
+			err = kc_model_inproc(r->tree, m, r->paths, r->npaths,
+					      r->model);
+		}
+		cr_assert_eq(err, 0, "seed %" PRIu64 ": walktorture lookup --tree %s "
+			     "failed (%d): %s", r->seed, r->treefile, err, msg);
+		for (unsigned q = 0; q < r->npaths; q++) {
+			r->compared++;
+			if (!kc_same(&r->sh->ans[m][q], &r->model[q]))
+				kc_report(r, m, q);
+		}
+	}
+	if (!r->differences)
+		unlink(r->treefile);
+	return 0;
+}
+
+Test(kernel, model_agrees_with_the_kernel, .timeout = 600)
+{
+	const char *env = getenv("WT_KC_SEEDS");
+	const char *first_env = getenv("WT_KC_FIRST");
+	unsigned seeds = env ? (unsigned)strtoul(env, NULL, 0) : KC_SEEDS;
+	uint64_t first = first_env ? strtoull(first_env, NULL, 0) : 1;
+	struct kc_run r = { 0 };
+	unsigned compared = 0, differences = 0, failed_seeds = 0;
+	unsigned known[KC_NKNOWN] = { 0 };
+	char why[512] = "";
+
+	if (geteuid() != 0)
+		cr_skip_test("not root: the kernel side needs unshare -m, mount and chroot");
+	if (!kc_find_cli())
+		cr_skip_test("no walktorture binary next to the tests (%s)", kc_cli);
+	r.tree = calloc(1, sizeof(*r.tree));
+	r.paths = calloc(KC_QUERIES, KC_STR);
+	r.sh = mmap(NULL, sizeof(*r.sh), PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	cr_assert(r.tree && r.paths && r.sh != MAP_FAILED);
+	for (uint64_t seed = first; seed < first + seeds; seed++) {
+		r.seed = seed;
+		r.compared = r.differences = 0;
+		memset(r.known, 0, sizeof(r.known));
+		if (kc_one(&r, why, sizeof(why)) == KC_SKIP)
+			cr_skip_test("%s", why);
+		compared += r.compared;
+		differences += r.differences;
+		for (unsigned k = 0; k < KC_NKNOWN; k++)
+			known[k] += r.known[k];
+		failed_seeds += r.differences != 0;
+	}
+	printf("walktorture: kernel-compare seeds=%u answers=%u differences=%u "
+	       "seeds_with_differences=%u\n", seeds, compared, differences,
+	       failed_seeds);
+	for (unsigned k = 0; k < KC_NKNOWN; k++) {
+		if (!known[k])
+			continue;
+		printf("walktorture: kernel-compare known writer difference "
+		       "'%s' kernel=%s model=%s times=%u !!! %s\n", kc_known[k].verb,
+		       wt_errno_name(kc_known[k].kernel),
+		       kc_known[k].model ? wt_errno_name(kc_known[k].model) : "ok",
+		       known[k], kc_known[k].why);
+		if (getenv("WT_KC_STRICT"))
+			differences += known[k];
+	}
+	munmap(r.sh, sizeof(*r.sh));
+	free(r.paths);
+	free(r.tree);
+	cr_assert_eq(differences, 0, "%u answers differ from the kernel's "
+		     "(see the !!! lines)", differences);
+}
