@@ -105,13 +105,16 @@ static json_t *steps_json(const struct wt_record *r)
 
 		ident(from, sizeof(from), &st->from);
 		ident(to, sizeof(to), &st->to);
-		snprintf(line, sizeof(line), "%s%s%s%s %s -> %s%s%s%s",
+		/* an UNLAZY's arg is the exit path that names its site */
+		bool site = st->kind == WT_STEP_UNLAZY && st->arg < WT_PATH__COUNT;
+
+		snprintf(line, sizeof(line), "%s%s%s%s %s -> %s%s%s%s%s%s",
 			 txt ? "'" : "", txt ? txt : "", txt ? "' " : "",
 			 st->rcu ? "rcu" : "ref", from, to,
 			 st->result ? " = " : "",
 			 st->result ? wt_scn_errno_name(st->result) : "",
-			 st->kind == WT_STEP_UNLAZY && st->arg < WT_PATH__COUNT ?
-			 wt_path_info(st->arg)->name : "");
+			 site ? " [" : "", site ? wt_path_info(st->arg)->name : "",
+			 site ? "]" : "");
 		json_array_append_new(a, json_pack("{s:i, s:s, s:s, s:b}",
 			"attempt", st->attempt,
 			"kind", wt_step_kind_name(st->kind), "text", line,
