@@ -7,6 +7,7 @@
  */
 #include <assert.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -619,11 +620,16 @@ enum wt_verdict wt_oracle_judge(struct wt_oracle *o,
 				const struct wt_oracle_input *in,
 				struct wt_oracle_result *res)
 {
-	struct oj j = { 0 };
+	struct oj j;
 	enum wt_verdict v;
 
 	assert(o && in && res);
-	memset(res, 0, sizeof(*res));
+	/* the explanation buffers are written only on a rejection: this
+	 * runs on every walk, so they are not cleared here */
+	memset(&j, 0, offsetof(struct oj, why));
+	j.why[0] = j.why_first[0] = '\0';
+	memset(res, 0, offsetof(struct wt_oracle_result, explain));
+	res->explain[0] = '\0';
 	res->verdict = WT_VERDICT_OK;
 	res->step = -1;
 	j.o = o;

@@ -288,11 +288,11 @@ enum holds holds_no_mount(struct oj *j, const struct wt_step *s)
 	const struct wt_mount_fact *m;
 
 	(void)s;
-	/* autofs's d_manage may refuse the transit (-EISDIR) */
-	if (mount_fs_kind(j, j->land.mnt) == WT_FS_AUTOFS)
-		return HOLDS;
 	m = wt_ns_mount_at(j->ns, j->land.mnt, j->land.dentry);
 	if (!m)
+		return HOLDS;
+	/* autofs's d_manage may refuse the transit (-EISDIR) */
+	if (mount_fs_kind(j, j->land.mnt) == WT_FS_AUTOFS)
 		return HOLDS;
 	oj_why(j, "mount %llu is attached at mount %llu dentry %llu, and the "
 	       "walk did not cross it", (unsigned long long)m->id,
