@@ -174,7 +174,7 @@ static void kc_origin(const char *path, const char *prefix, bool follow)
 	kc_objs[kc_nobjs].dev = st.st_dev;
 	kc_objs[kc_nobjs].ino = st.st_ino;
 	kc_normalise(path, norm, sizeof(norm));
-	snprintf(kc_objs[kc_nobjs++].path, KC_STR, "%s%s", prefix, norm);
+	tg_snprintf(kc_objs[kc_nobjs++].path, KC_STR, "%s%s", prefix, norm);
 }
 
 /*
@@ -197,7 +197,7 @@ static void kc_new_fs(const char *path, const char *name)
 		return;
 	kc_objs[kc_nobjs].dev = st.st_dev;
 	kc_objs[kc_nobjs].ino = st.st_ino;
-	snprintf(kc_objs[kc_nobjs++].path, KC_STR, "%s", name);
+	tg_snprintf(kc_objs[kc_nobjs++].path, KC_STR, "%s", name);
 }
 
 static int kc_words(char *line, char **argv, int max)
@@ -216,7 +216,7 @@ static int kc_apply(const char *text)
 	char line[TG_LINE_MAX], *argv[8];
 	int argc, fd;
 
-	snprintf(line, sizeof(line), "%s", text);
+	tg_snprintf(line, sizeof(line), "%s", text);
 	argc = kc_words(line, argv, 8);
 	if (argc == 4 && !strcmp(argv[0], "mkdir")) {
 		mode_t mode = (mode_t)strtoul(argv[2], NULL, 8);
@@ -305,7 +305,7 @@ static void kc_read_mounts(int procfd)
 			   root, point) != 5)
 			continue;
 		kc_mnts[kc_nmnts].id = id;
-		snprintf(kc_mnts[kc_nmnts++].point, KC_STR, "%s", point);
+		tg_snprintf(kc_mnts[kc_nmnts++].point, KC_STR, "%s", point);
 	}
 	if (f)
 		fclose(f);
@@ -326,18 +326,18 @@ static void kc_fill(struct kc_answer *a, const struct statx *stx)
 {
 	dev_t dev = makedev(stx->stx_dev_major, stx->stx_dev_minor);
 
-	snprintf(a->result, sizeof(a->result), "ok");
-	snprintf(a->type, sizeof(a->type), "%s", kc_type(stx->stx_mode));
-	snprintf(a->object, sizeof(a->object), "?dev=%u:%u,ino=%llu",
+	tg_snprintf(a->result, sizeof(a->result), "ok");
+	tg_snprintf(a->type, sizeof(a->type), "%s", kc_type(stx->stx_mode));
+	tg_snprintf(a->object, sizeof(a->object), "?dev=%u:%u,ino=%llu",
 		 major(dev), minor(dev), (unsigned long long)stx->stx_ino);
 	for (unsigned i = 0; i < kc_nobjs; i++)
 		if (kc_objs[i].dev == dev && kc_objs[i].ino == stx->stx_ino)
-			snprintf(a->object, sizeof(a->object), "%s", kc_objs[i].path);
-	snprintf(a->mount, sizeof(a->mount), "?mnt_id=%llu",
+			tg_snprintf(a->object, sizeof(a->object), "%s", kc_objs[i].path);
+	tg_snprintf(a->mount, sizeof(a->mount), "?mnt_id=%llu",
 		 (unsigned long long)stx->stx_mnt_id);
 	for (unsigned i = 0; i < kc_nmnts; i++)
 		if (kc_mnts[i].id == stx->stx_mnt_id)
-			snprintf(a->mount, sizeof(a->mount), "%s", kc_mnts[i].point);
+			tg_snprintf(a->mount, sizeof(a->mount), "%s", kc_mnts[i].point);
 }
 
 static void kc_resolve(const struct kc_mode *m, const char *path,
@@ -366,7 +366,7 @@ static void kc_resolve(const struct kc_mode *m, const char *path,
 	}
 	memset(a, 0, sizeof(*a));
 	if (err)
-		snprintf(a->result, sizeof(a->result), "%s", wt_errno_name(-err));
+		tg_snprintf(a->result, sizeof(a->result), "%s", wt_errno_name(-err));
 	else
 		kc_fill(a, &stx);
 }
@@ -423,7 +423,7 @@ static bool kc_writer_differs(struct kc_shared *sh, unsigned i,
 		sh->known[k]++;
 	} else {
 		sh->unknown++;
-		snprintf(sh->unknown_msg + n, sizeof(sh->unknown_msg) - n,
+		tg_snprintf(sh->unknown_msg + n, sizeof(sh->unknown_msg) - n,
 			 "generated line %u '%s': kernel %s, model %s\n", i + 1,
 			 t->orig[i], err ? wt_errno_name(err) : "ok",
 			 model ? wt_errno_name(model) : "ok");
@@ -440,16 +440,16 @@ static int kc_child(const char *dir, const struct tg_tree *t,
 
 	if (unshare(CLONE_NEWNS) ||
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)) {
-		snprintf(sh->msg, sizeof(sh->msg), "unshare -m: %s", strerror(errno));
+		tg_snprintf(sh->msg, sizeof(sh->msg), "unshare -m: %s", strerror(errno));
 		return KC_SKIP;
 	}
 	if (mount("wtkc", dir, "tmpfs", 0, "mode=0755")) {
-		snprintf(sh->msg, sizeof(sh->msg), "mount tmpfs: %s", strerror(errno));
+		tg_snprintf(sh->msg, sizeof(sh->msg), "mount tmpfs: %s", strerror(errno));
 		return KC_SKIP;
 	}
 	procfd = open("/proc", O_DIRECTORY | O_RDONLY);
 	if (procfd < 0 || chdir(dir) || chroot(".") || chdir("/")) {
-		snprintf(sh->msg, sizeof(sh->msg), "chroot: %s", strerror(errno));
+		tg_snprintf(sh->msg, sizeof(sh->msg), "chroot: %s", strerror(errno));
 		return KC_SKIP;
 	}
 	umask(0);
@@ -488,7 +488,7 @@ static bool kc_find_cli(void)
 	if (!slash)
 		return false;
 	*slash = '\0';
-	snprintf(kc_cli, sizeof(kc_cli), "%s/../cli/walktorture", exe);
+	tg_snprintf(kc_cli, sizeof(kc_cli), "%s/../cli/walktorture", exe);
 	return access(kc_cli, X_OK) == 0;
 }
 
@@ -501,7 +501,7 @@ static void kc_json_str(const char *line, const char *key, char *out,
 	size_t n = 0;
 
 	out[0] = '\0';
-	snprintf(pat, sizeof(pat), "\"%s\"", key);
+	tg_snprintf(pat, sizeof(pat), "\"%s\"", key);
 	p = strstr(line, pat);
 	if (!p)
 		return;
@@ -552,7 +552,7 @@ static int kc_model(const char *tree, unsigned mode, char (*paths)[KC_STR],
 		argv[argc++] = paths[i];
 	argv[argc] = NULL;
 	if (pipe(pipefd)) {
-		snprintf(msg, msize, "pipe: %s", strerror(errno));
+		tg_snprintf(msg, msize, "pipe: %s", strerror(errno));
 		return -1;
 	}
 	posix_spawn_file_actions_init(&fa);
@@ -560,7 +560,7 @@ static int kc_model(const char *tree, unsigned mode, char (*paths)[KC_STR],
 	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
 	posix_spawn_file_actions_addclose(&fa, pipefd[0]);
 	if ((errno = posix_spawn(&pid, kc_cli, &fa, NULL, argv, environ))) {
-		snprintf(msg, msize, "posix_spawn %s: %s", kc_cli, strerror(errno));
+		tg_snprintf(msg, msize, "posix_spawn: %s", strerror(errno));
 		posix_spawn_file_actions_destroy(&fa);
 		close(pipefd[0]);
 		close(pipefd[1]);
@@ -634,7 +634,7 @@ static void kc_mount_path(const struct wt_ns *ns, uint64_t mnt, char *out,
 			break;
 		kc_dentry_path(ns, wt_ns_mount_root(ns, m->parent), m->mountpoint,
 			       rel, sizeof(rel));
-		snprintf(parts[n++], KC_STR, "%s", rel);
+		tg_snprintf(parts[n++], KC_STR, "%s", rel);
 		mnt = m->parent;
 	}
 	out[0] = '\0';
@@ -642,7 +642,7 @@ static void kc_mount_path(const struct wt_ns *ns, uint64_t mnt, char *out,
 		len += (size_t)snprintf(out + len, len < size ? size - len : 0,
 					"%s", parts[n]);
 	if (!out[0])
-		snprintf(out, size, "/");
+		tg_snprintf(out, size, "/");
 }
 
 static int kc_model_inproc(const struct tg_tree *t, unsigned mode,
@@ -678,13 +678,13 @@ static int kc_model_inproc(const struct tg_tree *t, unsigned mode,
 
 		memset(a, 0, sizeof(*a));
 		if (e) {
-			snprintf(a->result, sizeof(a->result), "%s", wt_errno_name(e));
+			tg_snprintf(a->result, sizeof(a->result), "%s", wt_errno_name(e));
 			continue;
 		}
-		snprintf(a->result, sizeof(a->result), "ok");
-		snprintf(a->type, sizeof(a->type), "%s",
+		tg_snprintf(a->result, sizeof(a->result), "ok");
+		tg_snprintf(a->type, sizeof(a->type), "%s",
 			 kc_type(p.dentry->d_inode->i_mode));
-		snprintf(a->object, sizeof(a->object), "%s",
+		tg_snprintf(a->object, sizeof(a->object), "%s",
 			 wt_inode_origin(w, p.dentry->d_inode->wt.id) ?
 			 wt_inode_origin(w, p.dentry->d_inode->wt.id) : "?");
 		kc_mount_path(ns, real_mount(p.mnt)->wt.id, a->mount,
@@ -712,9 +712,9 @@ static bool kc_same(const struct kc_answer *k, const struct kc_answer *s)
 static void kc_describe(char *buf, size_t size, const struct kc_answer *a)
 {
 	if (strcmp(a->result, "ok"))
-		snprintf(buf, size, "%s", a->result);
+		tg_snprintf(buf, size, "%s", a->result);
 	else
-		snprintf(buf, size, "ok %s object=%s mount=%s", a->type, a->object,
+		tg_snprintf(buf, size, "ok %s object=%s mount=%s", a->type, a->object,
 			 a->mount);
 }
 
@@ -751,7 +751,7 @@ static void kc_prepare(struct kc_run *r)
 	r->npaths = KC_QUERIES;
 	for (unsigned q = 0; q < r->npaths; q++)
 		tg_query(r->tree, r->paths[q], KC_STR);
-	snprintf(r->treefile, sizeof(r->treefile), "/tmp/wtkc-tree.XXXXXX");
+	tg_snprintf(r->treefile, sizeof(r->treefile), "/tmp/wtkc-tree.XXXXXX");
 	fd = mkstemp(r->treefile);
 	cr_assert_geq(fd, 0);
 	f = fdopen(fd, "w");
@@ -765,7 +765,7 @@ static int kc_kernel(struct kc_run *r)
 	pid_t pid;
 	int status;
 
-	snprintf(r->dir, sizeof(r->dir), "/tmp/wtkc-root.XXXXXX");
+	tg_snprintf(r->dir, sizeof(r->dir), "/tmp/wtkc-root.XXXXXX");
 	cr_assert_not_null(mkdtemp(r->dir));
 	memset(r->sh, 0, sizeof(*r->sh));
 	/* no Criterion call in the child: it would talk to the runner */
@@ -804,7 +804,7 @@ static int kc_one(struct kc_run *r, char *why, size_t wsize)
 	kc_prepare(r);
 	status = kc_kernel(r);
 	if (status == KC_SKIP) {
-		snprintf(why, wsize, "%s", r->sh->msg);
+		tg_snprintf(why, wsize, "%s", r->sh->msg);
 		unlink(r->treefile);
 		return KC_SKIP;
 	}
