@@ -134,6 +134,19 @@ int build_open_flags(const struct open_how *how, struct open_flags *op)
 	return 0;
 }
 
+/* REF mode: the last component's lookup under the directory's lock. */
+static void record_open_lookup(struct nameidata *nd, struct dentry *dentry)
+{
+	struct wt_ident from, to;
+
+	if (!nd_recording(nd))
+		return;
+	from = wt_ident_of(nd->path.mnt, nd->path.dentry, nd->inode);
+	to = wt_ident_of(nd->path.mnt, dentry, NULL);
+	nd_record(nd, WT_STEP_LOOKUP, &from, &to, nd->last.name, nd->last.len,
+		  0, WT_LOOKUP_OPEN, NULL, 0);
+}
+
 /*
  * Create the name at the negative dentry (referenced; the directory's
  * i_rwsem held): through sim's writer API, which takes the lock itself,
@@ -202,6 +215,8 @@ static struct dentry *lookup_open(struct nameidata *nd, struct wt_file *file,
 		dput(dentry);
 		dentry = NULL;
 	}
+	if (!(nd_d_flags(dentry) & DCACHE_PAR_LOOKUP))
+		record_open_lookup(nd, dentry);
 	if (d_inode(dentry))
 		return dentry;	/* cached positive: the open happens later */
 	/*
@@ -229,13 +244,7 @@ static struct dentry *lookup_open(struct nameidata *nd, struct wt_file *file,
 			dput(dentry);
 			dentry = res;
 		}
-	}
-	if (nd_recording(nd)) {
-		struct wt_ident from = wt_ident_of(nd->path.mnt, dir, dir_inode);
-		struct wt_ident to = wt_ident_of(nd->path.mnt, dentry, NULL);
-
-		nd_record(nd, WT_STEP_LOOKUP, &from, &to, nd->last.name,
-			  nd->last.len, 0, WT_LOOKUP_OPEN, NULL, 0);
+		record_open_lookup(nd, dentry);
 	}
 	/* Negative dentry, just create the file */
 	if (!d_inode(dentry) && (open_flag & O_CREAT)) {
