@@ -222,11 +222,12 @@ bool oj_at_some_instant(struct oj *j, int idx, const struct wt_step *s,
 			break;
 	}
 	/*
-	 * An object the history never logged in the whole window (a dentry
-	 * a remote ->lookup made): the matcher vouched that the rest is
-	 * consistent, so the step is taken at the first such instant.
+	 * An object the history did not know at some instant (a dentry a
+	 * remote ->lookup made, which a writer may log later, once it
+	 * touches it): the matcher vouched that the rest is consistent, so
+	 * the step is taken at the first such instant.
 	 */
-	if (h == UNKNOWN) {
+	if (unknown_at != UINT64_MAX) {
 		if (oj_seek(j, unknown_at))
 			return reject_step(j, idx, s, from, what);
 		goto found;
@@ -258,6 +259,38 @@ static const char *place(char *buf, size_t size, const struct wt_ident *id)
 	return buf;
 }
 
+static bool resolve_landing(struct oj *j);
+
+/*
+ * REF-walk's lookup holds the dentry it found, negative or not, and
+ * step_into reads its inode again: a create that instantiated that very
+ * dentry in between (d_instantiate of a cached negative dentry) makes the
+ * walk go on from it.  The record's LOOKUP says negative (as it was when
+ * looked up); the next step says where the walk went.
+ */
+bool oj_can_adopt(const struct oj *j, const struct wt_ident *id)
+{
+	return j->neg_known && id->inode && id->mnt == j->neg.mnt &&
+	       id->dentry == j->neg.dentry;
+}
+
+bool oj_adopt_instantiated(struct oj *j, int idx, const struct wt_ident *id)
+{
+	assert(oj_can_adopt(j, id));
+	j->neg_known = false;
+	j->inst = *id;
+	if (!oj_at_some_instant(j, idx, &j->r->steps[idx], holds_instantiated,
+				"the negative dentry looked up became positive"))
+		return false;
+	j->negative = false;
+	j->pos = *id;
+	j->pos_known = true;
+	j->landing = true;
+	j->land = *id;
+	j->land_step = idx;
+	return resolve_landing(j);
+}
+
 static bool check_from(struct oj *j, int idx, const struct wt_ident *from,
 		       const char *what)
 {
@@ -265,6 +298,8 @@ static bool check_from(struct oj *j, int idx, const struct wt_ident *from,
 
 	if (!j->pos_known || same_place(from, &j->pos))
 		return true;
+	if (oj_can_adopt(j, from))
+		return oj_adopt_instantiated(j, idx, from);
 	return oj_reject(j, idx, "%s %s, but the walk stands on %s", what,
 			 place(a, sizeof(a), from), place(b, sizeof(b), &j->pos));
 }
@@ -290,6 +325,7 @@ static void land(struct oj *j, int idx, const struct wt_ident *at)
  * walk is until the next landing, and does not insist on exec checks. */
 static void skip_step(struct oj *j)
 {
+	j->last_judged = -1;
 	j->pos_known = false;
 	j->landing = false;
 	j->perm_unknown = true;
@@ -302,21 +338,23 @@ static const char *step_name(const struct oj *j, const struct wt_step *s)
 	return t ? t : "";
 }
 
-/* A second LOOKUP of the same name in the same directory: d_revalidate
- * said 0 (or asked again in REF mode) and lookup_slow looked again. */
+/*
+ * A second LOOKUP of the same name in the same directory, right after
+ * the first: d_revalidate said 0 to what the first found (positive, or a
+ * remote negative dentry), or -ECHILD and then 0 in REF mode, and
+ * lookup_slow looked again.  The exec check covered both.
+ */
 static bool is_relookup(const struct oj *j, const struct wt_step *s)
 {
 	const struct wt_step *p;
 
-	if (j->last_lookup < 0 || s->kind != WT_STEP_LOOKUP)
+	if (j->last_lookup < 0 || s->kind != WT_STEP_LOOKUP ||
+	    j->last_judged != j->last_lookup)
 		return false;
 	p = &j->r->steps[j->last_lookup];
 	if (!same_place(&p->from, &s->from) || p->text_len != s->text_len)
 		return false;
-	if (strcmp(step_name(j, p), step_name(j, s)))
-		return false;
-	/* the earlier one landed and nothing moved the walk since */
-	return j->pos_known && j->landing && j->land_step == j->last_lookup;
+	return !strcmp(step_name(j, p), step_name(j, s));
 }
 
 /* Does s carry on from the pending landing (crossing a mount there)? */
@@ -352,6 +390,8 @@ static void infer_root(struct oj *j, const struct wt_step *s)
 	}
 }
 
+static bool judge_kind(struct oj *j, int idx, const struct wt_step *s);
+
 static bool judge_lookup(struct oj *j, int idx, const struct wt_step *s)
 {
 	bool relookup = is_relookup(j, s);
@@ -359,6 +399,7 @@ static bool judge_lookup(struct oj *j, int idx, const struct wt_step *s)
 
 	if (relookup) {
 		j->pos = j->dir;
+		j->pos_known = true;
 		j->landing = false;
 	} else {
 		if (!check_from(j, idx, &s->from, "looks up in"))
@@ -379,6 +420,8 @@ static bool judge_lookup(struct oj *j, int idx, const struct wt_step *s)
 		j->estale_seen = true;
 	positive = s->to.inode && (s->result == 0 || s->result == -ECHILD);
 	j->negative = !positive;
+	j->neg_known = !positive && s->to.dentry && !s->result;
+	j->neg = s->to;
 	if (positive)
 		land(j, idx, &s->to);
 	else
@@ -471,11 +514,26 @@ static bool judge_mounts(struct oj *j, int idx, const struct wt_step *s)
 
 static bool judge_step(struct oj *j, int idx, const struct wt_step *s)
 {
+	bool ok;
+
 	/* leaving RCU-walk is no namespace step: it changes nothing */
 	if (s->kind == WT_STEP_UNLAZY)
 		return true;
 	if (j->landing && !continues_landing(j, s) && !resolve_landing(j))
 		return false;
+	ok = judge_kind(j, idx, s);
+	j->last_judged = idx;
+	if (s->kind != WT_STEP_LOOKUP)
+		j->neg_known = false;
+	if (s->kind == WT_STEP_DOTDOT)
+		j->dotdot_last = true;
+	else if (s->kind != WT_STEP_MOUNT)
+		j->dotdot_last = false;
+	return ok;
+}
+
+static bool judge_kind(struct oj *j, int idx, const struct wt_step *s)
+{
 	switch (s->kind) {
 	case WT_STEP_START:
 		if (!oj_at_some_instant(j, idx, s, holds_start, NULL))
@@ -638,6 +696,7 @@ enum wt_verdict wt_oracle_judge(struct wt_oracle *o,
 	j.res = res;
 	j.cred = in->cred ? in->cred : &root_cred;
 	j.last_lookup = -1;
+	j.last_judged = -1;
 	j.last_perm = -1;
 	j.land_step = -1;
 	if (in->root_mnt) {

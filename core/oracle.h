@@ -59,8 +59,10 @@
  * RESOLVE_NO_SYMLINKS / O_NOFOLLOW / NO_MAGICLINKS at a link); EXDEV by a
  * scoping flag and a crossing; ENAMETOOLONG syntactically (the name or a
  * body).  EAGAIN and ESTALE are protocol, not namespace: EAGAIN only with
- * LOOKUP_CACHED, or in a scoped lookup that went through `..` while a
- * mount or rename step was published in the window; ESTALE only from
+ * LOOKUP_CACHED, or in a scoped lookup right after its `..` (mount_lock
+ * has writers the history does not log -- a umount refused EBUSY, the
+ * final mntput of a detached mount, __legitimize_mnt -- so "m_seq moved"
+ * cannot be refuted from the history); ESTALE only from
  * the LOOKUP_REVAL attempt, after an attempt that answered ESTALE, with a
  * step of its own that met a stale handle.  -ECHILD never reaches a
  * caller, and the ladder retries only on -ECHILD (to REF) and -ESTALE.

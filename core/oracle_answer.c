@@ -91,13 +91,17 @@ static enum wt_verdict check_success(struct oj *j, const struct wt_step *end,
 
 	if (!end)
 		return WT_VERDICT_OK;
+	if (j->pos_known && oj_can_adopt(j, &end->to) &&
+	    !oj_adopt_instantiated(j, end_idx, &end->to))
+		return WT_VERDICT_REJECTED;
 	if (j->pos_known && (end->to.mnt != j->pos.mnt ||
 			     end->to.dentry != j->pos.dentry)) {
 		snprintf(a, sizeof(a), "mount %llu dentry %llu",
 			 (unsigned long long)j->pos.mnt,
 			 (unsigned long long)j->pos.dentry);
-		return verdict_of(oj_reject(j, end_idx, "the walk stands on %s",
-					    a));
+		return verdict_of(oj_reject(j, end_idx, "the steps leave the "
+					    "walk on %s (a landing missing from the "
+					    "record?)", a));
 	}
 	if (j->negative && j->r->entry != WT_ENTRY_PARENTAT)
 		return verdict_of(oj_reject(j, end_idx, "succeeded, but the "
@@ -168,6 +172,21 @@ static bool window_moved_locks(const struct oj *j)
 				return true;
 	}
 	return false;
+}
+
+/*
+ * A scoped lookup's `..` answers EAGAIN when mount_lock or rename_lock
+ * moved since path_init (handle_dots, after the step into the parent).
+ * rename_lock moves only inside logged rename steps, but mount_lock also
+ * moves where the history logs nothing -- a umount refused EBUSY, the
+ * final mntput of a detached mount, __legitimize_mnt's slow path -- so a
+ * window without a mount or rename step does not refute it, and one
+ * with such a step does not prove it.  What is checked: the lookup is
+ * scoped and EAGAIN came right after its `..` -- nowhere else.
+ */
+static bool explain_scoped_eagain(struct oj *j)
+{
+	return (walk_flags(j) & LOOKUP_IS_SCOPED) && j->dotdot_last;
 }
 
 static bool explain_exdev(struct oj *j, const struct wt_step *last)
@@ -246,8 +265,7 @@ static bool explain_estale(struct oj *j)
 	/* d_weak_revalidate or get_link on a remote object: no step */
 	if (!j->pos_known)
 		return true;
-	return oj_dentry_fs_kind(j, j->pos.dentry) == WT_FS_REMOTE ||
-	       oj_dentry_fs_kind(j, j->dir.dentry) == WT_FS_REMOTE;
+	return oj_is_remote(j, &j->pos) || oj_is_remote(j, &j->dir);
 }
 
 static const struct wt_step *last_judged(const struct oj *j, int end_idx)
@@ -311,12 +329,10 @@ static enum wt_verdict check_error(struct oj *j, const struct wt_step *end,
 	case EAGAIN:
 		if (walk_flags(j) & LOOKUP_CACHED)
 			return WT_VERDICT_OK;
-		if ((walk_flags(j) & LOOKUP_IS_SCOPED) && j->dotdot_seen &&
-		    window_moved_locks(j))
-			return WT_VERDICT_OK;
-		return verdict_of(oj_reject(j, end_idx, "EAGAIN without "
-					    "RESOLVE_CACHED, and no scoped `..` "
-					    "with a mount or rename in v%llu..v%llu",
+		return verdict_of(explain_scoped_eagain(j) ||
+				  oj_reject(j, end_idx, "EAGAIN without "
+					    "RESOLVE_CACHED, and not right after a "
+					    "scoped `..` (window v%llu..v%llu)",
 					    (unsigned long long)j->start,
 					    (unsigned long long)j->end));
 	case ESTALE:

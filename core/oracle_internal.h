@@ -48,6 +48,7 @@ struct oj {
 	struct wt_ident land;
 	int land_step;
 	int last_lookup;		/* index of the last LOOKUP, or -1 */
+	int last_judged;		/* the last namespace step judged, or -1 */
 	bool perm;			/* exec granted on pos for the next component */
 	bool perm_unknown;		/* after a skipped step: do not insist */
 	int last_perm;			/* index of the last PERMISSION, or -1 */
@@ -55,8 +56,12 @@ struct oj {
 	struct wt_ident last_link;	/* the last symlink the walk stood on */
 	unsigned links;			/* links followed (LINK, magic JUMP, AUTOMOUNT) */
 	bool negative;			/* the last component was absent */
+	bool neg_known;			/* ... and its (negative) dentry is neg */
+	struct wt_ident neg;
+	struct wt_ident inst;		/* what that dentry became */
 	bool estale_seen;		/* a step of the final attempt met ESTALE */
 	bool dotdot_seen;
+	bool dotdot_last;		/* nothing but mount crossings since a `..` */
 	bool root_known;
 	uint64_t root_mnt;
 	uint64_t root_dentry;
@@ -81,6 +86,11 @@ typedef enum holds (*oj_holds_fn)(struct oj *j, const struct wt_step *s);
 bool oj_at_some_instant(struct oj *j, int idx, const struct wt_step *s,
 			oj_holds_fn fn, const char *what);
 
+/* Does the walk go on from id, the negative dentry the last lookup found,
+ * now positive?  Then adopt it: false when no instant explains it. */
+bool oj_can_adopt(const struct oj *j, const struct wt_ident *id);
+bool oj_adopt_instantiated(struct oj *j, int idx, const struct wt_ident *id);
+
 /* --- oracle_steps.c: the matchers, one per kind --- */
 enum holds holds_start(struct oj *j, const struct wt_step *s);
 enum holds holds_permission(struct oj *j, const struct wt_step *s);
@@ -94,8 +104,11 @@ enum holds holds_jump(struct oj *j, const struct wt_step *s);
 enum holds holds_automount(struct oj *j, const struct wt_step *s);
 enum holds holds_create(struct oj *j, const struct wt_step *s);
 enum holds holds_disconnected(struct oj *j, const struct wt_step *s);
+enum holds holds_instantiated(struct oj *j, const struct wt_step *s);
 /* The kind of the super_block a dentry is on, or -1 when unknown. */
 int oj_dentry_fs_kind(const struct oj *j, uint64_t dentry);
+/* Is id (by its mount's super_block, else its dentry's) on a remote fs? */
+bool oj_is_remote(const struct oj *j, const struct wt_ident *id);
 /* Is the inode a directory / a symlink (false when unknown)? */
 int oj_inode_type(const struct oj *j, uint64_t inode);	/* S_IFMT bits, 0 unknown */
 /* Is (mnt, dentry) the walker's root? */

@@ -64,7 +64,7 @@ static bool makes_its_own(int kind)
 	return kind == WT_FS_REMOTE || kind == WT_FS_PROC;
 }
 
-static bool is_remote(const struct oj *j, const struct wt_ident *id)
+bool oj_is_remote(const struct oj *j, const struct wt_ident *id)
 {
 	int kind = mount_fs_kind(j, id->mnt);
 
@@ -193,7 +193,7 @@ static enum holds lookup_error(struct oj *j, const struct wt_step *s,
 	case -ENOMEM:		/* an injected allocation failure */
 		return HOLDS;
 	case -ESTALE:		/* protocol: a stale handle on a remote fs */
-		if (is_remote(j, &s->from))
+		if (oj_is_remote(j, &s->from))
 			return HOLDS;
 		oj_why(j, "ESTALE from a filesystem that is not remote");
 		return FAILS;
@@ -228,7 +228,7 @@ static enum holds lookup_positive(struct oj *j, const struct wt_step *s,
 	 * directory asked the server and made a dentry the history never
 	 * logged.  Consistent if its inode, when known, is of the same fs.
 	 */
-	if (is_remote(j, &s->from) && !wt_ns_dentry(j->ns, s->to.dentry)) {
+	if (oj_is_remote(j, &s->from) && !wt_ns_dentry(j->ns, s->to.dentry)) {
 		const struct wt_dentry_fact *dir = wt_ns_dentry(j->ns, s->from.dentry);
 
 		ino = wt_ns_inode(j->ns, s->to.inode);
@@ -261,7 +261,7 @@ enum holds holds_lookup(struct oj *j, const struct wt_step *s)
 		return HOLDS;
 	why_child(j, child, name);
 	/* a remote client may have dropped what the history still shows */
-	return is_remote(j, &s->from) ? UNKNOWN : FAILS;
+	return oj_is_remote(j, &s->from) ? UNKNOWN : FAILS;
 }
 
 enum holds holds_mount(struct oj *j, const struct wt_step *s)
@@ -451,6 +451,13 @@ enum holds holds_disconnected(struct oj *j, const struct wt_step *s)
 	return FAILS;
 }
 
+/* The negative dentry a lookup found has since become j->inst. */
+enum holds holds_instantiated(struct oj *j, const struct wt_step *s)
+{
+	(void)s;
+	return ident_holds(j, &j->inst, "the looked-up dentry");
+}
+
 enum holds holds_link(struct oj *j, const struct wt_step *s)
 {
 	const struct wt_inode_fact *ino;
@@ -458,7 +465,7 @@ enum holds holds_link(struct oj *j, const struct wt_step *s)
 	enum holds h;
 
 	if (s->result)
-		return is_remote(j, &s->from) ? HOLDS : FAILS;
+		return oj_is_remote(j, &s->from) ? HOLDS : FAILS;
 	h = ident_holds(j, &s->from, "the link");
 	if (h != HOLDS)
 		return h;

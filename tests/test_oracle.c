@@ -391,11 +391,27 @@ ORACLE_TEST(eagain_only_under_protocol)
 	step(WT_STEP_DOTDOT, d, a, NULL, 0, 0);
 	end(a, -EAGAIN);
 	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
-	/* the same with nothing published in the window */
+	/* with nothing published in the window it is still right after a
+	 * scoped `..`: mount_lock has writers the history does not log */
 	rec->attempts[0].version_start = v;
 	rec->attempts[0].version_end = v;
+	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+	/* not scoped: a `..` never answers EAGAIN */
+	rec->attempts[0].flags = LOOKUP_RCU;
 	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
 	cr_assert(strstr(res.explain, "EAGAIN"), "%s", res.explain);
+
+	/* scoped, but the EAGAIN came after a lookup, not after `..` */
+	reset_record();
+	attempt(LOOKUP_RCU | LOOKUP_BENEATH, v, v2, -EAGAIN);
+	start(a, "d/..");
+	perm(a, 0);
+	step(WT_STEP_DOTDOT, a, a, NULL, 0, 1);
+	perm(a, 0);
+	lookup(a, "d", d);
+	end(d, -EAGAIN);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_assert(strstr(res.explain, "after a scoped"), "%s", res.explain);
 }
 
 /* ESTALE reaches a caller only from the LOOKUP_REVAL attempt, after an
