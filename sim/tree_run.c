@@ -102,6 +102,8 @@ static int run_one(struct wt_world *w, const struct wt_verb *v)
 	case WT_V_PROC_MAGIC:
 		return wt_op_proc_magic(w, a[0], a[1], a[2]);
 	case WT_V_REMOTE:
+		if (v->remote == WT_REMOTE_SYMLINK)	/* TARGET PATH, as ln -s */
+			return wt_op_remote(w, v->remote, a[0], a[2], a[1], 0);
 		return wt_op_remote(w, v->remote, a[0], v->argc > 1 ? a[1] : NULL,
 				    v->argc > 2 ? a[2] : NULL, v->mode);
 	case WT_V_ACL_UNCACHE:

@@ -518,3 +518,25 @@ Test(ops, resolver_dots_links_and_mount_roots)
 	cr_assert_eq(wt_resolve(w, "/f/", 0, &p), -ENOTDIR);
 	wt_ops_world_destroy(w);
 }
+
+Test(ops, remote_server_changes_reach_the_client_on_lookup)
+{
+	/* A server-side change is invisible to the client's dcache until a
+	 * lookup asks the server: a symlink the server made (TARGET PATH,
+	 * as ln -s) is then found at PATH, and a server rename moves a name
+	 * the client had never cached. */
+	struct wt_world *w = t_build("mkdir /r\nmount -t remote srv /r\n");
+	struct path p;
+
+	t_verb(w, "remote-symlink /r /elsewhere l", 0);
+	cr_assert_eq(wt_resolve(w, "/r/l", 0, &p), 0);
+	cr_assert(d_is_symlink(p.dentry));
+	wt_path_put(&p);
+	t_verb(w, "remote-create /r f", 0);
+	t_verb(w, "remote-mv /r f g", 0);
+	cr_assert_eq(wt_resolve(w, "/r/g", 0, &p), 0);
+	wt_path_put(&p);
+	cr_assert_eq(wt_resolve(w, "/r/f", 0, &p), -ENOENT);
+	t_verb(w, "remote-rm /r nope", -ENOENT);
+	wt_ops_world_destroy(w);
+}
