@@ -58,6 +58,7 @@ struct totals {
 	uint64_t ref_walks;	/* walks that left RCU-walk */
 	uint64_t links;
 	uint64_t mutants;	/* mutated records rejected */
+	uint64_t protected;	/* trailing links protected_symlinks refused */
 	uint64_t scoped;
 	double walk_ns;
 	double oracle_ns;
@@ -99,6 +100,9 @@ static const unsigned allowed[] = {
 /* What a scoping flag forces REF-walk to answer. */
 static bool allowed_by_flags(unsigned id, unsigned flags)
 {
+	/* protected_symlinks denies in REF mode only (it audits) */
+	if (id == WT_PATH_RESTART_MAY_FOLLOW_LINK || id == WT_PATH_REF_ERROR)
+		return true;
 	if (flags & LOOKUP_BENEATH)
 		if (id == WT_PATH_RESTART_DOTDOT_ROOT_BENEATH || id == WT_PATH_REF_ERROR)
 			return true;
@@ -139,6 +143,7 @@ struct ctx {
 	struct wt_oracle *oracle;
 	struct totals *tot;
 	uint64_t seed;
+	bool protected_symlinks;
 };
 
 static void fail_with_tree(const struct ctx *c, const char *path,
@@ -182,9 +187,11 @@ static int ladder(struct ctx *c, struct wt_task *task, const struct path *dir,
 	const struct path *root = (flags & LOOKUP_IS_SCOPED) && dir ? dir
 								    : &task->root;
 	struct wt_path_counts stats = { 0 };
-	struct wt_walker wk = { .task = task, .stats = &stats, .record = c->rec };
+	struct wt_walker wk = { .task = task, .stats = &stats, .record = c->rec,
+				.protected_symlinks = c->protected_symlinks };
 	struct wt_oracle_input in = {
 		.record = c->rec, .cred = &task->cred, .name = path,
+		.protected_symlinks = c->protected_symlinks,
 		.root_mnt = real_mount(root->mnt)->wt.id,
 		.root_dentry = root->dentry->wt.id,
 	};
@@ -207,6 +214,8 @@ static int ladder(struct ctx *c, struct wt_task *task, const struct path *dir,
 	c->tot->walks++;
 	c->tot->ref_walks += !(stats.counts[WT_PATH_RCU_OK] +
 			       stats.counts[WT_PATH_RCU_ERROR]);
+	c->tot->protected += err == -EACCES &&
+			     stats.counts[WT_PATH_RESTART_MAY_FOLLOW_LINK];
 	bad = forbidden_path(&stats, err, flags);
 	if (bad) {
 		char msg[160];
@@ -223,7 +232,8 @@ static int ladder(struct ctx *c, struct wt_task *task, const struct path *dir,
 static void check_path(struct ctx *c, struct wt_task *task,
 		       const struct path *dir, const char *path, unsigned flags)
 {
-	struct wt_refwalk_opts o = { .cred = &task->cred, .flags = flags };
+	struct wt_refwalk_opts o = { .cred = &task->cred, .flags = flags,
+				     .protected_symlinks = c->protected_symlinks };
 	struct wt_refwalk_result ref;
 	struct wt_ident id1, id2;
 	char msg[256];
@@ -305,7 +315,10 @@ static void one_tree(uint64_t seed, struct totals *tot)
 	int err;
 
 	cr_assert_not_null(tree);
-	tg_generate(tree, seed, TREE_STEPS);
+	/* odd seeds: sticky world-writable directories and
+	 * fs.protected_symlinks on */
+	tg_generate_ex(tree, seed, TREE_STEPS, seed & 1);
+	c.protected_symlinks = seed & 1;
 	c.tree = tree;
 	c.w = wt_ops_world_create(seed);
 	cr_assert_not_null(c.w);
@@ -350,9 +363,10 @@ Test(property, rcu_walk_is_ref_walk_on_random_trees, .timeout = 300)
 		one_tree(seed, &tot);
 	printf("walktorture: property seeds=%u walks=%" PRIu64 " ok=%" PRIu64
 	       " errors=%" PRIu64 " left_rcu=%" PRIu64 " links=%" PRIu64
-	       " scoped=%" PRIu64 " mutants_rejected=%" PRIu64 "\n",
+	       " scoped=%" PRIu64 " mutants_rejected=%" PRIu64
+	       " protected_symlinks_denials=%" PRIu64 "\n",
 	       seeds, tot.walks, tot.ok, tot.errors, tot.ref_walks, tot.links,
-	       tot.scoped, tot.mutants);
+	       tot.scoped, tot.mutants, tot.protected);
 	printf("walktorture: oracle cost per walk=%.0fns walk=%.0fns ratio=%.2f\n",
 	       tot.oracle_ns / (double)tot.walks, tot.walk_ns / (double)tot.walks,
 	       tot.oracle_ns / tot.walk_ns);

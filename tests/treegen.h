@@ -51,6 +51,7 @@ struct tg_tree {
 	char dirs[TG_MAX_PATHS][TG_PATH_MAX];	/* "/" first */
 	char other[TG_MAX_PATHS][TG_PATH_MAX];	/* files and links */
 	unsigned nfs;				/* tmpfs mounts made */
+	bool sticky;				/* some 1777 directories */
 };
 
 static uint64_t tg_next(struct tg_tree *t)
@@ -209,6 +210,15 @@ static void tg_add(char (*list)[TG_PATH_MAX], unsigned *n, const char *p)
 		tg_snprintf(list[(*n)++], TG_PATH_MAX, "%s", p);
 }
 
+/* A directory mode: sticky and world-writable now and then, if asked
+ * (fs.protected_symlinks then matters). */
+static unsigned tg_mode(struct tg_tree *t)
+{
+	if (t->sticky && !tg_below(t, 6))
+		return 01777;
+	return tg_modes[tg_below(t, TG_NMODES)];
+}
+
 /* Names, files, links, attributes: the tree's content. */
 static void tg_step_names(struct tg_tree *t, unsigned r)
 {
@@ -216,7 +226,7 @@ static void tg_step_names(struct tg_tree *t, unsigned r)
 
 	if (r < 30) {
 		if (tg_new_path(t, p)) {
-			tg_line(t, "mkdir -m %04o %s", tg_modes[tg_below(t, TG_NMODES)], p);
+			tg_line(t, "mkdir -m %04o %s", tg_mode(t), p);
 			tg_add(t->dirs, &t->ndirs, p);
 		}
 	} else if (r < 40) {
@@ -236,7 +246,7 @@ static void tg_step_names(struct tg_tree *t, unsigned r)
 			tg_add(t->other, &t->nother, p);
 		}
 	} else if (r < 68) {
-		tg_line(t, "chmod %04o %s", tg_modes[tg_below(t, TG_NMODES)], tg_dir(t));
+		tg_line(t, "chmod %04o %s", tg_mode(t), tg_dir(t));
 	} else {
 		tg_line(t, "chown %u:%u %s", tg_below(t, 2) ? 1000 : 0,
 			tg_below(t, 2) ? 1000 : 0, tg_dir(t));
@@ -315,10 +325,12 @@ static void tg_step(struct tg_tree *t)
 		tg_step_mounts(t, tg_below(t, 100));
 }
 
-/* A tree of about nsteps commands from seed. */
-static void tg_generate(struct tg_tree *t, uint64_t seed, unsigned nsteps)
+/* A tree of about nsteps commands from seed (sticky: some 1777 dirs). */
+static void tg_generate_ex(struct tg_tree *t, uint64_t seed, unsigned nsteps,
+			   bool sticky)
 {
 	memset(t, 0, sizeof(*t));
+	t->sticky = sticky;
 	t->rng = seed * 0x2545f4914f6cdd1dull + 1;
 	tg_snprintf(t->dirs[t->ndirs++], TG_PATH_MAX, "/");
 	/* a few directories first, so that the rest has room */
@@ -328,6 +340,11 @@ static void tg_generate(struct tg_tree *t, uint64_t seed, unsigned nsteps)
 	}
 	for (unsigned i = 0; i < nsteps; i++)
 		tg_step(t);
+}
+
+static inline void tg_generate(struct tg_tree *t, uint64_t seed, unsigned nsteps)
+{
+	tg_generate_ex(t, seed, nsteps, false);
 }
 
 /* A path to resolve: known paths with tails, and random compositions. */
