@@ -261,6 +261,18 @@ static const char *place(char *buf, size_t size, const struct wt_ident *id)
 
 static bool resolve_landing(struct oj *j);
 
+/* step_into moved the walk to at: what is mounted there waits for the
+ * next step (a crossing, or the check that nothing is). */
+static void land(struct oj *j, int idx, const struct wt_ident *at)
+{
+	j->pos = *at;
+	j->pos_known = true;
+	j->landing = true;
+	j->land = *at;
+	j->land_step = idx;
+}
+
+
 /*
  * REF-walk's lookup holds the dentry it found, negative or not, and
  * step_into reads its inode again: a create that instantiated that very
@@ -283,11 +295,7 @@ bool oj_adopt_instantiated(struct oj *j, int idx, const struct wt_ident *id)
 				"the negative dentry looked up became positive"))
 		return false;
 	j->negative = false;
-	j->pos = *id;
-	j->pos_known = true;
-	j->landing = true;
-	j->land = *id;
-	j->land_step = idx;
+	land(j, idx, id);
 	return resolve_landing(j);
 }
 
@@ -310,15 +318,6 @@ static bool check_perm(struct oj *j, int idx, const char *what)
 		return true;
 	return oj_reject(j, idx, "no granted exec check on the directory "
 			 "before %s (may_lookup precedes every component)", what);
-}
-
-static void land(struct oj *j, int idx, const struct wt_ident *at)
-{
-	j->pos = *at;
-	j->pos_known = true;
-	j->landing = true;
-	j->land = *at;
-	j->land_step = idx;
 }
 
 /* A step the walker never validated: the oracle loses track of where the

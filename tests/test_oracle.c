@@ -9,6 +9,7 @@
  * are rejected with an explanation naming the step; EAGAIN and ESTALE
  * are accepted only under their protocol conditions.
  */
+#include <fcntl.h>
 #include <string.h>
 
 #include <criterion/criterion.h>
@@ -678,4 +679,73 @@ ORACLE_TEST(explanation_names_the_change)
 	cr_log_info("%s", res.explain);
 	cr_assert(strstr(res.explain, "step 2 lookup 'f'"), "%s", res.explain);
 	cr_assert(strstr(res.explain, "rename"), "%s", res.explain);
+}
+
+/*
+ * REF-walk holds the dentry its lookup found, negative or not; a create
+ * that instantiates that very dentry before step_into reads it again
+ * makes the walk go on from it.  The record says "negative" at the
+ * lookup and then goes on from the dentry, now positive.
+ */
+ORACLE_TEST(negative_dentry_instantiated_under_the_walk)
+{
+	struct wt_ident root, neg, f;
+	uint64_t v1, v2;
+
+	OK(wt_op_create(w, "/f", 0644));
+	OK(wt_op_unlink(w, "/f"));
+	v1 = now();
+	root = ident_at(v1, "/");
+	neg = child_at(v1, root, "f");
+	cr_assert_eq(neg.inode, 0, "unlink left a positive dentry");
+	OK(wt_op_create(w, "/f", 0644));
+	v2 = now();
+	f = child_at(v2, root, "f");
+	if (f.dentry != neg.dentry)
+		cr_skip_test("the create made a new dentry (%llu, not %llu)",
+			     (unsigned long long)f.dentry,
+			     (unsigned long long)neg.dentry);
+
+	reset_record();
+	attempt(LOOKUP_RCU, v1, v2, 0);
+	start(root, "/f");
+	perm(root, 0);
+	lookup(root, "f", neg);
+	end(f, 0);
+	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+	cr_assert_eq(res.last_instant, v2);
+	/* ... but not in a window that ends before the create */
+	rec->attempts[0].version_end = v1;
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+}
+
+/* The walk engine's own records of O_CREAT: the creation is a step whose
+ * instant is the create's history entry; a record naming another name is
+ * rejected. */
+ORACLE_TEST(open_create_records)
+{
+	struct open_how how = { .flags = O_CREAT | O_RDWR, .mode = 0644 };
+	struct wt_task task;
+	struct wt_walker wk = { .task = &task, .record = rec };
+	struct wt_oracle_input in = { .record = rec, .cred = &root_cred,
+				      .name = "/a/new" };
+	struct wt_file file;
+	int err;
+
+	OK(wt_op_mkdir(w, "/a", 0755, false));
+	wt_task_init(&task, w, 0, 0);
+	err = do_openat2(&wk, NULL, "/a/new", &how, &file);
+	if (err == -EROFS)
+		cr_skip_test("O_CREAT is not wired to sim/ops in this build");
+	cr_assert_eq(err, 0);
+	cr_assert(file.created);
+	wt_file_close(&file);
+	cr_assert_eq(wt_oracle_check(w->history, &in, &res), WT_VERDICT_OK,
+		     "%s", res.explain);
+	for (uint32_t i = 0; i < rec->nsteps; i++)
+		if (rec->steps[i].kind == WT_STEP_CREATE)
+			rec->text[rec->steps[i].text] = 'Z';
+	cr_assert_eq(wt_oracle_check(w->history, &in, &res), WT_VERDICT_REJECTED);
+	cr_log_info("%s", res.explain);
+	wt_task_release(&task);
 }
