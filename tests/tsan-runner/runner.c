@@ -18,6 +18,30 @@
 #define SKIP_STATUS 77
 
 static struct wt_shim_test *tests;
+static struct wt_shim_suite *suites;
+
+void wt_shim_register_suite(struct wt_shim_suite *s)
+{
+	s->next = suites;
+	suites = s;
+}
+
+/* A test without its own init/fini/timeout takes its suite's. */
+static void apply_suite(struct wt_shim_test *t)
+{
+	for (struct wt_shim_suite *s = suites; s; s = s->next) {
+		if (strcmp(s->name, t->suite))
+			continue;
+		if (!t->extra.init)
+			t->extra.init = s->extra.init;
+		if (!t->extra.fini)
+			t->extra.fini = s->extra.fini;
+		if (t->extra.timeout <= 0)
+			t->extra.timeout = s->extra.timeout;
+		if (s->extra.disabled)
+			t->extra.disabled = true;
+	}
+}
 
 void wt_shim_register(struct wt_shim_test *t)
 {
@@ -144,6 +168,7 @@ int main(int argc, char **argv)
 		rev = t;
 	}
 	for (struct wt_shim_test *t = rev; t; t = t->next) {
+		apply_suite(t);
 		if (!selected(t, filter) || t->extra.disabled)
 			continue;
 		n++;

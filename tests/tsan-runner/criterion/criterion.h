@@ -40,7 +40,14 @@ struct wt_shim_test {
 	struct wt_shim_test *next;
 };
 
+struct wt_shim_suite {
+	const char *name;
+	struct criterion_test_extra extra;
+	struct wt_shim_suite *next;
+};
+
 void wt_shim_register(struct wt_shim_test *t);
+void wt_shim_register_suite(struct wt_shim_suite *s);
 void wt_shim_fail(const char *file, int line, const char *what,
 		  const char *fmt, ...) __attribute__((noreturn));
 void wt_shim_skip(const char *fmt, ...) __attribute__((noreturn));
@@ -56,6 +63,14 @@ void wt_shim_log(const char *level, const char *fmt, ...);
 	wt_reg_##suite_##_##name_(void)					\
 	{ wt_shim_register(&wt_desc_##suite_##_##name_); }		\
 	static void wt_test_##suite_##_##name_(void)
+
+/* Suite-wide defaults (.init, .fini, .timeout) for tests that set none. */
+#define TestSuite(suite_, ...)						\
+	static struct wt_shim_suite wt_suite_##suite_ = {		\
+		.name = #suite_, .extra = { __VA_ARGS__ } };		\
+	__attribute__((constructor)) static void			\
+	wt_reg_suite_##suite_(void)					\
+	{ wt_shim_register_suite(&wt_suite_##suite_); }
 
 /* The message arguments are optional, as in Criterion. */
 #define WT_SHIM_MSG(...) "" __VA_ARGS__
