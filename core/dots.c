@@ -75,8 +75,8 @@ static struct dentry *follow_dotdot_rcu(struct nameidata *nd)
 	}
 	old = nd->path.dentry;
 	parent = wt_load_acquire(old, d_parent);
-	nd->next_seq = read_seqcount_begin_at(&parent->d_seq,
-					      "dotdot_rcu.parent_seq");
+	nd->next_seq = ND_TAGGED(&parent->wt, read_seqcount_begin_at(&parent->d_seq,
+					      "dotdot_rcu.parent_seq"));
 	/*
 	 * Validates that old had not moved when we read its d_parent (and,
 	 * after a way up, that the mountpoint is still what we sampled): a
@@ -85,7 +85,8 @@ static struct dentry *follow_dotdot_rcu(struct nameidata *nd)
 	 * parent's seq.  Without it `..` could land in the old parent of a
 	 * directory renamed away.  No zoo bug removes it.
 	 */
-	if (read_seqcount_retry_at(&old->d_seq, nd->seq, "dotdot_rcu.old_seq")) {
+	if (ND_TAGGED(&old->wt, read_seqcount_retry_at(&old->d_seq, nd->seq,
+							  "dotdot_rcu.old_seq"))) {
 		nd_count(nd, WT_PATH_RESTART_DOTDOT_SEQ);
 		return ERR_PTR(-ECHILD);
 	}

@@ -67,6 +67,20 @@ static inline struct dentry *mnt_root_of(struct vfsmount *m)
 	return wt_load_acquire(real_mount(m), mnt.mnt_root);
 }
 
+/*
+ * Tag the object a seq point is about (the dentry whose d_seq it reads),
+ * for injection rules with obj= and directed schedules: the point's own
+ * obj argument is the seqcount.  One thread-local test when nothing is
+ * armed.  ND_TAGGED(obj, expr) evaluates expr with the tag set.
+ */
+static inline void nd_tag_obj(const struct wt_obj *o)
+{
+	if (wt_self_armed)
+		wt_self->cur_obj = o;
+}
+
+#define ND_TAGGED(o, expr) ({							nd_tag_obj(o);								__typeof__(expr) __nd_r = (expr);					nd_tag_obj(NULL);							__nd_r; })
+
 /* --- unlazy.c --- */
 void leave_rcu(struct nameidata *nd);
 void drop_links(struct nameidata *nd);

@@ -66,8 +66,8 @@ int nd_jump_root(struct nameidata *nd)
 		 * root renamed or made negative in between would be walked
 		 * from with a stale inode.  No zoo bug removes it.
 		 */
-		if (read_seqcount_retry_at(&d->d_seq, nd->seq,
-					   "nd_jump_root.root_seq")) {
+		if (ND_TAGGED(&d->wt, read_seqcount_retry_at(&d->d_seq, nd->seq,
+					   "nd_jump_root.root_seq"))) {
 			nd_count(nd, WT_PATH_RESTART_ND_JUMP_ROOT_SEQ);
 			return -ECHILD;
 		}
@@ -347,8 +347,8 @@ const char *pick_link(struct nameidata *nd, struct path *link,
 		 * became something else in between would have a stranger's
 		 * body followed.  No zoo bug removes it.
 		 */
-		if (read_seqcount_retry_at(&link->dentry->d_seq, nd->next_seq,
-					   "pick_link.link_seq")) {
+		if (ND_TAGGED(&link->dentry->wt, read_seqcount_retry_at(&link->dentry->d_seq, nd->next_seq,
+					   "pick_link.link_seq"))) {
 			nd_count(nd, WT_PATH_RESTART_PICK_LINK_SEQ);
 			return ERR_PTR(-ECHILD);
 		}

@@ -263,8 +263,8 @@ static bool __follow_mount_rcu(struct nameidata *nd, struct path *path,
 				path->mnt = &mounted->mnt;
 				dentry = path->dentry = wt_load_acquire(mounted, mnt.mnt_root);
 				nd->state |= ND_JUMPED;
-				nd->next_seq = read_seqcount_begin_at(&dentry->d_seq,
-								      "follow_mount_rcu.root_seq");
+				nd->next_seq = ND_TAGGED(&dentry->wt, read_seqcount_begin_at(&dentry->d_seq,
+								      "follow_mount_rcu.root_seq"));
 				flags = nd_d_flags(dentry);
 				to = wt_ident_of(path->mnt, dentry, NULL);
 				if (nd_recording(nd))

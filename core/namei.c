@@ -123,8 +123,8 @@ static struct dentry *lookup_fast_rcu(struct nameidata *nd, int *status,
 	 * (`--bug lookup_fast_no_parent_seq`) removes it.
 	 */
 	if (!nd_bug(nd, WT_BUG_LOOKUP_FAST_NO_PARENT_SEQ)) {
-		if (read_seqcount_retry_at(&parent->d_seq, nd->seq,
-					   "lookup_fast.parent_seq")) {
+		if (ND_TAGGED(&parent->wt, read_seqcount_retry_at(&parent->d_seq, nd->seq,
+					   "lookup_fast.parent_seq"))) {
 			nd_count(nd, WT_PATH_RESTART_LOOKUP_FAST_PARENT_SEQ);
 			return ERR_PTR(-ECHILD);
 		}
@@ -348,8 +348,8 @@ const char *step_into(struct nameidata *nd, int flags, struct dentry *dentry)
 		 * removes it.
 		 */
 		if (!nd_bug(nd, WT_BUG_STEP_INTO_NO_SEQ)) {
-			if (read_seqcount_retry_at(&path.dentry->d_seq, nd->next_seq,
-						   "step_into.child_seq")) {
+			if (ND_TAGGED(&path.dentry->wt, read_seqcount_retry_at(&path.dentry->d_seq, nd->next_seq,
+						   "step_into.child_seq"))) {
 				nd_count(nd, WT_PATH_RESTART_STEP_INTO_CHILD_SEQ);
 				return ERR_PTR(-ECHILD);
 			}
@@ -392,6 +392,7 @@ static const char *walk_component(struct nameidata *nd, int flags)
 		return handle_dots(nd, nd->last_type);
 	}
 	nd_tag_component(nd);
+	WT_EVENT("walk_component", nd->path.dentry);
 	dentry = lookup_fast(nd);
 	if (IS_ERR(dentry)) {
 		res = ERR_CAST(dentry);
@@ -560,6 +561,7 @@ const char *path_init(struct nameidata *nd, unsigned flags)
 	int error;
 
 	nd_record_attempt_begin(nd, flags);
+	WT_EVENT("path_init", NULL);
 	nd->unlazied = false;
 	/* LOOKUP_CACHED requires RCU, ask caller to retry */
 	if ((flags & (LOOKUP_RCU | LOOKUP_CACHED)) == LOOKUP_CACHED) {
@@ -792,6 +794,7 @@ void nd_attempt_end(struct nameidata *nd, int err)
 	bool lazy = nd->attempt == 1 && !nd->unlazied;
 
 	nd_record_attempt_end(nd, err);
+	WT_EVENT("walk.attempt_end", NULL);
 	if (ladder_goes_on(nd, err)) {
 		if (err == -ESTALE)
 			nd_count(nd, WT_PATH_ESTALE_REVAL);

@@ -122,8 +122,8 @@ static bool __legitimize_path(struct nameidata *nd, struct path *path,
 	 * it the walk would go on in REF-walk from a dentry that was renamed
 	 * or made negative under it.  No zoo bug removes this one.
 	 */
-	if (read_seqcount_retry_at(&path->dentry->d_seq, seq,
-				   "legitimize_path.seq")) {
+	if (ND_TAGGED(&path->dentry->wt, read_seqcount_retry_at(&path->dentry->d_seq, seq,
+				   "legitimize_path.seq"))) {
 		nd_count(nd, moved);
 		return false;
 	}
@@ -177,6 +177,10 @@ static void unlazy_done(struct nameidata *nd, bool ok, enum wt_path path,
 					 nd->inode);
 
 	nd_count(nd, path);
+	if (ok)
+		WT_EVENT("walk.unlazy", nd->path.dentry);
+	else
+		WT_EVENT("walk.restart", NULL);
 	if (nd_recording(nd)) {
 		nd_record(nd, WT_STEP_UNLAZY, &none, ok ? &at : &none, NULL, 0,
 			  ok ? 0 : -ECHILD, site, NULL, 0);
@@ -282,8 +286,8 @@ bool try_to_unlazy_next(struct nameidata *nd, struct dentry *dentry,
 	 * it REF-walk would continue from a child that was renamed or
 	 * deleted after the lookup.  No zoo bug removes this one.
 	 */
-	if (read_seqcount_retry_at(&dentry->d_seq, nd->next_seq,
-				   "try_to_unlazy_next.seq")) {
+	if (ND_TAGGED(&dentry->wt, read_seqcount_retry_at(&dentry->d_seq, nd->next_seq,
+				   "try_to_unlazy_next.seq"))) {
 		nd_count(nd, WT_PATH_RESTART_LEGITIMIZE_NEXT_SEQ);
 		goto out_dput;
 	}
