@@ -11,6 +11,19 @@
  * schedule in progress picks the step's thread; otherwise (and when the
  * step's thread is blocked) the policy picks among the candidates that are
  * awake (see "Virtual time" in sched.h).
+ *
+ * memory=tso: before the candidates, a decision may flush store-buffer
+ * entries (each one a trace event, "flush THREAD"): a replay redoes the
+ * record's flushes, a directed schedule does its `flush' steps, and
+ * otherwise, while some buffer is not empty, the scheduler flushes the
+ * oldest entry of a buffer chosen uniformly with probability tso_flush_p,
+ * again until the draw fails.  When no fiber can run, entries are
+ * flushed (forced, one buffer chosen at random each time) until one can
+ * or every buffer is empty -- a waiter may be waiting for a buffered
+ * store; only then is it a deadlock.  Wait predicates are evaluated in
+ * the waiter's view (its own buffer first) with its buffer in direct
+ * mode, so that evaluating one buffers nothing and drains nothing.
+ * Under SC none of this runs, and no random number is drawn for it.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -19,13 +32,15 @@
 #include <string.h>
 
 #include "sim/sched/policy.h"
+#include "sim/tso.h"
 
 /* ---- candidates ---- */
 
 static bool condition_holds(struct wt_sim *s, struct wt_fiber *f)
 {
 	struct wt_thread *saved = wt_self;
-	bool ok;
+	struct wt_tso_buf *saved_tso = wt_tso_self, *b;
+	bool ok, direct = false;
 
 	if (f->preempt) {
 		struct wt_fiber *o = &s->f[f->preempt_other];
@@ -37,7 +52,14 @@ static bool condition_holds(struct wt_sim *s, struct wt_fiber *f)
 	 * predicate must not reenter the scheduler in mid-decision. */
 	wt_self = f->t;
 	wt_self_armed = false;
+	b = wt_sim_tso_buf(s, (int)(f - s->f));
+	wt_tso_self = b;
+	if (b)
+		direct = wt_tso_set_direct(b, true);
 	ok = f->ready(f->ready_arg);
+	if (b)
+		wt_tso_set_direct(b, direct);
+	wt_tso_self = saved_tso;
 	wt_self_set(saved);
 	return ok;
 }
@@ -156,6 +178,12 @@ static int pick_replay(struct wt_sim *s, const int *cand, unsigned nc)
 		return -1;
 	}
 	e = &s->cfg->replay[s->replay_i];
+	if (e->flags & WT_EV_FLUSH) {
+		/* Under tso, tso_decide() took it before the candidates. */
+		diverge(s, "event %zu: a store-buffer flush; the record was "
+			"made with memory=tso", s->replay_i);
+		return -1;
+	}
 	if (e->thread < s->n && in_set(cand, nc, (int)e->thread))
 		return (int)e->thread;
 	diverge(s, "event %zu: thread #%u is not runnable (finished or blocked)",
@@ -217,6 +245,10 @@ static void directed_settle(struct wt_sim *s)
 
 		if (s->f[ss->thread].state != WT_FIBER_DONE)
 			return;
+		/* A flush step is done by tso_decide() at the next
+		 * decision, finished thread or not. */
+		if (ss->step->kind == WT_SCHED_FLUSH)
+			return;
 		if (ss->step->kind != WT_SCHED_FINISH) {
 			step_error(s, "the thread finished before the step's "
 				   "condition held");
@@ -232,6 +264,10 @@ static int pick_directed(struct wt_sim *s, const int *cand, unsigned nc)
 
 	directed_settle(s);
 	if (!s->directed)
+		return -1;
+	/* Cannot be a flush step: tso_decide() took those first, and
+	 * nothing between it and here advances the schedule. */
+	if (s->steps[s->step].step->kind == WT_SCHED_FLUSH)
 		return -1;
 	t = s->steps[s->step].thread;
 	if (in_set(cand, nc, (int)t))
@@ -260,7 +296,7 @@ static void directed_arrive(struct wt_sim *s, struct wt_fiber *f,
 	}
 }
 
-/* ---- the decision ---- */
+/* ---- candidates and grants ---- */
 
 static void grant(struct wt_sim *s, int pick)
 {
@@ -291,15 +327,134 @@ static unsigned release_preempted(struct wt_sim *s, int *cand)
 	return nc;
 }
 
-int wt_sim_decide(struct wt_sim *s)
+static unsigned candidates(struct wt_sim *s, int *cand)
 {
-	int cand[WT_RUN_MAX_THREADS];
 	unsigned nc = 0;
-	int pick = -1;
 
 	for (unsigned i = 0; i < s->n; i++)
 		if (candidate(s, &s->f[i]))
 			cand[nc++] = (int)i;
+	return nc;
+}
+
+/* ---- memory=tso: flushes ---- */
+
+/* A thread with a non-empty store buffer, uniformly; -1 when none. */
+static int pick_nonempty(struct wt_sim *s)
+{
+	int ne[WT_RUN_MAX_THREADS];
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < s->n; i++)
+		if (wt_tso_depth(wt_sim_tso_buf(s, (int)i)))
+			ne[n++] = (int)i;
+	if (n == 0)
+		return -1;
+	return ne[wt_prng_below(&s->rng, n)];
+}
+
+static void replay_flushes(struct wt_sim *s)
+{
+	while (s->replaying) {
+		const struct wt_trace_event *e = &s->cfg->replay[s->replay_i];
+
+		if (!(e->flags & WT_EV_FLUSH))
+			return;
+		if (e->thread >= s->n ||
+		    !wt_tso_depth(wt_sim_tso_buf(s, (int)e->thread))) {
+			diverge(s, "event %zu: flush of #%u, whose store "
+				"buffer is empty", s->replay_i, e->thread);
+			return;
+		}
+		wt_sim_flush_event(s, e->thread);
+		if (++s->replay_i == s->cfg->nreplay) {
+			s->replaying = false;
+			s->policy = WT_POLICY_RANDOM;
+		}
+	}
+}
+
+/* The `flush THREAD [all]' steps at the head of the schedule. */
+static void directed_flushes(struct wt_sim *s)
+{
+	while (s->directed) {
+		struct wt_sim_step *ss;
+		struct wt_tso_buf *b;
+
+		directed_settle(s);
+		if (!s->directed)
+			return;
+		ss = &s->steps[s->step];
+		if (ss->step->kind != WT_SCHED_FLUSH)
+			return;
+		b = wt_sim_tso_buf(s, (int)ss->thread);
+		if (!ss->step->all && !wt_tso_depth(b)) {
+			step_error(s, "the thread's store buffer is empty");
+			return;
+		}
+		/* Bounded by the buffer's entries. */
+		do {
+			if (wt_tso_depth(b))
+				wt_sim_flush_event(s, ss->thread);
+		} while (ss->step->all && wt_tso_depth(b));
+		step_advance(s);
+	}
+}
+
+static bool any_buffered(struct wt_sim *s)
+{
+	for (unsigned i = 0; i < s->n; i++)
+		if (wt_tso_depth(wt_sim_tso_buf(s, (int)i)))
+			return true;
+	return false;
+}
+
+static void random_flushes(struct wt_sim *s)
+{
+	/* Bounded: each lap flushes one of the finitely many entries.  No
+	 * draw while nothing is buffered. */
+	while (any_buffered(s) &&
+	       wt_prng_chance(&s->rng, s->cfg->tso_flush_p))
+		wt_sim_flush_event(s, (unsigned)pick_nonempty(s));
+}
+
+static void tso_decide(struct wt_sim *s)
+{
+	if (s->replaying)
+		replay_flushes(s);
+	else if (s->directed)
+		directed_flushes(s);
+	else
+		random_flushes(s);
+}
+
+/* No fiber can run: flush until one can, or nothing is buffered. */
+static unsigned tso_force(struct wt_sim *s, int *cand)
+{
+	unsigned nc = 0;
+	int i;
+
+	/* Bounded by the entries buffered. */
+	while (nc == 0 && (i = pick_nonempty(s)) >= 0) {
+		wt_sim_flush_event(s, (unsigned)i);
+		nc = candidates(s, cand);
+	}
+	return nc;
+}
+
+/* ---- the decision ---- */
+
+int wt_sim_decide(struct wt_sim *s)
+{
+	int cand[WT_RUN_MAX_THREADS];
+	unsigned nc;
+	int pick = -1;
+
+	if (s->tso)
+		tso_decide(s);
+	nc = candidates(s, cand);
+	if (nc == 0 && s->tso)
+		nc = tso_force(s, cand);
 	if (nc == 0)
 		nc = release_preempted(s, cand);
 	if (nc == 0)
@@ -413,6 +568,12 @@ static int directed_init(struct wt_sim *s, struct wt_run_result *out)
 			return -1;
 		}
 		ss->thread = t;
+		if (ss->step->kind == WT_SCHED_FLUSH && !s->tso) {
+			snprintf(out->report, sizeof(out->report),
+				 "schedule line %u: a flush step needs memory=tso",
+				 ss->step->line);
+			return -1;
+		}
 		if (ss->step->kind == WT_SCHED_UNTIL &&
 		    wt_point_set_build(&ss->points, ss->step->point, &pe)) {
 			snprintf(out->report, sizeof(out->report),

@@ -82,6 +82,8 @@ struct wt_sim {
 	/* replay */
 	bool replaying;
 	size_t replay_i;
+	/* memory=tso: the store buffers (NULL under SC) */
+	struct wt_tso *tso;
 };
 
 int wt_sim_policy_init(struct wt_sim *s, struct wt_run_result *out);
@@ -93,5 +95,11 @@ void wt_sim_policy_arrive(struct wt_sim *s, struct wt_fiber *f,
 void wt_sim_policy_finished(struct wt_sim *s, struct wt_fiber *f);
 /* Who runs next: a fiber index, or -1 when none can run. */
 int wt_sim_decide(struct wt_sim *s);
+
+/* memory=tso: fiber i's store buffer (NULL under SC). */
+struct wt_tso_buf *wt_sim_tso_buf(struct wt_sim *s, int i);
+/* memory=tso: the scheduler flushes the oldest entry of thread i's
+ * buffer (which must not be empty) -- a trace event (WT_EV_FLUSH). */
+void wt_sim_flush_event(struct wt_sim *s, unsigned i);
 
 #endif /* WT_SIM_SCHED_POLICY_H */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sim/sched/run.h"
+#include "sim/tso.h"
 
 static const char *const status_names[] = {
 	[WT_RUN_OK] = "ok",
@@ -52,11 +53,45 @@ int wt_policy_parse(const char *s)
 	return -1;
 }
 
+static const char *const memory_names[] = { "sc", "tso" };
+
+const char *wt_memory_name(enum wt_memory m)
+{
+	return (unsigned)m <= WT_MEMORY_TSO ? memory_names[m] : "?";
+}
+
+int wt_memory_parse(const char *s)
+{
+	for (int i = 0; i <= WT_MEMORY_TSO; i++)
+		if (strcmp(s, memory_names[i]) == 0)
+			return i;
+	return -1;
+}
+
 static int config_error(struct wt_run_result *out, const char *msg)
 {
 	out->status = WT_RUN_CONFIG_ERROR;
 	snprintf(out->report, sizeof(out->report), "%s", msg);
 	return WT_RUN_CONFIG_ERROR;
+}
+
+static int check_memory(const struct wt_run_config *cfg,
+			struct wt_run_result *out)
+{
+	if ((unsigned)cfg->memory > WT_MEMORY_TSO)
+		return config_error(out, "memory must be sc or tso");
+	if (cfg->memory == WT_MEMORY_SC)
+		return 0;
+	/* Real threads on real cores have their own store buffers. */
+	if (cfg->backend != WT_BACKEND_SIM)
+		return config_error(out, "memory=tso runs in sim mode only");
+#ifdef WT_NO_HOOKS
+	/* Lock operations drain the buffers at their points. */
+	return config_error(out, "memory=tso needs the injection hooks");
+#endif
+	if (!(cfg->tso_flush_p >= 0.0 && cfg->tso_flush_p <= 1.0))
+		return config_error(out, "tso_flush_p must be in [0, 1]");
+	return 0;
 }
 
 static int check_config(const struct wt_run_config *cfg, unsigned n,
@@ -74,7 +109,7 @@ static int check_config(const struct wt_run_config *cfg, unsigned n,
 		return config_error(out, "policy directed needs a schedule");
 	if (cfg->policy == WT_POLICY_PCT && cfg->pct_depth == 0)
 		return config_error(out, "pct depth must be at least 1");
-	return 0;
+	return check_memory(cfg, out);
 }
 
 static void setup_thread(struct wt_thread *t, const struct wt_run_config *cfg,
@@ -144,7 +179,7 @@ int wt_run(const struct wt_run_config *config, unsigned nthreads,
 	struct wt_run_config local = *config;
 	const struct wt_run_config *cfg = &local;
 	struct wt_ruleset *rs = NULL;
-	uint64_t iteration_seed;
+	uint64_t iteration_seed, saved_bugs;
 	uint32_t stop = 0;
 	bool count;
 	char err[256];
@@ -154,6 +189,7 @@ int wt_run(const struct wt_run_config *config, unsigned nthreads,
 		local.max_points = 10000000;
 	memset(out, 0, sizeof(*out));
 	out->nthreads = nthreads;
+	out->memory = cfg->memory;
 	wt_points_catalogue();
 	/* Build the name-hash table before any thread can race for it. */
 	(void)wt_point_name_hash(wt_point_by_id(0));
@@ -175,6 +211,9 @@ int wt_run(const struct wt_run_config *config, unsigned nthreads,
 	}
 	count = cfg->count_hits || wt_ruleset_needs_hits(rs);
 	iteration_seed = wt_seed_iteration(cfg->seed, cfg->iteration);
+	/* The sim's fibers run on this OS thread; stress threads copy it. */
+	saved_bugs = wt_primitive_bugs;
+	wt_primitive_bugs = cfg->bugs;
 	for (unsigned i = 0; i < nthreads; i++)
 		setup_thread(threads[i], cfg, iteration_seed,
 			     count ? &out->thread_hits[(size_t)i * out->npoints]
@@ -183,6 +222,7 @@ int wt_run(const struct wt_run_config *config, unsigned nthreads,
 		rc = wt_run_sim(cfg, nthreads, threads, body, args, out);
 	else
 		rc = wt_run_stress(cfg, nthreads, threads, body, args, out);
+	wt_primitive_bugs = saved_bugs;
 	collect(out, nthreads, threads, rs, cfg->nrules);
 	for (unsigned i = 0; i < nthreads; i++)
 		clear_thread(threads[i]);
@@ -214,6 +254,9 @@ void wt_run_result_print(FILE *f, const struct wt_run_result *r)
 			r->trace->dropped);
 	if (r->diverged)
 		fprintf(f, " diverged_at=%zu", r->diverged_at);
+	if (r->memory == WT_MEMORY_TSO)
+		fprintf(f, " memory=tso tso_stores=%" PRIu64 " tso_flush_events=%"
+			PRIu64, r->tso_stores, r->tso_flush_events);
 	fputc('\n', f);
 	if (r->report[0])
 		fprintf(f, "%s\n", r->report);

@@ -55,6 +55,20 @@ enum wt_policy {
 	WT_POLICY_DIRECTED,	/* cfg.schedule, then random */
 };
 
+/*
+ * The memory model of the sim backend.  SC: one fiber runs at a time and
+ * every access sees the latest store.  TSO: x86-TSO store buffers
+ * (sim/tso.h) -- stores through sim/atomic.h wait in a per-thread FIFO
+ * until the scheduler flushes them (a "flush" trace event, random with
+ * probability tso_flush_p at each decision, or a directed `flush THREAD
+ * [all]' step) or a fence, a read-modify-write, a lock operation or the
+ * thread's end drains them.  Sim backend only.
+ */
+enum wt_memory {
+	WT_MEMORY_SC,		/* sequentially consistent (default) */
+	WT_MEMORY_TSO,		/* per-thread FIFO store buffers */
+};
+
 enum wt_run_status {
 	WT_RUN_OK,		/* every thread finished */
 	WT_RUN_DEADLOCK,	/* no runnable thread, some not finished */
@@ -88,13 +102,24 @@ struct wt_run_config {
 	const char *cpus;		/* stress: "0,1" or "0-3" (PU os index) */
 	uint64_t timeout_ms;		/* stress: watchdog */
 	size_t stack_size;		/* sim: bytes per fiber stack */
+	enum wt_memory memory;		/* sim: SC (default) or TSO */
+	/* TSO: at each decision outside a directed schedule or a replay,
+	 * flush the oldest entry of a random non-empty buffer with this
+	 * probability, again and again until the draw fails. */
+	double tso_flush_p;
+	/* Zoo bugs the primitives test (sim/bug.h ids; sim/seq.h's
+	 * WT_BUG_SEQ_NO_BARRIER): copied to wt_primitive_bugs of every OS
+	 * thread of the run.  The world's own mask (wt_world_config.bugs)
+	 * belongs here too when a scenario runs with --bug. */
+	uint64_t bugs;
 };
 
 #define WT_RUN_CONFIG_INIT {						\
 	.backend = WT_BACKEND_SIM, .policy = WT_POLICY_RANDOM,		\
 	.random_switch_p = 0.1, .pct_depth = 3, .pct_steps = 10000,	\
 	.step_ns = 10, .count_hits = true, .max_points = 10000000,	\
-	.timeout_ms = 60000, .stack_size = 256 * 1024 }
+	.timeout_ms = 60000, .stack_size = 256 * 1024,			\
+	.memory = WT_MEMORY_SC, .tso_flush_p = 0.1 }
 
 /* Where each thread was when the run ended. */
 struct wt_run_thread_result {
@@ -127,6 +152,13 @@ struct wt_run_result {
 	/* Directed schedule: steps done; the step that failed (1-based). */
 	unsigned steps_done;
 	unsigned step_failed;
+	enum wt_memory memory;		/* the run's memory model */
+	/* TSO: scheduler flushes (trace events), and the buffers' totals. */
+	uint64_t tso_flush_events;
+	uint64_t tso_stores;		/* stores that went into a buffer */
+	uint64_t tso_flushes;		/* entries that reached memory */
+	uint64_t tso_forwards;		/* loads served from the own buffer */
+	uint64_t tso_stale;		/* loads that missed another's store */
 	/* Replay: whether and where (event index) the run left the record. */
 	bool diverged;
 	size_t diverged_at;
@@ -146,6 +178,8 @@ const char *wt_backend_name(enum wt_backend b);
 int wt_backend_parse(const char *s);		/* -1 unknown */
 const char *wt_policy_name(enum wt_policy p);
 int wt_policy_parse(const char *s);		/* -1 unknown */
+const char *wt_memory_name(enum wt_memory m);	/* "sc", "tso" */
+int wt_memory_parse(const char *s);		/* -1 unknown */
 
 /* The backends (internal to sim/sched). */
 int wt_run_sim(const struct wt_run_config *cfg, unsigned n,

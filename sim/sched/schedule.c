@@ -108,6 +108,50 @@ static int parse_until(const char *line, size_t pos, struct wt_sched_step *st,
 	return 0;
 }
 
+static bool word_is(const char *line, size_t s, size_t n, const char *w)
+{
+	return n == strlen(w) && strncmp(line + s, w, n) == 0;
+}
+
+/* flush THREAD [all]; pos is after `flush'. */
+static int parse_flush(const char *line, size_t pos, struct wt_sched_step *st,
+		       struct wt_parse_error *err)
+{
+	size_t s, n;
+
+	st->kind = WT_SCHED_FLUSH;
+	if (!next_word(line, &pos, &s, &n))
+		return serr(err, pos, "expected a thread after 'flush'");
+	if (word_copy(st->thread, sizeof(st->thread), line, s, n, err))
+		return -1;
+	if (next_word(line, &pos, &s, &n)) {
+		if (!word_is(line, s, n, "all"))
+			return serr(err, s, "unexpected '%.*s' (flush THREAD [all])",
+				    (int)n, line + s);
+		st->all = true;
+	}
+	if (next_word(line, &pos, &s, &n))
+		return serr(err, s, "unexpected '%.*s' at the end of the step",
+			    (int)n, line + s);
+	return 0;
+}
+
+/*
+ * `flush X ...' is a flush step unless X is a step keyword, so a thread
+ * named "flush" still has its `flush until/run/finish' steps.
+ */
+static bool is_flush_step(const char *line, size_t s, size_t n, size_t pos)
+{
+	size_t s2, n2;
+
+	if (!word_is(line, s, n, "flush"))
+		return false;
+	if (!next_word(line, &pos, &s2, &n2))
+		return true;	/* "flush" alone: the flush parser says why */
+	return !word_is(line, s2, n2, "until") && !word_is(line, s2, n2, "run") &&
+	       !word_is(line, s2, n2, "finish");
+}
+
 int wt_schedule_parse_step(const char *line, struct wt_sched_step *st,
 			   struct wt_parse_error *err)
 {
@@ -118,6 +162,8 @@ int wt_schedule_parse_step(const char *line, struct wt_sched_step *st,
 	st->count = 1;
 	if (!next_word(line, &pos, &s, &n))
 		return serr(err, 0, "empty step");
+	if (is_flush_step(line, s, n, pos))
+		return parse_flush(line, pos, st, err);
 	if (word_copy(st->thread, sizeof(st->thread), line, s, n, err))
 		return -1;
 	if (!next_word(line, &pos, &s, &n))
@@ -235,6 +281,9 @@ int wt_step_format(const struct wt_sched_step *st, char *buf, size_t size)
 				st->count);
 	case WT_SCHED_FINISH:
 		return snprintf(buf, size, "%s finish", st->thread);
+	case WT_SCHED_FLUSH:
+		return snprintf(buf, size, "flush %s%s", st->thread,
+				st->all ? " all" : "");
 	}
 	return 0;
 }

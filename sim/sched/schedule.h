@@ -10,6 +10,11 @@
  *		the point guards)
  *	THREAD run N	run THREAD through its next N points
  *	THREAD finish	run THREAD until its body returns
+ *	flush THREAD [all]
+ *		memory=tso: flush the oldest entry of THREAD's store
+ *		buffer to memory (with `all': every entry); no thread runs.
+ *		Flushing an empty buffer is an impossible step, except with
+ *		`all'.  A schedule with flush steps needs memory=tso.
  *
  * `#' starts a comment; blank lines are skipped.  THREAD is a thread name,
  * a role or #ID, resolved when the run starts.
@@ -24,7 +29,12 @@
  * with the step's line) and carries on under the random policy so that
  * the threads end.  After the last step, the remaining threads run under
  * the random policy.  Directed steps ignore delays and yields (the
- * schedule is explicit); the virtual clocks still advance.
+ * schedule is explicit); the virtual clocks still advance.  Under
+ * memory=tso the scheduler flushes nothing of its own accord while a
+ * directed schedule is in progress (store buffers drain only at flush
+ * steps, fences, lock operations, a full buffer or a thread's end), so
+ * the schedule alone decides what becomes visible when -- except when no
+ * thread at all could run, where a flush is forced (a trace event).
  */
 #ifndef WT_SIM_SCHED_SCHEDULE_H
 #define WT_SIM_SCHED_SCHEDULE_H
@@ -35,6 +45,7 @@ enum wt_sched_step_kind {
 	WT_SCHED_UNTIL,
 	WT_SCHED_RUN,
 	WT_SCHED_FINISH,
+	WT_SCHED_FLUSH,		/* memory=tso: flush a store buffer */
 };
 
 struct wt_sched_step {
@@ -44,6 +55,7 @@ struct wt_sched_step {
 	uint64_t nth;				/* until: >= 1 */
 	uint64_t count;				/* run: >= 1 */
 	char component[WT_RULE_COMPONENT_MAX];	/* until ... where name= */
+	bool all;				/* flush: every entry */
 	unsigned line;				/* 1-based source line */
 };
 

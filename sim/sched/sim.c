@@ -11,6 +11,30 @@
  * context ("main") is switched back to when every fiber is done, or when
  * the run must end early (deadlock, stuck).  Fibers that never finished
  * are abandoned: their stacks are freed without unwinding.
+ *
+ * memory=tso: every fiber has an x86-TSO store buffer (sim/tso.h), and
+ * wt_tso_self follows the running fiber as wt_self does.  What drains a
+ * buffer without any smp_mb() written in the code:
+ *
+ *   - a lock or unlock point (spin_lock/trylock, mutex_lock, and so the
+ *     lockrefs, which take their spinlock).  Acquire is a locked
+ *     cmpxchg on x86, which drains.  Release is a plain store on x86,
+ *     but spinlock.c and mutex.c make it directly (not through a
+ *     buffer), so what the thread buffered before it must reach memory
+ *     first or the FIFO would be broken; the x86 freedom of a later load
+ *     passing the unlock is therefore not modelled (stronger than x86);
+ *   - the end of the outermost RCU read section, and every grace-period
+ *     point (synchronize_rcu, call_rcu, reader teardown).  rcu_read_unlock
+ *     is no barrier on x86, but a grace period ends only after each
+ *     reader's stores in its section are visible (RCU's quiescent-state
+ *     barriers): draining at the unlock is the simplest way to give that,
+ *     and it keeps a late flush out of an object freed after the grace
+ *     period (stronger than x86 across rcu_read_unlock only);
+ *   - the thread's end, and, when the run ends, every buffer left (the
+ *     abandoned fibers' too), so the world is complete afterwards.
+ *
+ * Everything else -- which buffered store reaches memory when -- is the
+ * scheduler's decision (policy.c), recorded as a flush event.
  */
 #include <setjmp.h>
 #include <stdio.h>
@@ -28,11 +52,58 @@
 
 #include "sim/sched/policy.h"
 #include "sim/sched/run.h"
+#include "sim/tso.h"
 
 
 /* The simulation of the calling OS thread (fiber entry finds it here:
  * makecontext passes no pointer portably). */
 static __thread struct wt_sim *sim_current;
+
+struct wt_tso_buf *wt_sim_tso_buf(struct wt_sim *s, int i)
+{
+	return s->tso && i >= 0 ? wt_tso_buf_of(s->tso, (unsigned)i) : NULL;
+}
+
+/* The point of a flush event: never reached through a hook. */
+static const struct wt_point *tso_flush_point(void)
+{
+	return WT_POINT(WT_K_STORE, "tso.flush", "store buffer",
+			"memory=tso: the oldest entry of THREAD's store buffer "
+			"reaches memory (a scheduler decision, not a hook)");
+}
+
+void wt_sim_flush_event(struct wt_sim *s, unsigned i)
+{
+	struct wt_thread *t = s->f[i].t;
+	const struct wt_point *p = tso_flush_point();
+	/* On the owner's lane, at the time of the decision. */
+	uint64_t when = t->clock_ns > s->now_ns ? t->clock_ns : s->now_ns;
+
+	if (!wt_tso_flush(wt_sim_tso_buf(s, (int)i)))
+		abort();	/* the policy flushes non-empty buffers only */
+	s->out->tso_flush_events++;
+	if (s->trace_on)
+		wt_trace_buf_record(&s->trace, s->trace.total, when, t->id, p,
+				    WT_EV_FLUSH, 0);
+	else
+		s->trace.digest = wt_trace_digest_event(s->trace.digest, t->id,
+							p, WT_EV_FLUSH);
+}
+
+/* The points that drain the arriving thread's buffer (see the top). */
+static bool tso_drain_point(const struct wt_thread *t, const struct wt_point *p)
+{
+	switch (p->kind) {
+	case WT_K_LOCK:
+	case WT_K_UNLOCK:
+	case WT_K_RCU_SYNC:
+		return true;
+	case WT_K_RCU_EXIT:
+		return t->rcu_depth == 1;	/* not yet decremented */
+	default:
+		return false;
+	}
+}
 
 static void sim_after_switch(struct wt_sim *s)
 {
@@ -64,6 +135,7 @@ static void sim_switch(struct wt_sim *s, int from, int to, bool dying)
 	s->cur = to;
 	s->switches++;
 	wt_self_set(to < 0 ? s->main_self : s->f[to].t);
+	wt_tso_self = wt_sim_tso_buf(s, to);
 #ifdef WT_ASAN
 	{
 		void **fake = dying ? NULL :
@@ -166,6 +238,8 @@ static void sim_point(struct wt_sched *base, struct wt_thread *t,
 	uint16_t flags = t->pending_delay_ns ? WT_EV_DELAY : 0;
 
 	(void)obj;
+	if (s->tso && p && tso_drain_point(t, p))
+		wt_tso_drain(wt_sim_tso_buf(s, (int)t->id));
 	/* The delay counts from the arrival: it is time spent at the point. */
 	if (t->pending_delay_ns) {
 		t->clock_ns += t->pending_delay_ns;
@@ -183,6 +257,22 @@ static void sim_point(struct wt_sched *base, struct wt_thread *t,
 	sim_reschedule(s, false);
 }
 
+/* ready() as the policy evaluated it: under tso in the waiter's view with
+ * its buffer in direct mode (policy.c, condition_holds). */
+static bool sim_still_ready(struct wt_sim *s, struct wt_thread *t,
+			    wt_ready_fn ready, const void *arg)
+{
+	struct wt_tso_buf *b = wt_sim_tso_buf(s, (int)t->id);
+	bool old, ok;
+
+	if (!b)
+		return ready(arg);
+	old = wt_tso_set_direct(b, true);
+	ok = ready(arg);
+	wt_tso_set_direct(b, old);
+	return ok;
+}
+
 static void sim_wait(struct wt_sched *base, struct wt_thread *t,
 		     const struct wt_point *p, enum wt_wait_kind kind,
 		     wt_ready_fn ready, const void *arg)
@@ -197,7 +287,7 @@ static void sim_wait(struct wt_sched *base, struct wt_thread *t,
 	sim_arrive(s, f, p, WT_EV_WAIT);
 	sim_reschedule(s, false);
 	/* Picked only once ready() held, and nothing ran in between. */
-	if (!ready(arg))
+	if (!sim_still_ready(s, t, ready, arg))
 		abort();
 }
 
@@ -220,6 +310,9 @@ static void fiber_entry(void)
 		s->body(t, s->args ? s->args[t->id] : NULL);
 	}
 	t->exit_env = NULL;
+	/* Its last stores reach memory before the thread is gone. */
+	if (s->tso)
+		wt_tso_drain(wt_sim_tso_buf(s, (int)t->id));
 	t->finished = !t->aborted;
 	f->state = WT_FIBER_DONE;
 	wt_sim_policy_finished(s, f);
@@ -270,6 +363,15 @@ static void sim_results(struct wt_sim *s, struct wt_run_result *out)
 		out->trace = wt_trace_from_buf(&s->trace);
 	for (unsigned i = 0; i < s->n; i++)
 		out->threads[i].blocked = s->f[i].state == WT_FIBER_BLOCKED;
+	if (s->tso) {
+		struct wt_tso_stats st;
+
+		wt_tso_get_stats(s->tso, &st);
+		out->tso_stores = st.stores;
+		out->tso_flushes = st.flushes;
+		out->tso_forwards = st.forwards;
+		out->tso_stale = st.stale;
+	}
 }
 
 int wt_run_sim(const struct wt_run_config *cfg, unsigned n,
@@ -279,6 +381,7 @@ int wt_run_sim(const struct wt_run_config *cfg, unsigned n,
 {
 	struct wt_sim *s = calloc(1, sizeof(*s));
 	struct wt_sim *saved = sim_current;
+	struct wt_tso_buf *saved_tso = wt_tso_self;
 	int rc = -1;
 
 	if (!s)
@@ -299,6 +402,8 @@ int wt_run_sim(const struct wt_run_config *cfg, unsigned n,
 	for (unsigned i = 0; i < n; i++)
 		if (fiber_init(s, &s->f[i], threads[i]))
 			goto out_fibers;
+	if (cfg->memory == WT_MEMORY_TSO && !(s->tso = wt_tso_create(n)))
+		goto out_fibers;
 	if (wt_sim_policy_init(s, out)) {
 		wt_sim_policy_fini(s, out);
 		goto out_fibers;
@@ -310,12 +415,16 @@ int wt_run_sim(const struct wt_run_config *cfg, unsigned n,
 	sim_reschedule(s, false);	/* from main: returns when the run ends */
 	sim_current = saved;
 	wt_self_set(s->main_self);
+	wt_tso_self = saved_tso;
+	if (s->tso)
+		wt_tso_drain_all(s->tso);	/* abandoned fibers' too */
 	wt_sim_policy_fini(s, out);
 	sim_results(s, out);
 	rc = out->status;
 out_fibers:
 	for (unsigned i = 0; i < n; i++)
 		fiber_fini(&s->f[i]);
+	wt_tso_destroy(s->tso);
 	wt_trace_buf_fini(&s->trace);
 out_free:
 	if (rc < 0) {

@@ -31,6 +31,7 @@
 
 #include "sim/atomic.h"
 #include "sim/sched/run.h"
+#include "sim/tso.h"
 #include "sim/sched/sched.h"
 
 
@@ -189,6 +190,7 @@ static void *stress_entry(void *arg)
 	 * run, only less controlled (the binding string says what was
 	 * asked). */
 	(void)hwloc_set_cpubind(s->topo, st->set, HWLOC_CPUBIND_THREAD);
+	wt_primitive_bugs = s->cfg->bugs;	/* what sim/seq.h tests */
 	wt_thread_enter(t);
 	__atomic_add_fetch(&s->gate, 1, __ATOMIC_ACQ_REL);
 	while (__atomic_load_n(&s->gate, __ATOMIC_ACQUIRE) < s->n)

@@ -212,8 +212,9 @@ void wt_trace_write(FILE *f, const struct wt_trace *tr,
 			fprintf(f, "%s", names[e->thread]);
 		else
 			fprintf(f, "#%u", e->thread);
-		fprintf(f, " %s%s", wt_point_name(wt_point_by_id(e->point)),
-			e->flags & WT_EV_WAIT ? " wait" : "");
+		fprintf(f, " %s%s%s", wt_point_name(wt_point_by_id(e->point)),
+			e->flags & WT_EV_WAIT ? " wait" : "",
+			e->flags & WT_EV_FLUSH ? " flush" : "");
 		if (note)
 			fprintf(f, " \"%s\"", note);
 		fputc('\n', f);
@@ -236,7 +237,27 @@ static int thread_by_name(const char *w, const char *const *names,
 	return -1;
 }
 
-/* One event line: SEQ TIME THREAD POINT [wait] [...]. */
+/* The words after the point: wait, flush, then anything (a note). */
+static void parse_flags(const char *rest, struct wt_trace_event *e)
+{
+	for (;;) {
+		while (isspace((unsigned char)*rest))
+			rest++;
+		if (strncmp(rest, "wait", 4) == 0 &&
+		    (!rest[4] || isspace((unsigned char)rest[4]))) {
+			e->flags |= WT_EV_WAIT;
+			rest += 4;
+		} else if (strncmp(rest, "flush", 5) == 0 &&
+			   (!rest[5] || isspace((unsigned char)rest[5]))) {
+			e->flags |= WT_EV_FLUSH;
+			rest += 5;
+		} else {
+			return;
+		}
+	}
+}
+
+/* One event line: SEQ TIME THREAD POINT [wait] [flush] [...]. */
 static int parse_event(const char *line, struct wt_trace_event *e,
 		       const char *const *names, unsigned nnames,
 		       struct wt_parse_error *err)
@@ -270,10 +291,7 @@ static int parse_event(const char *line, struct wt_trace_event *e,
 	e->time_ns = time;
 	e->thread = (uint32_t)id;
 	e->point = wt_point_id(p);
-	while (isspace((unsigned char)line[end]))
-		end++;
-	if (strncmp(line + end, "wait", 4) == 0)
-		e->flags = WT_EV_WAIT;
+	parse_flags(line + end, e);
 	return 0;
 }
 

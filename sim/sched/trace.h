@@ -45,7 +45,13 @@
 
 #define WT_EV_WAIT	0x1	/* the arrival was a blocking wait */
 #define WT_EV_DELAY	0x2	/* a delay fired here (not in the digest) */
-#define WT_EV_DIGEST_FLAGS WT_EV_WAIT
+/*
+ * Not an arrival: memory=tso, the scheduler flushed the oldest entry of
+ * THREAD's store buffer to memory (point: tso.flush).  A decision like
+ * the choice of a thread, so it is in the digest and a replay redoes it.
+ */
+#define WT_EV_FLUSH	0x4
+#define WT_EV_DIGEST_FLAGS (WT_EV_WAIT | WT_EV_FLUSH)
 
 struct wt_trace_event {
 	uint64_t seq;		/* sim: index in the iteration; stress: ticket */
@@ -111,7 +117,8 @@ void wt_trace_note(const char *text);
 
 /*
  * One line per event:
- *	SEQ TIME_NS THREAD POINT_NAME [wait] ["note"]
+ *	SEQ TIME_NS THREAD POINT_NAME [wait] [flush] ["note"]
+ * (a store-buffer flush reads "SEQ TIME THREAD tso.flush flush")
  * THREAD is the thread's name when names[] is given, else #ID.  A header
  * line "# trace events=N dropped=D digest=HEX" comes first.
  */
