@@ -20,6 +20,7 @@
 
 #include "core/namei.h"
 #include "core/oracle.h"
+#include "scenarios/src/checks.h"
 #include "scenarios/src/iter.h"
 #include "sim/history.h"
 #include "sim/ops.h"
@@ -391,6 +392,7 @@ static void run_walk(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 		     unsigned idx)
 {
 	const struct path *dir = tc->dirs[idx].dentry ? &tc->dirs[idx] : NULL;
+	uint64_t points = __atomic_load_n(&tc->thread.arrivals, __ATOMIC_RELAXED);
 	int err;
 
 	wt_record_reset(tc->record);
@@ -417,6 +419,7 @@ static void run_walk(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 	/* refused before the engine saw it (openat2's flag checks): no walk */
 	if (tc->record->nattempts || tc->record->result == err)
 		judge(tc, op, idx);
+	wt_scn_check_walk(tc, op, err, points);	/* scenarios/src/checks.h */
 }
 
 static void run_verb(struct wt_scn_tctx *tc, const struct wt_scn_op *op)

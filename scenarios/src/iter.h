@@ -45,6 +45,7 @@ struct wt_scn_tctx {
 	uint64_t *expect_bad;		/* [nexpects]: result mismatches */
 	bool *expect_seen;		/* [nexpects]: the K-th op happened */
 	json_t *failures;		/* at most WT_SCN_THREAD_FAILURES */
+	void *checker;			/* checks.c's per-thread state */
 	uint64_t nfailures;
 };
 

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "scenarios/src/checks.h"
 #include "scenarios/src/iter.h"
 #include "sim/sched/run.h"
 
@@ -220,6 +221,7 @@ static int run_iteration(struct wt_scn_result *r, const struct wt_scenario *s,
 	make_config(&cfg, s, o, mode, seed, traced, cpus, sizeof(cpus));
 	wt_run(&cfg, it.nthreads, ts, wt_scn_body, args, &res);
 	wt_scn_iter_judge_pending(&it);
+	wt_scn_check_quiescence(&it, res.status == WT_RUN_OK);	/* checks.h */
 	if (res.status == WT_RUN_CONFIG_ERROR) {
 		fprintf(stderr, "walktorture: %s: !!! %s\n", s->name, res.report);
 		wt_run_result_free(&res);
