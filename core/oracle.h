@@ -49,7 +49,14 @@
  * Besides, the record must be one walk: each step starts where the one
  * before left the walker (LOOKUP from the current directory, ...), a
  * granted exec check on a directory precedes every lookup and `..` in it,
- * and a successful END stands where the walk stands.
+ * and a successful END stands where the walk stands.  Two REF-walk facts
+ * the record shows as they happen: a second LOOKUP of the same name right
+ * after the first is the lookup_slow that follows a d_revalidate answer
+ * of 0 (one exec check covers both); and a LOOKUP that found a negative
+ * dentry may be followed by steps from that same dentry, positive -- a
+ * create instantiated it before step_into read it again (checked at an
+ * instant of its own).  An unvalidated step is skipped, and the walk's
+ * place is unknown until the next landing.
  *
  * The answer.  Success: END's object is where the walk stands (not a
  * symlink under LOOKUP_FOLLOW, a directory under LOOKUP_DIRECTORY).
@@ -69,12 +76,14 @@
  *
  * Remote filesystems are judged against the client's cache, not the
  * server's truth: in a directory of a remote super_block, an answer made
- * by ->lookup (a dentry the history does not know) is accepted when it
- * is consistent with what the client knows -- the same mount, an inode
- * of the same super_block if the history knows it -- because the server
- * may have changed behind the client's back and revalidation may have
- * dropped what the history still shows.  -ESTALE and revalidation errors
- * there are protocol.
+ * by ->lookup (a dentry the history does not know at that instant; a
+ * writer that touches it later logs it then) is accepted when it is
+ * consistent with what the client knows -- the same mount, an inode of
+ * the same super_block if the history knows it -- because the server may
+ * have changed behind the client's back and revalidation may have dropped
+ * what the history still shows; likewise a negative answer where the
+ * history still shows a name.  -ESTALE and revalidation errors there are
+ * protocol.
  *
  * Not checked (honestly): open's may_open (acc_mode is not recorded),
  * protected_symlinks' EACCES beyond "a trailing link in a sticky
