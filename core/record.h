@@ -169,7 +169,7 @@ struct wt_record {
 	uint32_t first_unvalidated;	/* walker's cursor */
 };
 
-#define WT_RECORD_DEFAULT_STEPS	256
+#define WT_RECORD_DEFAULT_STEPS	512	/* a 40-link ELOOP walk fits */
 #define WT_RECORD_DEFAULT_TEXT	(64 * 1024)
 
 /* Allocate a record (0 for either size: the default).  NULL on ENOMEM. */

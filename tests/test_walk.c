@@ -381,17 +381,17 @@ Test(walk, resolve_beneath, .init = base, .fini = wfx_fini)
 	struct path dir, p;
 
 	cr_assert_eq(lk("/a", 0, &dir), 0);
-	cr_expect_eq(filename_lookup(&fx.wk, &dir, "b/f", LOOKUP_BENEATH, &p, NULL), 0);
+	cr_expect_eq(lkat(&dir, "b/f", LOOKUP_BENEATH, &p, NULL), 0);
 	path_put(&p);
-	cr_expect_eq(filename_lookup(&fx.wk, &dir, "b/../b/f", LOOKUP_BENEATH, &p, NULL), 0);
+	cr_expect_eq(lkat(&dir, "b/../b/f", LOOKUP_BENEATH, &p, NULL), 0);
 	path_put(&p);
-	cr_expect_eq(filename_lookup(&fx.wk, &dir, "..", LOOKUP_BENEATH, &p, NULL), -EXDEV);
-	cr_expect_eq(filename_lookup(&fx.wk, &dir, "/a", LOOKUP_BENEATH, &p, NULL), -EXDEV);
-	cr_expect_eq(filename_lookup(&fx.wk, &dir, "../a/b", LOOKUP_BENEATH, &p, NULL), -EXDEV);
+	cr_expect_eq(lkat(&dir, "..", LOOKUP_BENEATH, &p, NULL), -EXDEV);
+	cr_expect_eq(lkat(&dir, "/a", LOOKUP_BENEATH, &p, NULL), -EXDEV);
+	cr_expect_eq(lkat(&dir, "../a/b", LOOKUP_BENEATH, &p, NULL), -EXDEV);
 	/* an absolute symlink escapes too */
-	cr_expect_eq(filename_lookup(&fx.wk, NULL, "abs", LOOKUP_BENEATH, &p, NULL), 0);
+	cr_expect_eq(lkat(NULL, "abs", LOOKUP_BENEATH, &p, NULL), 0);
 	path_put(&p);
-	cr_expect_eq(filename_lookup(&fx.wk, NULL, "abs/f", LOOKUP_BENEATH, &p, NULL), -EXDEV);
+	cr_expect_eq(lkat(NULL, "abs/f", LOOKUP_BENEATH, &p, NULL), -EXDEV);
 	path_put(&dir);
 	expect_clean();
 }
@@ -403,17 +403,17 @@ Test(walk, resolve_in_root, .init = base, .fini = wfx_fini)
 
 	cr_assert_eq(lk("/a", 0, &dir), 0);
 	cr_assert_eq(wt_resolve(fx.w, "/a/b/f", 0, &want), 0);
-	cr_assert_eq(filename_lookup(&fx.wk, &dir, "/b/f", LOOKUP_IN_ROOT, &p, NULL), 0);
+	cr_assert_eq(lkat(&dir, "/b/f", LOOKUP_IN_ROOT, &p, NULL), 0);
 	cr_expect_eq(p.dentry, want.dentry);
 	path_put(&p);
-	cr_assert_eq(filename_lookup(&fx.wk, &dir, "../../b/f", LOOKUP_IN_ROOT, &p, NULL), 0);
+	cr_assert_eq(lkat(&dir, "../../b/f", LOOKUP_IN_ROOT, &p, NULL), 0);
 	cr_expect_eq(p.dentry, want.dentry);
 	path_put(&p);
 	/* the absolute link /abs -> /a/b would be /a/a/b inside /a */
-	cr_expect_eq(filename_lookup(&fx.wk, NULL, "/abs/f", LOOKUP_IN_ROOT, &p, NULL), 0);
+	cr_expect_eq(lkat(NULL, "/abs/f", LOOKUP_IN_ROOT, &p, NULL), 0);
 	path_put(&p);
 	wfx_verb("ln -s /b /a/inroot");
-	cr_assert_eq(filename_lookup(&fx.wk, &dir, "inroot/f", LOOKUP_IN_ROOT, &p, NULL), 0);
+	cr_assert_eq(lkat(&dir, "inroot/f", LOOKUP_IN_ROOT, &p, NULL), 0);
 	cr_expect_eq(p.dentry, want.dentry, "an absolute link inside the root");
 	path_put(&p);
 	wt_path_put(&want);
@@ -439,7 +439,7 @@ Test(walk, parentat, .init = base, .fini = wfx_fini)
 	struct qstr last;
 	int type;
 
-	cr_assert_eq(filename_parentat(&fx.wk, NULL, "/abs/newname", 0, &parent,
+	cr_assert_eq(pat(NULL, "/abs/newname", 0, &parent,
 				       &last, &type), 0);
 	cr_assert_eq(wt_resolve(fx.w, "/a/b", 0, &want), 0);
 	cr_expect_eq(parent.dentry, want.dentry);
@@ -448,15 +448,15 @@ Test(walk, parentat, .init = base, .fini = wfx_fini)
 	cr_expect(!strncmp(last.name, "newname", 7));
 	path_put(&parent);
 	wt_path_put(&want);
-	cr_assert_eq(filename_parentat(&fx.wk, NULL, "/a/..", 0, &parent, &last,
+	cr_assert_eq(pat(NULL, "/a/..", 0, &parent, &last,
 				       &type), 0);
 	cr_expect_eq(type, LAST_DOTDOT);
 	path_put(&parent);
-	cr_assert_eq(filename_parentat(&fx.wk, NULL, "/", 0, &parent, &last,
+	cr_assert_eq(pat(NULL, "/", 0, &parent, &last,
 				       &type), 0);
 	cr_expect_eq(type, LAST_ROOT);
 	path_put(&parent);
-	cr_expect_eq(filename_parentat(&fx.wk, NULL, "/a/b/f/x", 0, &parent,
+	cr_expect_eq(pat(NULL, "/a/b/f/x", 0, &parent,
 				       &last, &type), -ENOTDIR);
 	expect_clean();
 }
@@ -467,7 +467,7 @@ Test(walk, mountpoint, .fini = wfx_fini)
 	struct path p, q;
 
 	wfx_build("mkdir /mnt\nmount -t tmpfs t /mnt\nmkdir /mnt/x\n");
-	cr_assert_eq(filename_mountpoint(&fx.wk, NULL, "/mnt", 0, &p), 0);
+	cr_assert_eq(mpt(NULL, "/mnt", 0, &p), 0);
 	cr_assert_eq(lk("/mnt/x/..", 0, &q), 0);
 	cr_expect_eq(p.mnt, q.mnt);
 	cr_expect_eq(p.dentry, q.dentry);
@@ -481,7 +481,10 @@ static int op(const char *name, uint64_t flags, uint64_t mode,
 {
 	struct open_how how = { .flags = flags, .mode = mode, .resolve = resolve };
 
-	return do_openat2(&fx.wk, NULL, name, &how, f);
+	int err = do_openat2(&fx.wk, NULL, name, &how, f);
+
+	wfx_judge(name);
+	return err;
 }
 
 /* open: O_CREAT creates, O_EXCL refuses an existing name, O_NOFOLLOW and
@@ -532,10 +535,10 @@ Test(walk, open_root, .init = base, .fini = wfx_fini)
 	cr_assert_eq(build_open_flags(&how, &opf), 0);
 	cr_assert_eq(lk("/a", 0, &root), 0);
 	cr_assert_eq(wt_resolve(fx.w, "/a/b/f", 0, &want), 0);
-	cr_assert_eq(do_file_open_root(&fx.wk, &root, "/b/f", &opf, &f), 0);
+	cr_assert_eq(openroot(&root, "/b/f", &opf, &f), 0);
 	cr_expect_eq(f.path.dentry, want.dentry);
 	wt_file_close(&f);
-	cr_assert_eq(do_file_open_root(&fx.wk, &root, "../../b/f", &opf, &f), 0);
+	cr_assert_eq(openroot(&root, "../../b/f", &opf, &f), 0);
 	cr_expect_eq(f.path.dentry, want.dentry);
 	wt_file_close(&f);
 	wt_path_put(&want);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/namei.h"
+#include "core/oracle.h"
 #include "core/paths.h"
 #include "core/record.h"
 #include "sim/ops.h"
@@ -91,9 +92,84 @@ static inline void wfx_cred(uint32_t uid, uint32_t gid)
 	fx.task.cred.cap_dac_override = uid == 0;
 }
 
+/*
+ * The oracle judges every recorded walk of the tests: the answer must be
+ * one REF-walk could have given, from the record alone.  A test that
+ * knows the oracle cannot judge a case turns fx_no_oracle on.
+ */
+static bool fx_no_oracle;
+
+static inline void wfx_judge_root(const char *name, const struct path *root)
+{
+	struct wt_oracle_input in = {
+		.record = fx.rec, .cred = &fx.task.cred, .name = name,
+		.protected_symlinks = fx.wk.protected_symlinks,
+		.root_mnt = real_mount(root->mnt)->wt.id,
+		.root_dentry = root->dentry->wt.id,
+	};
+	struct wt_oracle_result res;
+	enum wt_verdict v;
+
+	if (fx_no_oracle || !fx.wk.record || !fx.w->history)
+		return;
+	v = wt_oracle_check(fx.w->history, &in, &res);
+	if (getenv("WT_TEST_VERDICTS"))
+		fprintf(stderr, "verdict %s %s: %s\n", wt_verdict_name(v), name,
+			res.explain);
+	if (v == WT_VERDICT_REJECTED)
+		wt_record_print(fx.rec, stderr);
+	cr_assert_neq(v, WT_VERDICT_REJECTED, "oracle rejects %s: %s", name,
+		      res.explain);
+}
+
+static inline void wfx_judge(const char *name)
+{
+	wfx_judge_root(name, &fx.task.root);
+}
+
+/* The entry points, each walk judged by the oracle. */
+static inline int lkat(const struct path *dir, const char *name,
+		       unsigned flags, struct path *out, const struct path *root)
+{
+	int err = filename_lookup(&fx.wk, dir, name, flags, out, root);
+
+	/* a scoped lookup's root is where it starts */
+	if (!root && (flags & LOOKUP_IS_SCOPED))
+		root = dir ? dir : &fx.task.pwd;
+	wfx_judge_root(name, root ? root : &fx.task.root);
+	return err;
+}
+
+static inline int pat(const struct path *dir, const char *name, unsigned flags,
+		      struct path *parent, struct qstr *last, int *type)
+{
+	int err = filename_parentat(&fx.wk, dir, name, flags, parent, last, type);
+
+	wfx_judge(name);
+	return err;
+}
+
+static inline int mpt(const struct path *dir, const char *name, unsigned flags,
+		      struct path *out)
+{
+	int err = filename_mountpoint(&fx.wk, dir, name, flags, out);
+
+	wfx_judge(name);
+	return err;
+}
+
+static inline int openroot(const struct path *root, const char *name,
+			   const struct open_flags *op, struct wt_file *f)
+{
+	int err = do_file_open_root(&fx.wk, root, name, op, f);
+
+	wfx_judge_root(name, root);
+	return err;
+}
+
 static inline int lk(const char *name, unsigned flags, struct path *out)
 {
-	return filename_lookup(&fx.wk, NULL, name, flags, out, NULL);
+	return lkat(NULL, name, flags, out, NULL);
 }
 
 /* Look up and drop: the error (0 for success). */

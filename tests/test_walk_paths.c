@@ -156,12 +156,31 @@ Test(walk_paths, scoped, .init = plain, .fini = wfx_fini)
 
 	cr_assert_eq(lk("/a", 0, &dir), 0);
 	expect_counts("rcu.ok=1");
-	cr_expect_eq(filename_lookup(&fx.wk, &dir, "b/../b/f", LOOKUP_BENEATH, &p, NULL), 0);
+	cr_expect_eq(lkat(&dir, "b/../b/f", LOOKUP_BENEATH, &p, NULL), 0);
 	path_put(&p);
 	expect_counts("rcu.ok=1");
-	cr_expect_eq(filename_lookup(&fx.wk, &dir, "..", LOOKUP_BENEATH, &p, NULL), -EXDEV);
+	cr_expect_eq(lkat(&dir, "..", LOOKUP_BENEATH, &p, NULL), -EXDEV);
 	expect_counts("restart.dotdot.root.beneath=1 ref.error=1");
-	/* a rename since path_init: -EAGAIN at the next `..` */
+	path_put(&dir);
+	expect_clean();
+}
+
+/* A scoped `..` after the walk's own automount: the mount it attached
+ * moved mount_lock since path_init, so `..` cannot be trusted: EAGAIN. */
+Test(walk_paths, scoped_eagain, .fini = wfx_fini)
+{
+	struct path dir, p;
+
+	wfx_build("mkdir /auto\nmount -t autofs a /auto\nmkdir /auto/t\n");
+	cr_assert_eq(lk("/auto", 0, &dir), 0);
+	expect_counts("rcu.ok=1");
+	cr_expect_eq(lkat(&dir, "t/..", LOOKUP_BENEATH, &p, NULL), -EAGAIN);
+	expect_counts("unlazy.follow_mount.automount=1 eagain.scoped.mount_lock=1 "
+		      "ref.error=1");
+	/* mounted now: nothing moves, and `..` inside the root is fine */
+	cr_expect_eq(lkat(&dir, "t/..", LOOKUP_BENEATH, &p, NULL), 0);
+	path_put(&p);
+	expect_counts("rcu.ok=1");
 	path_put(&dir);
 	expect_clean();
 }
@@ -183,7 +202,10 @@ static int op(const char *name, uint64_t flags, uint64_t mode, struct wt_file *f
 {
 	struct open_how how = { .flags = flags, .mode = mode };
 
-	return do_openat2(&fx.wk, NULL, name, &how, f);
+	int err = do_openat2(&fx.wk, NULL, name, &how, f);
+
+	wfx_judge(name);
+	return err;
 }
 
 /* open: O_CREAT leaves RCU-walk before the last component; a plain open
