@@ -21,6 +21,9 @@ enum wt_bug {
 	WT_BUG_FREE_NO_GRACE,		/* a dentry freed without a grace period */
 	WT_BUG_LOOKUP_FAST_NO_PARENT_SEQ,/* lookup_fast: no parent d_seq recheck */
 	WT_BUG_SYMLINK_DROPS_SEQ,	/* walk_component's symlink case discards the parent's seq */
+	WT_BUG_LEGITIMIZE_NO_MB,	/* __legitimize_mnt without its smp_mb (memory=tso) */
+	WT_BUG_UMOUNT_NO_MB,		/* do_umount without the smp_mb before its busy check (memory=tso) */
+	WT_BUG_SEQ_NO_BARRIER,		/* seq.h: the smp_mb of a seqcount Dekker pairing (_mb variants) removed (memory=tso) */
 	WT_BUG__COUNT
 };
 
