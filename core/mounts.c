@@ -190,7 +190,8 @@ bool choose_mountpoint(struct nameidata *nd, struct mount *m,
 			/*
 			 * Validates the "no mountpoint, stay at the root"
 			 * answer: a mount operation in between could have torn
-			 * the chain we followed.
+			 * the chain we followed, and `..` would wrongly stay.
+			 * No zoo bug removes it.
 			 */
 			if (!read_seqretry_at(&w->mount_lock, mseq,
 					      "choose_mountpoint.none"))
@@ -199,7 +200,10 @@ bool choose_mountpoint(struct nameidata *nd, struct mount *m,
 			if (lockref_get_not_dead(&path->dentry->d_lockref)) {
 				/*
 				 * Validates the mountpoint dentry against the
-				 * seq sampled with it; else retry.
+				 * seq sampled with it: else it may have been
+				 * renamed or killed since, and we would hold a
+				 * reference on the wrong place.  Retry.  No zoo
+				 * bug removes it.
 				 */
 				if (!read_seqcount_retry_at(&path->dentry->d_seq, seq,
 							    "choose_mountpoint.seq"))

@@ -68,6 +68,12 @@ int wt_dir_path(struct wt_world *w, const struct path *dir, char *buf,
 		char *start = NULL;
 		int err = dir_path_once(w, dir, buf, size, &start);
 
+		/*
+		 * Validate the names and the mount chain we read: with either
+		 * seqlock moved, a rename or a mount operation may have torn
+		 * the path (a name from before, a parent from after), and the
+		 * creation would land elsewhere.  Retry; no zoo bug here.
+		 */
 		if (read_seqretry_at(&w->mount_lock, mseq, "dir_path.mount_lock_retry") ||
 		    read_seqretry_at(&w->rename_lock, rseq, "dir_path.rename_lock_retry"))
 			continue;
