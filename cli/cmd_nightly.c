@@ -199,7 +199,7 @@ int wt_cmd_nightly(int argc, char **argv)
 	const char **args = calloc((size_t)argc + 64, sizeof(*args));
 	struct night n = { .seeds = 4, .out = "nightly" };
 	struct wt_scn_opts o;
-	unsigned nargs = 0;
+	unsigned nargs = 0, found = 0;
 	bool seed_set = false;
 	int ret = WT_EXIT_USAGE;
 
@@ -243,13 +243,15 @@ int wt_cmd_nightly(int argc, char **argv)
 	if (!seed_set)
 		o.seed = wt_scn_random_seed();
 	if (!nargs)
-		nargs = all_suites(args, 63);
+		nargs = found = all_suites(args, 63);
 	if (!nargs) {
 		wt_usage_error("nightly: no suites under %s", wt_scn_root());
 		goto out;
 	}
 	ret = run_night(args, nargs, &o, &n, argc, argv);
 out:
+	for (unsigned i = 0; i < found; i++)
+		free((char *)args[i]);
 	free(args);
 	return ret;
 }

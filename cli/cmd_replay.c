@@ -1,17 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * walktorture replay SEED SCENARIO [--bug NAME]
- * walktorture replay RESULTS.json#N [--bug NAME]
+ * walktorture replay SEED SCENARIO [--bug NAME] [--json FILE]
+ * walktorture replay RESULTS.json#N [--bug NAME] [--json FILE]
  *
  * Re-runs one iteration -- the one whose iteration seed is SEED, as every
  * failure's replay line says -- in sim mode with the full trace, prints
  * the trace and a timeline (one lane per thread), then the failure if it
  * happens again.  RESULTS.json#N takes the N-th failure (0-based, in
- * file order) of a results file.  Exit 1 when it fails, 0 when not.
+ * file order) of a results file.  --json writes the iteration's results
+ * (with the failure's walk steps and history window).  Exit 1 when it
+ * fails, 0 when not.
  */
 #define _GNU_SOURCE	/* strndup */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jansson.h>
 
@@ -59,6 +62,25 @@ out:
 	return ret;
 }
 
+static int write_json(const char *file, const struct wt_scn_result *r,
+		      unsigned nr, const struct wt_scn_opts *o, int argc,
+		      char **argv)
+{
+	char *cmd = wt_scn_command_line(argc, argv), err[1024];
+	struct wt_scn_run_info info = {
+		.command = cmd, .started = time(NULL), .mode = "sim",
+		.binding = "",
+	};
+	json_t *doc = wt_scn_results_json(r, nr, o, &info);
+	int ret = wt_scn_write_json(file, doc, err, sizeof(err));
+
+	if (ret)
+		fprintf(stderr, "walktorture: !!! %s\n", err);
+	json_decref(doc);
+	free(cmd);
+	return ret;
+}
+
 int wt_cmd_replay(int argc, char **argv)
 {
 	struct wt_scn_list l = { 0 };
@@ -66,6 +88,7 @@ int wt_cmd_replay(int argc, char **argv)
 	const char *pos[2];
 	unsigned npos = 0, nr = 0, failed = 0;
 	char *file = NULL;
+	const char *json_file = NULL;
 	struct wt_scn_opts o;
 	bool seed_set = false;
 	int ret = WT_EXIT_USAGE;
@@ -82,6 +105,8 @@ int wt_cmd_replay(int argc, char **argv)
 				return WT_EXIT_USAGE;
 			}
 			o.bug = argv[i];
+		} else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
+			json_file = argv[++i];
 		} else if (argv[i][0] == '-' || npos == 2) {
 			return wt_usage_error("usage: walktorture replay SEED "
 					      "SCENARIO | RESULTS.json#N");
@@ -112,6 +137,8 @@ int wt_cmd_replay(int argc, char **argv)
 	}
 	ret = wt_scn_run_all(&l, &o, &r, &nr, &failed) ? WT_EXIT_USAGE :
 	      failed ? WT_EXIT_FAIL : WT_EXIT_OK;
+	if (json_file && write_json(json_file, r, nr, &o, argc, argv))
+		ret = WT_EXIT_USAGE;
 out:
 	wt_scn_results_free(r, nr);
 	wt_scn_list_free(&l);
