@@ -488,8 +488,8 @@ Test(fs, autofs_trigger_manage_automount)
 	struct path p = { &am->mnt, t };
 	struct vfsmount *m, *m2;
 
-	cr_assert((d_flags_load(t) & (DCACHE_NEED_AUTOMOUNT | DCACHE_MANAGE_TRANSIT)) ==
-		  (DCACHE_NEED_AUTOMOUNT | DCACHE_MANAGE_TRANSIT));
+	cr_assert(d_flags_load(t) & DCACHE_NEED_AUTOMOUNT);
+	cr_assert(d_flags_load(t) & DCACHE_MANAGE_TRANSIT);
 	cr_assert_not(d_flags_load(f) & DCACHE_NEED_AUTOMOUNT);
 	cr_assert(d_flags_load(deep) & DCACHE_NEED_AUTOMOUNT);
 	sub = t_mk(deep, "sub", DIR_MODE);

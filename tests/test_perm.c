@@ -72,7 +72,8 @@ Test(perm, owner_group_other_matrix, .init = setup, .fini = teardown)
 		     -EACCES, "every bit asked must be granted");
 }
 
-Test(perm, a_class_is_judged_by_its_own_bits_alone, .init = setup, .fini = teardown)
+Test(perm, a_class_is_judged_by_its_own_bits_alone,
+     .init = setup, .fini = teardown)
 {
 	struct cred owner = user(100, 7), member = user(101, 200);
 	struct cred other = user(102, 300);
@@ -87,7 +88,8 @@ Test(perm, a_class_is_judged_by_its_own_bits_alone, .init = setup, .fini = teard
 	cr_assert_eq(perm(DIR(0710), 100, 200, &other, MAY_EXEC), -EACCES);
 }
 
-Test(perm, root_overrides_but_not_exec_without_any_x, .init = setup, .fini = teardown)
+Test(perm, root_overrides_but_not_exec_without_any_x,
+     .init = setup, .fini = teardown)
 {
 	struct cred r = root_cred();
 	struct cred plain_root = user(0, 0);	/* uid 0 without the capability */
@@ -107,7 +109,8 @@ Test(perm, root_overrides_but_not_exec_without_any_x, .init = setup, .fini = tea
 		     "the override is the capability, not uid 0");
 }
 
-Test(perm, may_not_block_is_ignored_by_the_generic_check, .init = setup, .fini = teardown)
+Test(perm, may_not_block_is_ignored_by_the_generic_check,
+     .init = setup, .fini = teardown)
 {
 	struct cred other = user(102, 300);
 

@@ -399,7 +399,8 @@ int main(int argc, char **argv)
 	dput(dirs[1]);
 	dput(dirs[0]);
 	wt_world_destroy(w);
-	printf("walktorture: test_vfs_stress hits=%llu failures=%llu violations=%llu %s\n",
+	printf("walktorture: test_vfs_stress hits=%llu failures=%llu "
+	       "violations=%llu %s\n",
 	       (unsigned long long)validated_hits, (unsigned long long)failures,
 	       (unsigned long long)violations,
 	       failures || violations ? "FAIL" : "PASS");

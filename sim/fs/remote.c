@@ -241,7 +241,8 @@ static void node_move(struct srv_node *n, struct srv_node *parent,
 }
 
 /* Resolve path by names from the root ("" and "/" are the root). */
-static struct srv_node *srv_walk(const struct remote_server *s, const char *path)
+static struct srv_node *srv_walk(const struct remote_server *s,
+				 const char *path)
 {
 	struct srv_node *n = s->root;
 	const char *p = path;

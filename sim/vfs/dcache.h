@@ -62,7 +62,7 @@
 #define DCACHE_SYMLINK_TYPE	0x00600000
 #define DCACHE_PAR_LOOKUP	0x10000000	/* in-lookup (d_alloc_parallel) */
 #define DCACHE_DENTRY_KILLED	0x20000000
-#define DCACHE_PERSISTENT	0x40000000	/* wt: pinned by its filesystem (d_make_persistent) */
+#define DCACHE_PERSISTENT	0x40000000	/* wt: pinned (d_make_persistent) */
 
 /*
  * An external (long) name, freed through RCU when its last user lets go

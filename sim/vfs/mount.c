@@ -170,7 +170,8 @@ bool wt_mntput_final(struct vfsmount *m)
 /* ------------------------------------------------------------------ */
 /* The hash                                                            */
 
-static uint32_t mnt_bucket_of(const struct wt_world *w, const struct mount *parent,
+static uint32_t mnt_bucket_of(const struct wt_world *w,
+			      const struct mount *parent,
 			      const struct dentry *mp)
 {
 	return wt_hash_bucket(parent->wt.id, mp->wt.id, w->cfg.mount_buckets);

@@ -120,8 +120,10 @@ struct wt_world *wt_world_create(const struct wt_world_config *cfg)
 	if (w->cfg.mount_buckets == 0)
 		w->cfg.mount_buckets = 1;
 	/* Seeded like d_seq, so no two runs' seq spaces line up. */
-	seqlock_init(&w->mount_lock, wt_world_initial_seq(w, WT_SEQ_SALT_MOUNT_LOCK));
-	seqlock_init(&w->rename_lock, wt_world_initial_seq(w, WT_SEQ_SALT_RENAME_LOCK));
+	seqlock_init(&w->mount_lock,
+		     wt_world_initial_seq(w, WT_SEQ_SALT_MOUNT_LOCK));
+	seqlock_init(&w->rename_lock,
+		     wt_world_initial_seq(w, WT_SEQ_SALT_RENAME_LOCK));
 	wt_mutex_init(&w->namespace_sem);
 	spin_lock_init(&w->dcache_lock);
 	spin_lock_init(&w->list_lock);
