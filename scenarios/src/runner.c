@@ -346,9 +346,15 @@ struct budget {
 };
 
 static struct budget budget_of(const struct wt_scenario *s,
-			       const struct wt_scn_opts *o)
+			       const struct wt_scn_opts *o, enum wt_scn_mode mode)
 {
 	struct budget b = { s->iterations, s->duration_ns, s->virtual_ns };
+
+	/* stress has no virtual clock: the same amount of real time */
+	if (mode == WT_SCN_STRESS && b.virtual_ns) {
+		b.duration_ns = b.duration_ns ? b.duration_ns : b.virtual_ns;
+		b.virtual_ns = 0;
+	}
 
 	if (o->nightly && s->nightly_iterations)
 		b.iterations = s->nightly_iterations;
@@ -749,7 +755,7 @@ int wt_scn_run(const struct wt_scenario *s, const struct wt_scn_opts *o,
 		print_verdict(out, r);
 		return 0;
 	}
-	b = budget_of(s, o);
+	b = budget_of(s, o, r->mode);
 	t0 = now_s();
 	while (!budget_done(&b, r, t0)) {
 		if (one(r, o, r->iterations, r->expect_unseen, &reruns, keep)) {

@@ -128,6 +128,41 @@ int wt_scn_resolve(struct wt_world *w, const char *path, struct path *out)
 	return wt_resolve(w, path, WT_RES_FOLLOW | WT_RES_DIRECTORY, out);
 }
 
+/* Every at=DIR, open_root ROOT and cwd must be a directory of the tree:
+ * they are resolved when each iteration's world is built. */
+static int check_dirs(const struct wt_scenario *s, struct wt_world *w,
+		      struct wt_scn_error *err)
+{
+	for (unsigned i = 0; i < s->nthreads; i++) {
+		const struct wt_scn_thread *th = &s->threads[i];
+		struct path p;
+		int e;
+
+		if (th->cwd) {
+			e = wt_scn_resolve(w, th->cwd, &p);
+			if (e)
+				return wt_scn_fail(err, s->file, th->pos, "cwd %s: "
+						   "%s in the tree", th->cwd,
+						   wt_scn_errno_name(e));
+			wt_path_put(&p);
+		}
+		for (unsigned j = 0; j < th->nops; j++) {
+			const struct wt_scn_op *op = &th->ops[j];
+
+			if (op->kind != WT_SCN_OP_WALK || !op->walk.dir)
+				continue;
+			e = wt_scn_resolve(w, op->walk.dir, &p);
+			if (e)
+				return wt_scn_fail(err, s->file, op->pos, "%s: %s "
+						   "in the tree (a dirfd must be a "
+						   "directory)", op->walk.dir,
+						   wt_scn_errno_name(e));
+			wt_path_put(&p);
+		}
+	}
+	return 0;
+}
+
 /*
  * The tree is checked by building it once: a line that does not parse,
  * or whose operation fails on the tree so far (mkdir without -p under a
@@ -153,6 +188,10 @@ int wt_scn_check_tree(struct wt_scenario *s, struct wt_scn_error *err)
 	w = wt_scn_world_build(s, 0, 0, err);
 	if (!w)
 		return -1;
+	if (check_dirs(s, w, err)) {
+		wt_scn_world_destroy(w);
+		return -1;
+	}
 	wt_scn_world_destroy(w);
 	return 0;
 }
