@@ -276,6 +276,73 @@ Test(dcache, zoo_d_lookup_without_rename_lock_misses)
 		       "without the retry the false miss is final");
 }
 
+/*
+ * slow_dentry_cmp's retry: a rename between the loads of d_name.len and
+ * d_name.name hands d_compare a torn pair -- the old length 3 with the
+ * new name "abc-and-then-a-long-tail..." -- which matches "ABC" though
+ * neither name does.  The d_seq retry sees the rename and looks again
+ * (a miss); the zoo's slow_cmp_no_seq returns the false hit (whose seq
+ * the walker's later check would reject, had d_compare not crashed on
+ * a pair that never existed).
+ */
+static struct dentry *casefold_lookup_torn(uint64_t bugs, bool *seq_moved)
+{
+	struct wt_world_config cfg;
+	struct wt_world *w;
+	struct super_block *sb;
+	struct dentry *d, *t, *hit;
+	struct t_thread tt;
+	struct rename_at r = { .sched = { .ops = &rename_at_ops } };
+	struct qstr q = tq("ABC");
+	unsigned seq = 0;
+
+	wt_world_config_default(&cfg);
+	cfg.bugs = bugs;
+	w = wt_world_create(&cfg);
+	sb = wt_sb_create(w, wt_fs_type_lookup("casefold"), "cf");
+	d = t_mk(sb->s_root, "abc", REG_MODE);
+	t = t_neg(sb->s_root, "abc-and-then-a-long-tail-beyond-the-inline-name");
+	d_hash_name(sb->s_root, &q);
+	wt_points_catalogue();
+	r.w = w;
+	r.at = wt_point_lookup("d_cmp_rcu.load.d_name.name");
+	cr_assert_not_null(r.at);
+	r.on = d;
+	r.move = d;
+	r.target = t;
+	t_enter(&tt, NULL, 0);
+	tt.t.sched = &r.sched;
+	wt_thread_arm(&tt.t, true);
+	hit = __d_lookup_rcu(sb->s_root, &q, &seq);
+	wt_thread_arm(&tt.t, false);
+	t_leave(&tt);
+	cr_assert(r.done, "the rename happened between the loads");
+	*seq_moved = hit && read_seqcount_retry(&hit->d_seq, seq);
+	dput(t);
+	dput(d);
+	wt_sb_discard(sb);
+	wt_world_destroy(w);
+	return hit ? (struct dentry *)1 : NULL;
+}
+
+Test(dcache, slow_dentry_cmp_retries_a_torn_name)
+{
+	bool moved;
+
+	cr_assert_null(casefold_lookup_torn(0, &moved),
+		       "the retry sees the rename: no false match");
+}
+
+Test(dcache, zoo_slow_cmp_without_seq_matches_a_torn_name)
+{
+	bool moved = false;
+
+	cr_assert_not_null(casefold_lookup_torn(1ull << WT_BUG_SLOW_CMP_NO_SEQ,
+						&moved),
+			   "d_compare saw (3, \"abc-and-then...\") and matched");
+	cr_assert(moved, "only the caller's seq check could still catch it");
+}
+
 /* ---------------------------------------------------------------------- */
 
 /*
