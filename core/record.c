@@ -131,7 +131,13 @@ struct wt_ident wt_ident_of(struct vfsmount *mnt, struct dentry *dentry,
 		id.mnt = real_mount(mnt)->wt.id;
 	if (dentry) {
 		id.dentry = dentry->wt.id;
-		if (!inode)
+		/*
+		 * A dentry freed without a grace period (zoo free_no_grace)
+		 * is poison: its d_inode is no pointer.  The walker's next
+		 * checked access reports it; recording must not crash first.
+		 */
+		if (!inode && __atomic_load_n(&dentry->wt.magic,
+					      __ATOMIC_RELAXED) == WT_OBJ_LIVE)
 			inode = __atomic_load_n(&dentry->d_inode, __ATOMIC_ACQUIRE);
 	}
 	if (inode)

@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The bug zoo's catalogue (see core/zoo.h).  One designated-initializer
+ * row per id of sim/bug.h; the scenario of each lives in scenarios/zoo/
+ * under the bug's name, and scenarios/zoo/README.md tells for each what
+ * its schedule does and why the named check is the one that fires.
+ */
+#include <assert.h>
+#include <string.h>
+
+#include "core/zoo.h"
+#include "sim/bug.h"
+
+static const struct wt_zoo_bug zoo[] = {
+	{
+		.id = WT_BUG_DOTDOT_NO_MOUNT_LOCK,
+		.name = "dotdot_no_mount_lock",
+		.description = "follow_dotdot_rcu without the mount_lock recheck "
+			"after following up: a mount --move between the loads of "
+			"mnt_mountpoint and mnt_parent leaves `..` on a torn "
+			"(mount, dentry) pair, and the walk answers a bogus hard "
+			"error from the wrong filesystem",
+		.reference = "Al Viro, Re: [RFC][PATCHSET] non-recursive "
+			"link_path_walk() and reducing stack footprint, "
+			"2015-04-23 (seeds/001-mail-*.txt)",
+		.scenario = "zoo/dotdot_no_mount_lock.yaml",
+		.fires = "place",
+		.stress = "zoo/stress/dotdot_no_mount_lock.yaml",
+	},
+	{
+		.id = WT_BUG_FOLLOW_MOUNT_NO_STOP,
+		.name = "follow_mount_no_stop",
+		.description = "__follow_mount_rcu goes on when mount_lock moved: "
+			"a false negative of __lookup_mnt (a mount --move "
+			"rewriting the hash chain) walks into the covered "
+			"directory and answers from it",
+		.reference = "Linux commit b37199e6, as Al Viro's mail describes "
+			"it (\"false negatives from __lookup_mnt() won't end up "
+			"with hard error\")",
+		.scenario = "zoo/follow_mount_no_stop.yaml",
+		.fires = "oracle",
+		.stress = "zoo/stress/follow_mount_no_stop.yaml",
+	},
+	{
+		.id = WT_BUG_LEGITIMIZE_LOCKLESS_SYNC,
+		.name = "legitimize_lockless_sync",
+		.description = "__legitimize_mnt tests MNT_SYNC_UMOUNT before "
+			"taking the mount hash lock (the order before 2025): a "
+			"walker that raised the count after umount's busy check "
+			"but before the flag was set keeps it, does a full "
+			"mntput and steals sync umount's final put",
+		.reference = "Linux, 2025: __legitimize_mnt tests MNT_SYNC_UMOUNT "
+			"under the mount hash lock (DESIGN.md \"legitimize_mnt and "
+			"MNT_SYNC_UMOUNT\")",
+		.scenario = "zoo/legitimize_lockless_sync.yaml",
+		.fires = "sync_umount",
+		.stress = "zoo/stress/legitimize_lockless_sync.yaml",
+	},
+	{
+		.id = WT_BUG_LEGITIMIZE_FULL_MNTPUT,
+		.name = "legitimize_full_mntput",
+		.description = "legitimize_mnt keeps its count on a "
+			"MNT_SYNC_UMOUNT mount and drops it with a full mntput "
+			"instead of the quiet decrement: the walker's put can be "
+			"the final one, which sync umount must do itself",
+		.reference = "Al Viro's mail (\"Full-blown mntput() is done only "
+			"on mismatches that had _not_ been marked that way\"); "
+			"fs/namespace.c __legitimize_mnt",
+		.scenario = "zoo/legitimize_full_mntput.yaml",
+		.fires = "sync_umount",
+		.stress = "zoo/stress/legitimize_full_mntput.yaml",
+	},
+	{
+		.id = WT_BUG_STEP_INTO_NO_SEQ,
+		.name = "step_into_no_seq",
+		.description = "step_into without the child's d_seq check: the "
+			"walk steps onto a dentry an exchange and an unlink "
+			"changed after the hash lookup, and answers ENOENT for a "
+			"name that existed at every instant",
+		.reference = "fs/namei.c step_into (\"the child's d_seq moved "
+			"since nd->next_seq\"); plausible mistake",
+		.scenario = "zoo/step_into_no_seq.yaml",
+		.fires = "oracle",
+		.stress = "zoo/stress/step_into_no_seq.yaml",
+	},
+	{
+		.id = WT_BUG_INODE_NO_SEQ,
+		.name = "inode_no_seq",
+		.description = "nd->inode loaded from the dentry again after "
+			"the d_seq check, so the check does not cover it: an "
+			"exchange and an unlink right after the check make the "
+			"walk answer ENOENT for a name that always existed",
+		.reference = "Al Viro's mail (\"nd->seq and nd->inode equal to "
+			"->d_seq and ->d_inode\"); plausible mistake",
+		.scenario = "zoo/inode_no_seq.yaml",
+		.fires = "oracle",
+		.stress = "zoo/stress/inode_no_seq.yaml",
+	},
+	{
+		.id = WT_BUG_SLOW_CMP_NO_SEQ,
+		.name = "slow_cmp_no_seq",
+		.description = "slow_dentry_cmp without the d_seq retry: "
+			"d_compare gets a torn (len, name) pair of a casefold "
+			"external name being renamed and matches; step_into's "
+			"child check then restarts the walk (a spurious fallback, "
+			"no wrong answer: see scenarios/zoo/README.md)",
+		.reference = "fs/dcache.c slow_dentry_cmp (\"d_compare ... the "
+			"name may be changing\"); DESIGN.md \"Bug zoo\"",
+		.scenario = "zoo/slow_cmp_no_seq.yaml",
+		.fires = "expectation",
+		.stress = NULL,
+		.counts_only = true,
+	},
+	{
+		.id = WT_BUG_LOCKREF_GET,
+		.name = "lockref_get",
+		.description = "legitimize takes lockref_get instead of "
+			"lockref_get_not_dead: a walker unlazying on a dentry "
+			"the shrinker killed resurrects its dead count and its "
+			"put then underflows it",
+		.reference = "fs/namei.c legitimize_path (lockref_get_not_dead); "
+			"DESIGN.md \"Primitives\"",
+		.scenario = "zoo/lockref_get.yaml",
+		.fires = "lockref",
+		.stress = "zoo/stress/lockref_get.yaml",
+	},
+	{
+		.id = WT_BUG_D_LOOKUP_NO_RENAME_LOCK,
+		.name = "d_lookup_no_rename_lock",
+		.description = "d_lookup without the rename_lock retry: a rename "
+			"in another directory carries the chain walk into another "
+			"bucket (forced collisions, dcache_buckets: 2) and the miss "
+			"is final: open(O_CREAT) answers ENOENT for the name it "
+			"has just created",
+		.reference = "fs/dcache.c d_lookup (\"__d_lookup ... may fail "
+			"... rename_lock\"); DESIGN.md \"VFS objects\"",
+		.scenario = "zoo/d_lookup_no_rename_lock.yaml",
+		.fires = "expectation",
+		.stress = NULL,
+	},
+	{
+		.id = WT_BUG_FREE_NO_GRACE,
+		.name = "free_no_grace",
+		.description = "a killed dentry is freed at once instead of "
+			"after a grace period: an RCU-walker standing on it "
+			"touches freed (poisoned) memory",
+		.reference = "fs/dcache.c dentry_free (call_rcu); plausible mistake",
+		.scenario = "zoo/free_no_grace.yaml",
+		.fires = "poison",
+		.stress = "zoo/stress/free_no_grace.yaml",
+	},
+	{
+		.id = WT_BUG_LOOKUP_FAST_NO_PARENT_SEQ,
+		.name = "lookup_fast_no_parent_seq",
+		.description = "lookup_fast without the parent's d_seq recheck: "
+			"a directory removed and made again with mode 000 "
+			"reuses its negative dentry, the walk keeps the old "
+			"inode's exec permission and finds a child of the new "
+			"one (a stale-inode permission bypass)",
+		.reference = "Al Viro's mail (\"This sequence count validates "
+			"that the parent had no changes\"); fs/namei.c lookup_fast",
+		.scenario = "zoo/lookup_fast_no_parent_seq.yaml",
+		.fires = "oracle",
+		.stress = "zoo/stress/lookup_fast_no_parent_seq.yaml",
+	},
+	{
+		.id = WT_BUG_SYMLINK_DROPS_SEQ,
+		.name = "symlink_drops_seq",
+		.description = "the symlink case of walk_component throws the "
+			"parent's seq away (resampled): a rename of the link's "
+			"directory goes unseen by the body's lookup_fast; REF-walk "
+			"tolerates that rename too, so it shows only as a missing "
+			"fallback (see scenarios/zoo/README.md)",
+		.reference = "Al Viro's mail (\"stop discarding the parent's "
+			"seq number in 'need to follow a symlink' case of "
+			"walk_component()\")",
+		.scenario = "zoo/symlink_drops_seq.yaml",
+		.fires = "expectation",
+		.stress = NULL,
+		.counts_only = true,
+	},
+};
+
+#define ZOO_N (sizeof(zoo) / sizeof(zoo[0]))
+
+const struct wt_zoo_bug *wt_zoo_bugs(unsigned *n)
+{
+	*n = ZOO_N;
+	return zoo;
+}
+
+const struct wt_zoo_bug *wt_zoo_by_name(const char *name)
+{
+	assert(name);
+	for (unsigned i = 0; i < ZOO_N; i++)
+		if (!strcmp(zoo[i].name, name))
+			return &zoo[i];
+	return NULL;
+}
+
+const struct wt_zoo_bug *wt_zoo_by_id(unsigned id)
+{
+	for (unsigned i = 0; i < ZOO_N; i++)
+		if (zoo[i].id == id)
+			return &zoo[i];
+	return NULL;
+}
+
+void wt_zoo_print_names(FILE *f)
+{
+	for (unsigned i = 0; i < ZOO_N; i++)
+		fprintf(f, " %s", zoo[i].name);
+}
+
+bool wt_zoo_fired(const struct wt_zoo_bug *b, const char *kind,
+		  const char *check)
+{
+	assert(b && b->fires);
+	if (!kind)
+		return false;
+	if (!strcmp(kind, "check"))
+		return check && !strcmp(check, b->fires);
+	return !strcmp(kind, b->fires);
+}
