@@ -17,6 +17,7 @@
 
 #include "core/paths.h"
 #include "scenarios/src/scenario.h"
+#include "tests/test_scenario_util.h"
 
 static const char *source_dir(void)
 {
