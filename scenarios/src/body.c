@@ -51,12 +51,23 @@ json_t *wt_scn_failure_new(const struct wt_scn_iter *it, const char *kind,
 {
 	char seed[24], replay[1024];
 
+	json_t *f, *sched = json_null();
+
 	snprintf(seed, sizeof(seed), "%#" PRIx64, it->seed);
 	wt_scn_replay_cmd(replay, sizeof(replay), it->s, it->seed, it->opts);
-	return json_pack("{s:s, s:s?, s:s, s:I, s:s, s:s?, s:s, s:n, s:n}",
-			 "kind", kind, "check", check, "message", message,
-			 "iteration", (json_int_t)it->index, "seed", seed,
-			 "thread", thread, "replay", replay, "trace", "step");
+	/* a directed iteration is replayed by its seed and this schedule */
+	if (it->s->nsteps) {
+		sched = json_array();
+		for (unsigned i = 0; i < it->s->nsteps; i++)
+			json_array_append_new(sched,
+					      json_string(it->s->steps[i].text));
+	}
+	f = json_pack("{s:s, s:s?, s:s, s:I, s:s, s:s?, s:s, s:n, s:n, s:o}",
+		      "kind", kind, "check", check, "message", message,
+		      "iteration", (json_int_t)it->index, "seed", seed,
+		      "thread", thread, "replay", replay, "trace", "step",
+		      "schedule", sched);
+	return f;
 }
 
 /* The event index (in the whole trace) of the thread's latest event. */
