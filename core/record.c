@@ -122,6 +122,24 @@ void wt_record_print(const struct wt_record *r, FILE *f)
  * change a schedule.  The objects are alive (RCU section or references),
  * and the header id never changes.
  */
+/*
+ * The inode as the walk sees it: the entry type in d_flags first, then
+ * d_inode.  __d_instantiate stores d_inode and then releases the type, so
+ * a dentry caught in between has an inode but still reads as negative --
+ * and the walk decides on the type (traverse_mounts answers -ENOENT on a
+ * negative d_flags).  Recording d_inode alone would claim a positive
+ * lookup for a walk that went on to fail with ENOENT, which no instant
+ * explains (found by symlinks/swap.random).
+ */
+static struct inode *recorded_inode(const struct dentry *dentry)
+{
+	unsigned flags = __atomic_load_n(&dentry->d_flags, __ATOMIC_ACQUIRE);
+
+	if (d_is_negative_flags(flags))
+		return NULL;
+	return __atomic_load_n(&dentry->d_inode, __ATOMIC_RELAXED);
+}
+
 struct wt_ident wt_ident_of(struct vfsmount *mnt, struct dentry *dentry,
 			    struct inode *inode)
 {
@@ -138,7 +156,7 @@ struct wt_ident wt_ident_of(struct vfsmount *mnt, struct dentry *dentry,
 		 */
 		if (!inode && __atomic_load_n(&dentry->wt.magic,
 					      __ATOMIC_RELAXED) == WT_OBJ_LIVE)
-			inode = __atomic_load_n(&dentry->d_inode, __ATOMIC_ACQUIRE);
+			inode = recorded_inode(dentry);
 	}
 	if (inode)
 		id.inode = inode->wt.id;
