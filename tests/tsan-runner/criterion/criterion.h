@@ -101,8 +101,20 @@ void wt_shim_log(const char *level, const char *fmt, ...);
 	cr_assert(strcmp((a), (b)) != 0, __VA_ARGS__)
 #define cr_assert_float_eq(a, b, eps, ...)				\
 	cr_assert(fabs((double)(a) - (double)(b)) <= (eps), __VA_ARGS__)
+/* cr_expect_* do not stop the test under Criterion; here they do, which
+ * is stricter, never laxer. */
 #define cr_expect		cr_assert
+#define cr_expect_not		cr_assert_not
 #define cr_expect_eq		cr_assert_eq
+#define cr_expect_neq		cr_assert_neq
+#define cr_expect_lt		cr_assert_lt
+#define cr_expect_leq		cr_assert_leq
+#define cr_expect_gt		cr_assert_gt
+#define cr_expect_geq		cr_assert_geq
+#define cr_expect_null		cr_assert_null
+#define cr_expect_not_null	cr_assert_not_null
+#define cr_expect_str_eq	cr_assert_str_eq
+#define cr_expect_str_neq	cr_assert_str_neq
 #define cr_skip_test(...)	wt_shim_skip(WT_SHIM_MSG(__VA_ARGS__))
 #define cr_log_info(...)	wt_shim_log("info", __VA_ARGS__)
 #define cr_log_warn(...)	wt_shim_log("warn", __VA_ARGS__)
