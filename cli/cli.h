@@ -15,6 +15,7 @@ struct wt_cmd {
 int wt_cmd_points(int argc, char **argv);
 int wt_cmd_paths(int argc, char **argv);
 int wt_cmd_bugs(int argc, char **argv);		/* cmd_bugs.c */
+int wt_cmd_zoo_bench(int argc, char **argv);	/* cmd_bugs.c */
 int wt_cmd_lookup(int argc, char **argv);
 int wt_cmd_tree(int argc, char **argv);
 int wt_cmd_report(int argc, char **argv);

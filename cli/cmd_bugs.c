@@ -6,24 +6,35 @@
  * with --json, the same as a JSON array (with the stress-mode scenario
  * and whether only exact path counts see it).
  */
+#define _GNU_SOURCE	/* fdopen */
+#include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
 #include "cli/cli.h"
 #include "core/zoo.h"
+#include "scenarios/src/driver.h"
+#include "sim/rules.h"
 
 static json_t *bug_json(const struct wt_zoo_bug *b)
 {
-	char scenario[256];
+	char scenario[256], stress[256];
 
 	snprintf(scenario, sizeof(scenario), "scenarios/%s", b->scenario);
-	return json_pack("{s:s, s:i, s:s, s:s, s:s, s:s, s:s?, s:b}",
+	snprintf(stress, sizeof(stress), "scenarios/%s", b->stress);
+	return json_pack("{s:s, s:i, s:s, s:s, s:s?, s:s, s:s?, s:b}",
 			 "name", b->name, "id", (int)b->id,
 			 "description", b->description,
-			 "reference", b->reference, "scenario", scenario,
-			 "check", b->fires, "stress", b->stress,
+			 "reference", b->reference,
+			 "scenario", b->scenario ? scenario : NULL,
+			 "check", b->fires, "stress", b->stress ? stress : NULL,
 			 "counts_only", b->counts_only);
 }
 
@@ -58,9 +69,545 @@ int wt_cmd_bugs(int argc, char **argv)
 	if (json)
 		return print_json();
 	bugs = wt_zoo_bugs(&n);
+	/* an entry without a scenario yet says so in both fields */
 	for (unsigned i = 0; i < n; i++)
-		printf("%s\t%s\t%s\tscenarios/%s\t%s\n", bugs[i].name,
+		printf("%s\t%s\t%s\t%s%s\t%s\n", bugs[i].name,
 		       bugs[i].description, bugs[i].reference,
-		       bugs[i].scenario, bugs[i].fires);
+		       bugs[i].scenario ? "scenarios/" : "-",
+		       bugs[i].scenario ? bugs[i].scenario : "",
+		       bugs[i].scenario ? bugs[i].fires : "(pending)");
 	return WT_EXIT_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/*
+ * walktorture zoo-bench [BUG...] [--seed S] [--seeds N] [--sim-cap T]
+ *		[--stress-cap T] [--stress-clean T] [--json FILE]
+ *
+ * For every bug of the catalogue (or the ones named):
+ *   clean   its targeted scenario without the bug, one iteration under
+ *           each of N seeds: every one must pass (the zoo's "no false
+ *           positive");
+ *   sim     the same with the bug, seed after seed, until the expected
+ *           check fired (at least the first N seeds are run, to count in
+ *           how many it fires), capped at --sim-cap: the time and
+ *           iterations to first detection;
+ *   stress  the bug's plain uninjected load (scenarios/zoo/stress/) in
+ *           stress mode, iteration after iteration until the expected
+ *           check fires or --stress-cap runs out ("not found" is an
+ *           outcome), after --stress-clean of the same load without the
+ *           bug.  Each stress measurement runs in a child process: a
+ *           bug that frees memory under a walker may crash it, which is
+ *           recorded as such.
+ * One line per bug, then the verdict; --json writes a results file whose
+ * scenarios[] are the detecting runs, each with its "detection".
+ * Exit 0 when every bug was caught in sim mode and every clean run
+ * passed, 1 otherwise, 2 on bad usage.
+ */
+
+struct bench_opts {
+	uint64_t seed;
+	unsigned seeds;
+	double sim_cap_s;
+	double stress_cap_s;
+	double stress_clean_s;
+	FILE *null;
+};
+
+struct detection {
+	bool run;		/* measured at all */
+	bool found;
+	bool crashed;
+	int signal;
+	double seconds;
+	uint64_t iterations;
+	uint64_t seed;		/* the run seed of the detecting run */
+	char kind[32];		/* the first failure seen, whatever it was */
+	char check[32];
+};
+
+struct bench_row {
+	const struct wt_zoo_bug *bug;
+	unsigned clean_pass;
+	unsigned clean_runs;
+	uint64_t clean_fail_seed;
+	unsigned found_seeds;	/* of the first `seeds' with the bug */
+	struct detection sim;
+	struct detection stress;
+	bool stress_clean;	/* the plain load passed without the bug */
+	struct wt_scn_result result;	/* the detecting (or last) sim run */
+	bool have_result;
+	struct wt_scenario *scenario;	/* result.s: freed last */
+};
+
+static double bench_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static struct wt_scenario *bench_load(const char *rel)
+{
+	struct wt_scn_error err = { .set = false };
+	struct wt_scenario *s;
+	char path[1024];
+
+	snprintf(path, sizeof(path), "%s/%s", wt_scn_root(), rel);
+	s = wt_scenario_load(path, "zoo", &err);
+	if (!s)
+		fprintf(stderr, "walktorture: !!! %s\n", err.text);
+	return s;
+}
+
+/* The failure of r that is the bug's detection, or the first one. */
+static bool bench_fired(const struct wt_zoo_bug *b, const struct wt_scn_result *r,
+			struct detection *d)
+{
+	size_t i;
+	json_t *f;
+
+	json_array_foreach(r->failures, i, f) {
+		const char *kind = json_string_value(json_object_get(f, "kind"));
+		const char *check = json_string_value(json_object_get(f, "check"));
+
+		if (!d->kind[0] && kind) {
+			snprintf(d->kind, sizeof(d->kind), "%s", kind);
+			snprintf(d->check, sizeof(d->check), "%s", check ? check : "");
+		}
+		if (wt_zoo_fired(b, kind, check)) {
+			snprintf(d->kind, sizeof(d->kind), "%s", kind);
+			snprintf(d->check, sizeof(d->check), "%s", check ? check : "");
+			return true;
+		}
+	}
+	return false;
+}
+
+static void bench_opts_init(struct wt_scn_opts *o, const struct bench_opts *bo,
+			    uint64_t seed, uint64_t bugs, const char *bug,
+			    int mode)
+{
+	wt_cli_scn_defaults(o);
+	o->seed = seed;
+	o->iterations = 1;
+	o->bugs = bugs;
+	o->bug = bug;
+	o->mode = mode;
+	o->progress = false;
+	o->out = bo->null;
+}
+
+/* Without the bug, one iteration under each of the first N seeds. */
+static void bench_clean(struct bench_row *row, const struct wt_scenario *s,
+			const struct bench_opts *bo)
+{
+	for (unsigned k = 0; k < bo->seeds; k++) {
+		struct wt_scn_opts o;
+		struct wt_scn_result r;
+		uint64_t seed = wt_scn_night_seed(bo->seed, k);
+
+		bench_opts_init(&o, bo, seed, 0, NULL, -1);
+		if (wt_scn_run(s, &o, &r))
+			memset(&r, 0, sizeof(r));
+		row->clean_runs++;
+		if (r.pass)
+			row->clean_pass++;
+		else if (!row->clean_fail_seed)
+			row->clean_fail_seed = seed;
+		wt_scn_result_free(&r);
+	}
+}
+
+/* With the bug, seed after seed, until found (and N seeds done) or cap. */
+static void bench_sim(struct bench_row *row, const struct wt_scenario *s,
+		      const struct bench_opts *bo)
+{
+	const struct wt_zoo_bug *b = row->bug;
+	double t0 = bench_now();
+
+	row->sim.run = true;
+	for (uint64_t k = 0;; k++) {
+		struct wt_scn_opts o;
+		struct wt_scn_result r;
+		struct detection d = { .run = true };
+		uint64_t seed = wt_scn_night_seed(bo->seed, (unsigned)k);
+		bool hit;
+
+		if ((row->sim.found && k >= bo->seeds) ||
+		    bench_now() - t0 > bo->sim_cap_s)
+			break;
+		bench_opts_init(&o, bo, seed, 1ull << b->id, b->name, -1);
+		if (wt_scn_run(s, &o, &r)) {
+			wt_scn_result_free(&r);
+			break;
+		}
+		hit = bench_fired(b, &r, &d);
+		if (k < bo->seeds)
+			row->found_seeds += hit;
+		if (!row->sim.kind[0])
+			memcpy(row->sim.kind, d.kind, sizeof(d.kind));
+		if (hit && !row->sim.found) {
+			row->sim.found = true;
+			row->sim.seconds = bench_now() - t0;
+			row->sim.iterations = k + 1;
+			row->sim.seed = seed;
+			memcpy(row->sim.kind, d.kind, sizeof(d.kind));
+			memcpy(row->sim.check, d.check, sizeof(d.check));
+		}
+		if ((hit && row->sim.seed == seed) || !row->have_result) {
+			if (row->have_result)
+				wt_scn_result_free(&row->result);
+			row->result = r;
+			row->have_result = true;
+		} else {
+			wt_scn_result_free(&r);
+		}
+	}
+	if (!row->sim.found)
+		row->sim.seconds = bench_now() - t0;
+}
+
+/*
+ * In a child: stress iterations of s until the bug's check fires or cap
+ * seconds passed (bugs 0: the clean run, which must not fail at all).
+ * The answer comes back through fd as one line.
+ */
+static void bench_stress_child(const struct wt_zoo_bug *b,
+			       const struct wt_scenario *s,
+			       const struct bench_opts *bo, bool with_bug,
+			       double cap_s, int fd)
+{
+	struct detection d = { .run = true };
+	double t0 = bench_now();
+	FILE *f = fdopen(fd, "w");
+	uint64_t k;
+
+	for (k = 0; bench_now() - t0 < cap_s; k++) {
+		struct wt_scn_opts o;
+		struct wt_scn_result r;
+		bool hit;
+
+		bench_opts_init(&o, bo, wt_scn_night_seed(bo->seed ^ 0x57e55, (unsigned)k),
+				with_bug ? 1ull << b->id : 0,
+				with_bug ? b->name : NULL, WT_SCN_STRESS);
+		if (wt_scn_run(s, &o, &r)) {
+			wt_scn_result_free(&r);
+			break;
+		}
+		hit = with_bug ? bench_fired(b, &r, &d) : !r.pass;
+		if (!with_bug && hit)
+			bench_fired(b, &r, &d);	/* name the first failure */
+		wt_scn_result_free(&r);
+		if (hit) {
+			d.found = true;
+			d.iterations = k + 1;
+			break;
+		}
+	}
+	d.seconds = bench_now() - t0;
+	if (!d.found)
+		d.iterations = k;
+	fprintf(f, "%d %.6f %" PRIu64 " %s %s\n", d.found, d.seconds,
+		d.iterations, d.kind[0] ? d.kind : "-",
+		d.check[0] ? d.check : "-");
+	fclose(f);
+	_exit(0);
+}
+
+static void bench_stress_one(const struct wt_zoo_bug *b,
+			     const struct wt_scenario *s,
+			     const struct bench_opts *bo, bool with_bug,
+			     double cap_s, struct detection *d)
+{
+	char line[256] = "", kind[32], check[32];
+	double t0 = bench_now();
+	int fds[2], status = 0, found = 0;
+	pid_t pid;
+	FILE *f;
+
+	d->run = true;
+	fflush(NULL);
+	if (pipe(fds) || (pid = fork()) < 0) {
+		snprintf(d->kind, sizeof(d->kind), "fork: %s", strerror(errno));
+		return;
+	}
+	if (!pid) {
+		close(fds[0]);
+		bench_stress_child(b, s, bo, with_bug, cap_s, fds[1]);
+	}
+	close(fds[1]);
+	f = fdopen(fds[0], "r");
+	if (f && !fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	if (f)
+		fclose(f);
+	waitpid(pid, &status, 0);
+	if (WIFSIGNALED(status) || !line[0]) {
+		d->crashed = true;
+		d->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+		d->seconds = bench_now() - t0;
+		snprintf(d->kind, sizeof(d->kind), "crash");
+		return;
+	}
+	if (sscanf(line, "%d %lf %" SCNu64 " %31s %31s", &found, &d->seconds,
+		   &d->iterations, kind, check) == 5) {
+		d->found = found;
+		snprintf(d->kind, sizeof(d->kind), "%s", strcmp(kind, "-") ? kind : "");
+		snprintf(d->check, sizeof(d->check), "%s", strcmp(check, "-") ? check : "");
+	}
+}
+
+static void bench_stress(struct bench_row *row, const struct bench_opts *bo)
+{
+	struct detection clean = { .run = false };
+	struct wt_scenario *s;
+
+	if (!row->bug->stress || bo->stress_cap_s <= 0)
+		return;
+	s = bench_load(row->bug->stress);
+	if (!s)
+		return;
+	if (bo->stress_clean_s > 0)
+		bench_stress_one(row->bug, s, bo, false, bo->stress_clean_s, &clean);
+	row->stress_clean = !clean.found && !clean.crashed;
+	bench_stress_one(row->bug, s, bo, true, bo->stress_cap_s, &row->stress);
+	wt_scenario_free(s);
+}
+
+static json_t *detection_json(const struct detection *d)
+{
+	char seed[24];
+
+	if (!d->run)
+		return json_null();
+	snprintf(seed, sizeof(seed), "%#" PRIx64, d->seed);
+	return json_pack("{s:b, s:f, s:I, s:s?, s:s?, s:b, s:s?}",
+			 "found", d->found, "seconds", d->seconds,
+			 "iterations", (json_int_t)d->iterations,
+			 "kind", d->kind[0] ? d->kind : NULL,
+			 "check", d->check[0] ? d->check : NULL,
+			 "crashed", d->crashed,
+			 "seed", d->found && d->seed ? seed : NULL);
+}
+
+static void bench_print_det(const char *what, const struct detection *d)
+{
+	if (!d->run) {
+		printf(" %s: n/a", what);
+		return;
+	}
+	printf(" %s: found=%d seconds=%.4f iterations=%" PRIu64, what, d->found,
+	       d->seconds, d->iterations);
+	if (d->crashed)
+		printf(" crashed=%d", d->signal);
+	if (d->kind[0])
+		printf(" first=%s%s%s", d->kind, d->check[0] ? ":" : "", d->check);
+}
+
+static bool bench_row_ok(const struct bench_row *row)
+{
+	return row->clean_pass == row->clean_runs && row->sim.found &&
+	       (!row->stress.run || row->stress_clean);
+}
+
+static void bench_print(const struct bench_row *row)
+{
+	bool ok = bench_row_ok(row);
+
+	printf("walktorture: zoo %s check=%s clean=%u/%u", row->bug->name,
+	       row->bug->fires, row->clean_pass, row->clean_runs);
+	if (row->clean_pass != row->clean_runs)
+		printf(" !!! clean_fail_seed=%#" PRIx64, row->clean_fail_seed);
+	bench_print_det("sim", &row->sim);
+	printf(" seeds=%u", row->found_seeds);
+	bench_print_det("stress", &row->stress);
+	if (row->stress.run && !row->stress_clean)
+		printf(" !!! stress load fails without the bug");
+	printf(" %s\n", ok ? "PASS" : "FAIL");
+	fflush(stdout);
+}
+
+static int bench_write(const char *file, struct bench_row *rows, unsigned n,
+		       const struct bench_opts *bo, int argc, char **argv,
+		       double duration_s, time_t started)
+{
+	struct wt_scn_result *res = calloc(n + 1, sizeof(*res));
+	struct wt_scn_opts o;
+	unsigned m = 0;
+	char err[1024], *cmd = wt_scn_command_line(argc, argv);
+	struct wt_scn_run_info info = {
+		.command = cmd, .started = started, .duration_s = duration_s,
+		.mode = "sim", .binding = "",
+	};
+	json_t *doc, *scs;
+	int ret = 0;
+
+	bench_opts_init(&o, bo, bo->seed, 0, NULL, -1);
+	for (unsigned i = 0; i < n; i++)
+		if (rows[i].have_result)
+			res[m++] = rows[i].result;
+	doc = wt_scn_results_json(res, m, &o, &info);
+	scs = json_object_get(doc, "scenarios");
+	for (unsigned i = 0, j = 0; i < n && scs; i++) {
+		json_t *sc;
+
+		if (!rows[i].have_result)
+			continue;
+		sc = json_array_get(scs, j++);
+		json_object_set_new(sc, "bug", json_string(rows[i].bug->name));
+		json_object_set_new(sc, "detection", json_pack(
+			"{s:s, s:s, s:{s:i, s:i}, s:i, s:o, s:o, s:b}",
+			"bug", rows[i].bug->name, "check", rows[i].bug->fires,
+			"clean", "passed", (int)rows[i].clean_pass,
+			"runs", (int)rows[i].clean_runs,
+			"found_seeds", (int)rows[i].found_seeds,
+			"sim", detection_json(&rows[i].sim),
+			"stress", detection_json(&rows[i].stress),
+			"stress_clean", rows[i].stress_clean));
+	}
+	if (wt_scn_write_json(file, doc, err, sizeof(err))) {
+		fprintf(stderr, "walktorture: !!! %s\n", err);
+		ret = -1;
+	}
+	json_decref(doc);
+	free(res);
+	free(cmd);
+	return ret;
+}
+
+static int bench_duration(const char *v, double *s)
+{
+	uint64_t ns;
+	const char *end;
+
+	if (wt_duration_parse(v, &ns, &end) || *end)
+		return wt_usage_error("zoo-bench: bad duration '%s' (e.g. 10s, 500ms)", v);
+	*s = (double)ns * 1e-9;
+	return 0;
+}
+
+static int bench_args(int argc, char **argv, struct bench_opts *bo,
+		      const char **json, const struct wt_zoo_bug **sel,
+		      unsigned *nsel)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		uint64_t x;
+
+		if (a[0] != '-') {
+			const struct wt_zoo_bug *b = wt_zoo_by_name(a);
+
+			if (!b) {
+				wt_usage_error("zoo-bench: unknown bug '%s'", a);
+				fputs("walktorture: bugs:", stderr);
+				wt_zoo_print_names(stderr);
+				fputc('\n', stderr);
+				return WT_EXIT_USAGE;
+			}
+			sel[(*nsel)++] = b;
+			continue;
+		}
+		if (!v)
+			return wt_usage_error("zoo-bench: %s needs a value (or is "
+					      "unknown)", a);
+		i++;
+		if (!strcmp(a, "--seed")) {
+			if (wt_scn_parse_seed(v, &bo->seed))
+				return wt_usage_error("zoo-bench: bad seed '%s'", v);
+		} else if (!strcmp(a, "--seeds")) {
+			if (wt_scn_parse_seed(v, &x) || !x || x > 1000000)
+				return wt_usage_error("zoo-bench: bad --seeds '%s'", v);
+			bo->seeds = (unsigned)x;
+		} else if (!strcmp(a, "--sim-cap")) {
+			if (bench_duration(v, &bo->sim_cap_s))
+				return WT_EXIT_USAGE;
+		} else if (!strcmp(a, "--stress-cap")) {
+			if (bench_duration(v, &bo->stress_cap_s))
+				return WT_EXIT_USAGE;
+		} else if (!strcmp(a, "--stress-clean")) {
+			if (bench_duration(v, &bo->stress_clean_s))
+				return WT_EXIT_USAGE;
+		} else if (!strcmp(a, "--json")) {
+			*json = v;
+		} else {
+			return wt_usage_error("zoo-bench: unknown option '%s' (valid: "
+					      "--seed --seeds --sim-cap --stress-cap "
+					      "--stress-clean --json)", a);
+		}
+	}
+	return 0;
+}
+
+int wt_cmd_zoo_bench(int argc, char **argv)
+{
+	struct bench_opts bo = { .seed = 0x5eed, .seeds = 20, .sim_cap_s = 10,
+				 .stress_cap_s = 60, .stress_clean_s = 1 };
+	const struct wt_zoo_bug *all, **sel;
+	struct bench_row *rows;
+	const char *json = NULL;
+	unsigned n, nsel = 0, bad = 0;
+	time_t started = time(NULL);
+	double t0 = bench_now();
+	int ret;
+
+	all = wt_zoo_bugs(&n);
+	sel = calloc((size_t)argc + n, sizeof(*sel));
+	rows = calloc((size_t)argc + n, sizeof(*rows));
+	bo.null = fopen("/dev/null", "w");
+	if (!sel || !rows || !bo.null) {
+		fprintf(stderr, "walktorture: !!! zoo-bench: out of memory\n");
+		ret = WT_EXIT_USAGE;
+		goto out;
+	}
+	ret = bench_args(argc, argv, &bo, &json, sel, &nsel);
+	if (ret)
+		goto out;
+	if (!nsel)	/* every bug the zoo has a scenario for */
+		for (unsigned i = 0; i < n; i++)
+			if (all[i].scenario)
+				sel[nsel++] = &all[i];
+	printf("walktorture: zoo-bench seed=%#" PRIx64 " seeds=%u sim_cap=%.1fs "
+	       "stress_cap=%.1fs bugs=%u\n", bo.seed, bo.seeds, bo.sim_cap_s,
+	       bo.stress_cap_s, nsel);
+	for (unsigned i = 0; i < nsel; i++) {
+		struct bench_row *row = &rows[i];
+		struct wt_scenario *s;
+
+		row->bug = sel[i];
+		if (!sel[i]->scenario) {
+			printf("walktorture: zoo %s pending (no scenario yet) SKIP\n",
+			       sel[i]->name);
+			continue;
+		}
+		s = bench_load(sel[i]->scenario);
+		if (!s) {
+			ret = WT_EXIT_USAGE;
+			goto out;
+		}
+		row->scenario = s;
+		bench_clean(row, s, &bo);
+		bench_sim(row, s, &bo);
+		bench_stress(row, &bo);
+		bench_print(row);
+		bad += !bench_row_ok(row);
+	}
+	printf("walktorture: zoo-bench %u caught, %u not\n", nsel - bad, bad);
+	ret = bad ? WT_EXIT_FAIL : WT_EXIT_OK;
+	if (json && bench_write(json, rows, nsel, &bo, argc, argv,
+				bench_now() - t0, started))
+		ret = WT_EXIT_USAGE;
+out:
+	for (unsigned i = 0; rows && i < nsel; i++) {
+		if (rows[i].have_result)
+			wt_scn_result_free(&rows[i].result);
+		if (rows[i].scenario)
+			wt_scenario_free(rows[i].scenario);
+	}
+	if (bo.null)
+		fclose(bo.null);
+	free(rows);
+	free(sel);
+	return ret;
 }

@@ -28,7 +28,9 @@ struct wt_zoo_bug {
 	const char *name;		/* --bug NAME */
 	const char *description;	/* what the broken variant does */
 	const char *reference;		/* kernel commit, mail, or "plausible mistake" */
-	const char *scenario;		/* the targeted scenario, relative to scenarios/ */
+	/* The targeted scenario, relative to scenarios/; NULL while the zoo
+	 * has none (the entry is then listed, never claimed caught). */
+	const char *scenario;
 	const char *fires;		/* the failure kind or check that catches it */
 	/* Plain uninjected load for the stress-mode measurement, relative
 	 * to scenarios/, or NULL when the zoo has none for it. */

@@ -93,6 +93,7 @@ static void make_config(struct wt_run_config *cfg, const struct wt_scenario *s,
 	cfg->count_hits = true;
 	cfg->max_points = s->max_points;
 	cfg->timeout_ms = s->timeout_ms;
+	cfg->bugs = o->bugs;	/* the primitives' zoo bits (sim/tso.h) */
 	if (o->cpus) {
 		snprintf(cpus, cpus_len, "%s", o->cpus);
 	} else {

@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The bug zoo proves the harness catches what it claims to: for every
+ * entry of the catalogue (core/zoo.c), its scenario run with the bug
+ * exits 1 and the results JSON carries a failure of the check the
+ * catalogue names, and the same scenario without any bug exits 0.  Also:
+ * the catalogue covers every bug id of sim/bug.h, each entry's scenario
+ * exists and every file in scenarios/zoo/ belongs to an entry, `walktorture
+ * bugs` prints exactly the catalogue (text and --json), and an unknown
+ * --bug name exits 2 listing every valid one.  Each run is the
+ * walktorture binary as its users call it.
+ */
+#define _GNU_SOURCE	/* asprintf */
+#include <dirent.h>
+
+#include <jansson.h>
+
+#include "core/zoo.h"
+#include "sim/bug.h"
+#include "tests/test_scenario_util.h"
+
+static char *scenario_path(const char *rel)
+{
+	const char *src = getenv("WT_SOURCE_DIR");
+	char *p;
+
+	cr_assert(asprintf(&p, "%s/scenarios/%s", src ? src : WT_SOURCE_DIR,
+			   rel) > 0);
+	return p;
+}
+
+/* Does some failure of the results file match the bug's check? */
+static bool results_fired(const struct wt_zoo_bug *b, const char *file,
+			  char *seen, size_t len)
+{
+	json_error_t jerr;
+	json_t *doc = json_load_file(file, 0, &jerr), *sc, *f;
+	size_t i, k, n = 0;
+	bool hit = false;
+
+	seen[0] = '\0';
+	if (!doc)
+		return false;
+	json_array_foreach(json_object_get(doc, "scenarios"), i, sc)
+		json_array_foreach(json_object_get(sc, "failures"), k, f) {
+			const char *kind = json_string_value(json_object_get(f, "kind"));
+			const char *check = json_string_value(json_object_get(f, "check"));
+
+			hit |= wt_zoo_fired(b, kind, check);
+			if (n < len)
+				n += (size_t)snprintf(seen + n, len - n, " %s%s%s",
+						      kind ? kind : "?",
+						      check ? ":" : "",
+						      check ? check : "");
+		}
+	json_decref(doc);
+	return hit;
+}
+
+Test(zoo, every_bug_both_directions)
+{
+	const struct wt_zoo_bug *bugs;
+	struct wt_test_dir d;
+	unsigned n;
+
+	bugs = wt_zoo_bugs(&n);
+	wt_test_dir_make(&d);
+	for (unsigned i = 0; i < n; i++) {
+		const struct wt_zoo_bug *b = &bugs[i];
+		char *file, *json, seen[512];
+		struct wt_test_run r;
+
+		if (!b->scenario)
+			continue;	/* listed, never claimed caught */
+		file = scenario_path(b->scenario);
+
+		cr_assert(asprintf(&json, "%s/%s.json", d.path, b->name) > 0);
+		wt_test_run(&r, (const char *[]){ "run", file, "--seed", "0x5eed",
+						  NULL });
+		cr_expect_eq(r.status, 0, "%s without the bug: status %d\n%s%s",
+			     b->name, r.status, r.out, r.err);
+		wt_test_run_free(&r);
+		wt_test_run(&r, (const char *[]){ "run", file, "--seed", "0x5eed",
+						  "--bug", b->name, "--json", json,
+						  NULL });
+		cr_expect_eq(r.status, 1, "%s with the bug: status %d\n%s%s",
+			     b->name, r.status, r.out, r.err);
+		cr_expect(strstr(r.out, " FAIL\n"), "%s: %s", b->name, r.out);
+		cr_expect(strstr(r.out, "replay: walktorture replay 0x"),
+			  "%s: a failure prints its replay: %s", b->name, r.out);
+		cr_expect(results_fired(b, json, seen, sizeof(seen)),
+			  "%s: want a failure '%s', got:%s", b->name, b->fires,
+			  seen);
+		wt_test_run_free(&r);
+		free(json);
+		free(file);
+	}
+	wt_test_dir_remove(&d);
+}
+
+Test(zoo, catalogue_covers_the_ids_and_files)
+{
+	const struct wt_zoo_bug *bugs;
+	struct dirent *e;
+	unsigned n, files = 0;
+	char *dir = scenario_path("zoo");
+	DIR *dd;
+
+	bugs = wt_zoo_bugs(&n);
+	for (unsigned id = 0; id < WT_BUG__COUNT; id++)
+		cr_expect_not_null(wt_zoo_by_id(id), "bug id %u has no zoo entry",
+				   id);
+	for (unsigned i = 0; i < n; i++) {
+		char *f, want[128];
+
+		cr_expect_eq(wt_zoo_by_name(bugs[i].name), &bugs[i]);
+		if (!bugs[i].scenario) {
+			files++;	/* pending: no file to find below */
+			continue;
+		}
+		f = scenario_path(bugs[i].scenario);
+		cr_expect_eq(access(f, R_OK), 0, "%s: no %s", bugs[i].name, f);
+		snprintf(want, sizeof(want), "zoo/%s.yaml", bugs[i].name);
+		cr_expect_str_eq(bugs[i].scenario, want);
+		free(f);
+		if (bugs[i].stress) {
+			f = scenario_path(bugs[i].stress);
+			cr_expect_eq(access(f, R_OK), 0, "%s: no %s",
+				     bugs[i].name, f);
+			free(f);
+		}
+	}
+	dd = opendir(dir);
+	cr_assert_not_null(dd, "%s", dir);
+	while ((e = readdir(dd))) {
+		size_t len = strlen(e->d_name);
+		char name[256];
+
+		if (len < 6 || strcmp(e->d_name + len - 5, ".yaml"))
+			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)(len - 5), e->d_name);
+		cr_expect_not_null(wt_zoo_by_name(name),
+				   "scenarios/zoo/%s belongs to no bug", e->d_name);
+		files++;
+	}
+	closedir(dd);
+	cr_expect_eq(files, n, "%u zoo scenarios for %u bugs", files, n);
+	free(dir);
+}
+
+Test(zoo, bugs_command_prints_the_catalogue)
+{
+	const struct wt_zoo_bug *bugs;
+	struct wt_test_run r;
+	json_error_t jerr;
+	json_t *arr;
+	unsigned n;
+	char *line;
+
+	bugs = wt_zoo_bugs(&n);
+	wt_test_run(&r, (const char *[]){ "bugs", NULL });
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	line = r.out;
+	for (unsigned i = 0; i < n; i++) {
+		char *nl = strchr(line, '\n'), want[1024];
+
+		cr_assert_not_null(nl, "line %u missing:\n%s", i, r.out);
+		snprintf(want, sizeof(want), "%s\t%s\t%s\t%s%s\t%s",
+			 bugs[i].name, bugs[i].description, bugs[i].reference,
+			 bugs[i].scenario ? "scenarios/" : "-",
+			 bugs[i].scenario ? bugs[i].scenario : "",
+			 bugs[i].scenario ? bugs[i].fires : "(pending)");
+		cr_expect(!strncmp(line, want, strlen(want)) &&
+			  (size_t)(nl - line) == strlen(want),
+			  "line %u: %.*s", i, (int)(nl - line), line);
+		line = nl + 1;
+	}
+	cr_expect_eq(*line, '\0', "extra output: %s", line);
+	wt_test_run_free(&r);
+
+	wt_test_run(&r, (const char *[]){ "bugs", "--json", NULL });
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	arr = json_loads(r.out, 0, &jerr);
+	cr_assert(json_is_array(arr), "%s", r.out);
+	cr_expect_eq(json_array_size(arr), n);
+	for (unsigned i = 0; i < n && i < json_array_size(arr); i++) {
+		json_t *o = json_array_get(arr, i);
+
+		cr_expect_str_eq(json_string_value(json_object_get(o, "name")),
+				 bugs[i].name);
+		cr_expect_str_eq(json_string_value(json_object_get(o, "check")),
+				 bugs[i].fires);
+	}
+	json_decref(arr);
+	wt_test_run_free(&r);
+}
+
+Test(zoo, unknown_bug_lists_every_name)
+{
+	const struct wt_zoo_bug *bugs;
+	struct wt_test_run r;
+	char *file = scenario_path("zoo/free_no_grace.yaml");
+	unsigned n;
+
+	bugs = wt_zoo_bugs(&n);
+	wt_test_run(&r, (const char *[]){ "run", file, "--bug", "no_such_bug",
+					  NULL });
+	cr_expect_eq(r.status, 2, "status %d", r.status);
+	for (unsigned i = 0; i < n; i++)
+		cr_expect(strstr(r.err, bugs[i].name), "%s not listed in:\n%s",
+			  bugs[i].name, r.err);
+	wt_test_run_free(&r);
+	free(file);
+}
