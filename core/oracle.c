@@ -299,12 +299,35 @@ bool oj_adopt_instantiated(struct oj *j, int idx, const struct wt_ident *id)
 	return resolve_landing(j);
 }
 
+/*
+ * Where the oracle lost track of the walk (a skipped, unvalidated step),
+ * the place a step starts from is at least checked for what every REF-walk
+ * place satisfies: the dentry is of the mount's filesystem.  A torn
+ * mnt_parent/mnt_mountpoint pair read without the mount_lock recheck
+ * shows here.
+ */
+static bool check_place(struct oj *j, int idx, const struct wt_ident *at)
+{
+	const struct wt_mount_fact *m = wt_ns_mount(j->ns, at->mnt);
+	const struct wt_dentry_fact *d = wt_ns_dentry(j->ns, at->dentry);
+
+	if (!m || !d || m->sb == d->sb)
+		return true;
+	return oj_reject(j, idx, "the walk stands on mount %llu (super_block "
+			 "%llu) with dentry %llu of super_block %llu: no REF-walk "
+			 "holds a dentry of one filesystem under another's mount",
+			 (unsigned long long)m->id, (unsigned long long)m->sb,
+			 (unsigned long long)d->id, (unsigned long long)d->sb);
+}
+
 static bool check_from(struct oj *j, int idx, const struct wt_ident *from,
 		       const char *what)
 {
 	char a[96], b[96];
 
-	if (!j->pos_known || same_place(from, &j->pos))
+	if (!j->pos_known)
+		return check_place(j, idx, from);
+	if (same_place(from, &j->pos))
 		return true;
 	if (oj_can_adopt(j, from))
 		return oj_adopt_instantiated(j, idx, from);

@@ -579,6 +579,20 @@ ORACLE_TEST(mount_crossings)
 	step(WT_STEP_DOTDOT, mp, root, NULL, 0, 0);
 	end(root, 0);
 	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+	/* an unvalidated way up is skipped, but the torn pair it leaves the
+	 * walk on (the child mount with the parent's dentry) is still seen */
+	reset_record();
+	attempt(LOOKUP_RCU, v, v, -ENOENT);
+	start(mroot, "../x");
+	perm(mroot, 0);
+	step(WT_STEP_MOUNT_UP, mroot, (struct wt_ident){ mroot.mnt, mp.dentry,
+		mp.inode }, NULL, 0, 0)->validated = 0;
+	step(WT_STEP_DOTDOT, (struct wt_ident){ mroot.mnt, mp.dentry, mp.inode },
+	     root, NULL, 0, 0);
+	end(root, -ENOENT);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_assert(strstr(res.explain, "another's mount"), "%s", res.explain);
+
 	/* straight to the parent of the mount's root is not a REF-walk step */
 	reset_record();
 	attempt(LOOKUP_RCU, v, v, 0);
