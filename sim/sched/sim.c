@@ -30,8 +30,9 @@
  *     barriers): draining at the unlock is the simplest way to give that,
  *     and it keeps a late flush out of an object freed after the grace
  *     period (stronger than x86 across rcu_read_unlock only);
- *   - the thread's end, and, when the run ends, every buffer left (the
- *     abandoned fibers' too), so the world is complete afterwards.
+ *   - the thread's end (then the point tso.thread_end, see below), and,
+ *     when the run ends, every buffer left (the abandoned fibers' too),
+ *     so the world is complete afterwards.
  *
  * Everything else -- which buffered store reaches memory when -- is the
  * scheduler's decision (policy.c), recorded as a flush event.
@@ -88,6 +89,22 @@ void wt_sim_flush_event(struct wt_sim *s, unsigned i)
 	else
 		s->trace.digest = wt_trace_digest_event(s->trace.digest, t->id,
 							p, WT_EV_FLUSH);
+}
+
+/*
+ * memory=tso: the end of a body is a point of its own, traced like a
+ * hook's, reached after the final drain.  A replay runs "thread T to its
+ * next point"; without this one the stretch after a thread's last hook
+ * -- and the drain of its buffer at its end -- would run wherever the
+ * replay first picks T again, not where the record ran it (what is left
+ * after the point touches no memory).  Only under tso, so SC traces stay
+ * as they are.
+ */
+static const struct wt_point *tso_end_point(void)
+{
+	return WT_POINT(WT_K_EVENT, "tso.thread_end", NULL,
+			"memory=tso: the thread's body returned; its store "
+			"buffer drains (a scheduler point, not a hook)");
 }
 
 /* The points that drain the arriving thread's buffer (see the top). */
@@ -310,9 +327,13 @@ static void fiber_entry(void)
 		s->body(t, s->args ? s->args[t->id] : NULL);
 	}
 	t->exit_env = NULL;
-	/* Its last stores reach memory before the thread is gone. */
-	if (s->tso)
+	if (s->tso) {
+		/* Its last stores reach memory before the thread is gone,
+		 * and before the point that pins where that happened. */
 		wt_tso_drain(wt_sim_tso_buf(s, (int)t->id));
+		sim_arrive(s, f, tso_end_point(), 0);
+		sim_reschedule(s, false);
+	}
 	t->finished = !t->aborted;
 	f->state = WT_FIBER_DONE;
 	wt_sim_policy_finished(s, f);
