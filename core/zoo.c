@@ -179,6 +179,43 @@ static const struct wt_zoo_bug zoo[] = {
 		.stress = NULL,
 		.counts_only = true,
 	},
+	{
+		.id = WT_BUG_MAY_LOOKUP_BLOCKS,
+		.name = "may_lookup_blocks",
+		.description = "may_lookup asks for the exec permission in RCU "
+			"mode without MAY_NOT_BLOCK: a filesystem whose check "
+			"must fetch an ACL sleeps inside the RCU read section "
+			"instead of answering -ECHILD",
+		.reference = "fs/namei.c may_lookup (MAY_NOT_BLOCK in RCU-walk); "
+			"plausible mistake",
+		.scenario = "zoo/may_lookup_blocks.yaml",
+		.fires = "rcu_sleep",
+		.stress = "zoo/stress/may_lookup_blocks.yaml",
+	},
+	{
+		.id = WT_BUG_UNLAZY_NEXT_LEAK,
+		.name = "unlazy_next_leak",
+		.description = "try_to_unlazy_next, failing on the child's d_seq "
+			"after taking its reference, forgets to put it: the "
+			"dentry's count stays one too high for good",
+		.reference = "fs/namei.c try_to_unlazy_next (the out_dput "
+			"label); plausible mistake",
+		.scenario = "zoo/unlazy_next_leak.yaml",
+		.fires = "refcount",
+		.stress = "zoo/stress/unlazy_next_leak.yaml",
+	},
+	{
+		.id = WT_BUG_NO_SYMLINKS_IGNORED,
+		.name = "no_symlinks_ignored",
+		.description = "pick_link forgets openat2's RESOLVE_NO_SYMLINKS "
+			"and follows the link: the open succeeds where it must "
+			"answer ELOOP (the resolve check sees the LINK step)",
+		.reference = "openat2(2) RESOLVE_NO_SYMLINKS (LOOKUP_NO_SYMLINKS "
+			"in pick_link, Linux 5.6); plausible mistake",
+		.scenario = "zoo/no_symlinks_ignored.yaml",
+		.fires = "resolve",
+		.stress = NULL,
+	},
 	/*
 	 * The barrier bugs: visible only under memory=tso (sim/tso.h), whose
 	 * store buffers the scenario format cannot ask for yet.  Listed so

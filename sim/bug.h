@@ -24,6 +24,9 @@ enum wt_bug {
 	WT_BUG_LEGITIMIZE_NO_MB,	/* __legitimize_mnt without its smp_mb (memory=tso) */
 	WT_BUG_UMOUNT_NO_MB,		/* do_umount without the smp_mb before its busy check (memory=tso) */
 	WT_BUG_SEQ_NO_BARRIER,		/* seq.h: the smp_mb of a seqcount Dekker pairing (_mb variants) removed (memory=tso) */
+	WT_BUG_MAY_LOOKUP_BLOCKS,	/* may_lookup in RCU mode without MAY_NOT_BLOCK */
+	WT_BUG_UNLAZY_NEXT_LEAK,	/* try_to_unlazy_next keeps the child's reference when it fails */
+	WT_BUG_NO_SYMLINKS_IGNORED,	/* pick_link follows a link under RESOLVE_NO_SYMLINKS */
 	WT_BUG__COUNT
 };
 
