@@ -71,7 +71,7 @@ json_t *wt_scn_failure_new(const struct wt_scn_iter *it, const char *kind,
 }
 
 /* The event index (in the whole trace) of the thread's latest event. */
-static json_t *event_now(const struct wt_thread *t)
+json_t *wt_scn_event_now(const struct wt_thread *t)
 {
 	const struct wt_trace_buf *b = t->trace_buf;
 
@@ -94,7 +94,7 @@ static void violation(struct wt_thread *t, enum wt_check check,
 		 wt_point_name(p), msg);
 	f = wt_scn_failure_new(tc->it, "check", wt_check_name(check),
 			       tc->th->name, text);
-	json_object_set_new(f, "failing_event", event_now(t));
+	json_object_set_new(f, "failing_event", wt_scn_event_now(t));
 	wt_scn_add_failure(tc, f);
 }
 
@@ -106,7 +106,7 @@ static void ident(char *buf, size_t len, const struct wt_ident *id)
 		 id->dentry, id->inode);
 }
 
-static json_t *steps_json(const struct wt_record *r)
+json_t *wt_scn_steps_json(const struct wt_record *r)
 {
 	json_t *a = json_array();
 
@@ -135,7 +135,7 @@ static json_t *steps_json(const struct wt_record *r)
 	return a;
 }
 
-static json_t *history_window(const struct wt_history *h,
+json_t *wt_scn_history_window(const struct wt_history *h,
 			      const struct wt_record *r)
 {
 	const struct wt_record_attempt *a = wt_record_final(r);
@@ -180,13 +180,13 @@ static void oracle_failure(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 		 op->text, wt_scn_errno_name(rec->result), res->explain);
 	f = wt_scn_failure_new(tc->it, "oracle", NULL, tc->th->name, msg);
 	json_object_set_new(f, "walk", walk_json(op, rec, rec->result));
-	json_object_set_new(f, "walk_steps", steps_json(rec));
+	json_object_set_new(f, "walk_steps", wt_scn_steps_json(rec));
 	json_object_set_new(f, "step", res->step >= 0 &&
 			    (uint32_t)res->step < rec->nsteps ?
 			    json_integer(res->step) : json_null());
 	json_object_set_new(f, "explanation", json_string(res->explain));
 	json_object_set_new(f, "history_window",
-			    history_window(tc->it->world->history, rec));
+			    wt_scn_history_window(tc->it->world->history, rec));
 	json_object_set_new(f, "failing_event", ev);
 	wt_scn_add_failure(tc, f);
 }
@@ -260,7 +260,7 @@ static void judge(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 	}
 	wt_thread_arm(t, false);
 	if (wt_oracle_ready(h, tc->record)) {
-		judge_now(tc, op, op_index, tc->record, event_now(t));
+		judge_now(tc, op, op_index, tc->record, wt_scn_event_now(t));
 	} else if ((p = calloc(1, sizeof(*p))) &&
 		   (p->rec = record_copy(tc->record))) {
 		p->op = op;
@@ -394,7 +394,7 @@ static void check_results(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 		if (op->kind == WT_SCN_OP_WALK)
 			json_object_set_new(f, "walk", walk_json(op, tc->record,
 								 err));
-		json_object_set_new(f, "failing_event", event_now(&tc->thread));
+		json_object_set_new(f, "failing_event", wt_scn_event_now(&tc->thread));
 		wt_scn_add_failure(tc, f);
 	}
 }

@@ -29,8 +29,6 @@
 
 /* Objects one refcount failure lists before "... and N more". */
 #define CHECK_REFCOUNT_LISTED	4
-/* History entries a check's failure record carries. */
-#define CHECK_HISTORY_MAX	64
 
 /* A thread's walk-check state: its snapshot of the namespace. */
 struct wt_scn_checker {
@@ -39,61 +37,6 @@ struct wt_scn_checker {
 
 /* ------------------------------------------------------------------ */
 /* failure records                                                      */
-
-static json_t *check_steps_json(const struct wt_record *r)
-{
-	json_t *a = json_array();
-
-	for (uint32_t i = 0; i < r->nsteps; i++) {
-		const struct wt_step *st = &r->steps[i];
-		const char *txt = wt_step_text(r, st);
-		char line[512];
-
-		snprintf(line, sizeof(line), "%s%s%s%s m%" PRIu64 "/d%" PRIu64
-			 "/i%" PRIu64 " -> m%" PRIu64 "/d%" PRIu64 "/i%" PRIu64
-			 " = %d", txt ? "'" : "", txt ? txt : "", txt ? "' " : "",
-			 st->rcu ? "rcu" : "ref", st->from.mnt, st->from.dentry,
-			 st->from.inode, st->to.mnt, st->to.dentry, st->to.inode,
-			 st->result);
-		json_array_append_new(a, json_pack("{s:i, s:s, s:s, s:b}",
-			"attempt", st->attempt, "kind",
-			wt_step_kind_name(st->kind), "text", line,
-			"validated", st->validated));
-	}
-	return a;
-}
-
-static json_t *check_history_json(const struct wt_history *h,
-				  const struct wt_record *r)
-{
-	const struct wt_record_attempt *a = wt_record_final(r);
-	json_t *arr = json_array();
-
-	if (!h || !a)
-		return arr;
-	for (uint64_t v = a->version_start; v <= a->version_end &&
-	     json_array_size(arr) < CHECK_HISTORY_MAX; v++) {
-		const struct wt_hist_entry *e = wt_history_entry(h, v);
-		char line[512];
-
-		if (!e)
-			continue;
-		snprintf(line, sizeof(line), "v%" PRIu64 " %s %s", v,
-			 e->step ? e->step : e->op, e->args ? e->args : "");
-		json_array_append_new(arr, json_string(line));
-	}
-	return arr;
-}
-
-/* The event index (in the whole trace) of the thread's latest event. */
-static json_t *check_event_now(const struct wt_thread *t)
-{
-	const struct wt_trace_buf *b = t->trace_buf;
-
-	if (!b || !b->total)
-		return json_null();
-	return json_integer((json_int_t)(b->total - 1));
-}
 
 /* A violation found after a walk: the check, the walk, the step. */
 static void walk_fail(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
@@ -124,12 +67,12 @@ static void walk_fail(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 		"path", op->walk.path, "flags", op->walk.flags_text,
 		"result", wt_scn_errno_name(err),
 		"attempt", (int)r->nattempts));
-	json_object_set_new(f, "walk_steps", check_steps_json(r));
+	json_object_set_new(f, "walk_steps", wt_scn_steps_json(r));
 	json_object_set_new(f, "step", step >= 0 && (uint32_t)step < r->nsteps ?
 			    json_integer(step) : json_null());
 	json_object_set_new(f, "history_window",
-			    check_history_json(tc->it->world->history, r));
-	json_object_set_new(f, "failing_event", check_event_now(&tc->thread));
+			    wt_scn_history_window(tc->it->world->history, r));
+	json_object_set_new(f, "failing_event", wt_scn_event_now(&tc->thread));
 	wt_scn_add_failure(tc, f);
 }
 

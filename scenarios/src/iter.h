@@ -14,6 +14,7 @@
 #include "sim/thread.h"
 #include "sim/vfs/world.h"
 
+struct wt_history;
 struct wt_record;
 struct wt_oracle;
 struct wt_scn_pending;
@@ -71,6 +72,13 @@ void wt_scn_iter_judge_pending(struct wt_scn_iter *it);
 /* A failure record (SCHEMA.md) of thread tc, kept if there is room. */
 void wt_scn_add_failure(struct wt_scn_tctx *tc, json_t *f);
 /* The common fields of a failure record. */
+/* Failure details shared by the oracle and the safety checks (body.c). */
+json_t *wt_scn_steps_json(const struct wt_record *r);
+json_t *wt_scn_history_window(const struct wt_history *h,
+			      const struct wt_record *r);
+/* The event index (in the whole trace) of the thread's latest event. */
+json_t *wt_scn_event_now(const struct wt_thread *t);
+
 json_t *wt_scn_failure_new(const struct wt_scn_iter *it, const char *kind,
 			   const char *check, const char *thread,
 			   const char *message);
