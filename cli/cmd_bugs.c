@@ -482,6 +482,10 @@ static int bench_duration(const char *v, double *s)
 	uint64_t ns;
 	const char *end;
 
+	if (!strcmp(v, "0")) {		/* --stress-cap 0: no stress runs */
+		*s = 0;
+		return 0;
+	}
 	if (wt_duration_parse(v, &ns, &end) || *end)
 		return wt_usage_error("zoo-bench: bad duration '%s' (e.g. 10s, 500ms)", v);
 	*s = (double)ns * 1e-9;
