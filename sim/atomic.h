@@ -16,12 +16,35 @@
  * wt_load()/wt_store() take the object (a struct with a `struct wt_obj
  * wt` header) and the field, and check first that the object is not
  * poisoned: that is how a use after the grace period is caught.
+ *
+ * Weak memory (memory=tso, sim/tso.h).  Every load and store below goes
+ * through the current thread's x86-TSO store buffer when it has one:
+ *
+ *	wt_store, wt_store_step, WRITE_ONCE	buffered store
+ *	smp_store_release			buffered store (x86 release:
+ *						the FIFO orders it)
+ *	wt_load, READ_ONCE, smp_load_acquire	own buffer first, else memory
+ *	smp_mb					drains the buffer
+ *	wt_atomic_* (read-modify-writes)	drain first (x86 locked ops)
+ *	smp_rmb, smp_wmb			nothing: x86 keeps load->load
+ *						and store->store order
+ *	barrier, wt_counter_inc			nothing (compiler barrier;
+ *						statistics, never an order)
+ *
+ * With no buffer (tso off: SC sim runs, stress, sequential code) each
+ * accessor costs one predictable branch on the thread-local wt_tso_self
+ * more than the plain __atomic access.  Accesses that bypass this header
+ * (raw __atomic calls, plain C) never see a buffer: they see every store
+ * at once, so in TSO mode they are the sequentially consistent part of
+ * the model -- to take part in the weak-memory model an access must be
+ * spelled with these macros.
  */
 #ifndef WT_SIM_ATOMIC_H
 #define WT_SIM_ATOMIC_H
 
 #include "sim/inject.h"
 #include "sim/obj.h"
+#include "sim/tso.h"
 
 void wt_obj_poisoned(const struct wt_obj *o, const struct wt_point *p);
 
@@ -42,6 +65,50 @@ static inline void wt_access(const struct wt_obj *o, const struct wt_point *p,
 	wt_hook(p, obj);
 }
 
+/* A name of its own for a macro's local, so that nested uses (READ_ONCE
+ * of READ_ONCE(p)->q) do not shadow each other (-Wshadow). */
+#define WT_CAT_(a, b)	a##b
+#define WT_CAT(a, b)	WT_CAT_(a, b)
+#define WT_UNIQUE(name)	WT_CAT(name, __COUNTER__)
+
+/* The type of x without qualifiers (a cast yields an unqualified value):
+ * the macros below keep a copy of a const field. */
+#define wt_unqual_typeof(x) __typeof__((__typeof__(x))0)
+
+#define WT_TSO_SIZE_OK(p)						\
+	_Static_assert(sizeof(*(p)) == 1 || sizeof(*(p)) == 2 ||	\
+		       sizeof(*(p)) == 4 || sizeof(*(p)) == 8,		\
+		       "accessors take 1, 2, 4 or 8 bytes")
+
+/*
+ * The load and store every accessor is built on: an __atomic access of
+ * the given order, or -- the one extra branch -- the store buffer's slow
+ * path when the current thread has one.
+ */
+#define __wt_load(p, order, pp, r) ({					\
+	__typeof__(p) pp = (p);						\
+	wt_unqual_typeof(*pp) r;					\
+	WT_TSO_SIZE_OK(pp);						\
+	if (wt_tso_on())						\
+		wt_tso_load(pp, &r, sizeof(r));				\
+	else								\
+		r = __atomic_load_n(pp, (order));			\
+	r; })
+#define wt_load_order(p, order)						\
+	__wt_load((p), order, WT_UNIQUE(__wt_lp), WT_UNIQUE(__wt_lr))
+
+#define __wt_store(p, v, order, pp, vv) do {				\
+	__typeof__(p) pp = (p);						\
+	wt_unqual_typeof(*pp) vv = (v);					\
+	WT_TSO_SIZE_OK(pp);						\
+	if (wt_tso_on())						\
+		wt_tso_store(pp, &vv, sizeof(vv));			\
+	else								\
+		__atomic_store_n(pp, vv, (order));			\
+} while (0)
+#define wt_store_order(p, v, order)					\
+	__wt_store((p), (v), order, WT_UNIQUE(__wt_sp), WT_UNIQUE(__wt_sv))
+
 #ifndef WT_NO_HOOKS
 #define WT_ACCESS_POINT(kind, field, desc) WT_POINT((kind), NULL, field, desc)
 #else
@@ -58,14 +125,14 @@ static inline void wt_access(const struct wt_obj *o, const struct wt_point *p,
 	__typeof__(o) __wo = (o);					\
 	wt_access(&__wo->wt,						\
 		  WT_ACCESS_POINT(WT_K_LOAD, #field, "load ->" #field), __wo); \
-	__atomic_load_n(&__wo->field, __ATOMIC_RELAXED); })
+	wt_load_order(&__wo->field, __ATOMIC_RELAXED); })
 
 /* Relaxed store to a shared field of an object: WRITE_ONCE(o->field, v). */
 #define wt_store(o, field, v) do {					\
 	__typeof__(o) __wo = (o);					\
 	wt_access(&__wo->wt,						\
 		  WT_ACCESS_POINT(WT_K_STORE, #field, "store ->" #field), __wo); \
-	__atomic_store_n(&__wo->field, (v), __ATOMIC_RELAXED);		\
+	wt_store_order(&__wo->field, (v), __ATOMIC_RELAXED);		\
 } while (0)
 
 /* The same for a named writer step (an op's publication order). */
@@ -74,12 +141,12 @@ static inline void wt_access(const struct wt_obj *o, const struct wt_point *p,
 	wt_access(&__wo->wt,						\
 		  WT_POINT_OR_NULL(WT_K_OP_STEP, (stepname), #field,	\
 				   "writer step: store ->" #field), __wo); \
-	__atomic_store_n(&__wo->field, (v), __ATOMIC_RELAXED);		\
+	wt_store_order(&__wo->field, (v), __ATOMIC_RELAXED);		\
 } while (0)
 
 /* Plain relaxed accessors for words that are not object fields. */
-#define READ_ONCE(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
-#define WRITE_ONCE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#define READ_ONCE(x)	wt_load_order(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, v) wt_store_order(&(x), (v), __ATOMIC_RELAXED)
 
 /*
  * Kernel barriers.  Each maps to the C11 fence with the same guarantee.
@@ -92,34 +159,60 @@ static inline void wt_access(const struct wt_obj *o, const struct wt_point *p,
  * smp_mb is an mfence.  Data published through a fence alone is
  * therefore invisible to TSan as ordering: publish with
  * smp_store_release (or read under a seqcount with relaxed accessors).
+ *
+ * Under memory=tso smp_mb() also drains the thread's store buffer: the
+ * one barrier x86 needs (store->load).  smp_rmb() and smp_wmb() do not
+ * touch it -- x86-TSO gives their orders for free -- so removing one of
+ * them changes nothing under tso, and removing an smp_mb() can.
  */
 #if defined(WT_TSAN) && (defined(__x86_64__) || defined(__i386__))
-#define smp_mb()	__asm__ __volatile__("mfence" ::: "memory")
+#define __wt_fence_mb()	__asm__ __volatile__("mfence" ::: "memory")
 #define smp_rmb()	__atomic_signal_fence(__ATOMIC_SEQ_CST)
 #define smp_wmb()	__atomic_signal_fence(__ATOMIC_SEQ_CST)
 #else
 /* smp_mb: orders earlier loads and stores against later ones (store->load too). */
-#define smp_mb()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define __wt_fence_mb()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
 /* smp_rmb: orders loads against later loads. */
 #define smp_rmb()	__atomic_thread_fence(__ATOMIC_ACQUIRE)
 /* smp_wmb: orders stores against later stores. */
 #define smp_wmb()	__atomic_thread_fence(__ATOMIC_RELEASE)
 #endif
+#define smp_mb() do {							\
+	wt_tso_fence();							\
+	__wt_fence_mb();						\
+} while (0)
 /* Compiler-only barrier: keeps the compiler from merging or moving accesses. */
 #define barrier()	__atomic_signal_fence(__ATOMIC_SEQ_CST)
 
-#define smp_load_acquire(p)	__atomic_load_n((p), __ATOMIC_ACQUIRE)
-#define smp_store_release(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
+/* x86: a plain load and a plain store (tso: the FIFO gives the order). */
+#define smp_load_acquire(p)	wt_load_order((p), __ATOMIC_ACQUIRE)
+#define smp_store_release(p, v)	wt_store_order((p), (v), __ATOMIC_RELEASE)
 
-/* Read-modify-writes: full barriers, as the kernel's value-returning atomics. */
-#define wt_atomic_add_return(p, v) __atomic_add_fetch((p), (v), __ATOMIC_SEQ_CST)
-#define wt_atomic_sub_return(p, v) __atomic_sub_fetch((p), (v), __ATOMIC_SEQ_CST)
-#define wt_atomic_fetch_add(p, v)  __atomic_fetch_add((p), (v), __ATOMIC_SEQ_CST)
-#define wt_atomic_xchg(p, v)	   __atomic_exchange_n((p), (v), __ATOMIC_SEQ_CST)
+/*
+ * Read-modify-writes: full barriers, as the kernel's value-returning
+ * atomics (x86 locked instructions: under tso the buffer drains first).
+ */
+#define __wt_rmw(p, pp, op) ({						\
+	__typeof__(p) pp = (p);						\
+	wt_tso_before_rmw(pp, sizeof(*pp));				\
+	op; })
+#define wt_atomic_add_return(p, v) __wt_rmw_(p, __atomic_add_fetch, (v))
+#define wt_atomic_sub_return(p, v) __wt_rmw_(p, __atomic_sub_fetch, (v))
+#define wt_atomic_fetch_add(p, v)  __wt_rmw_(p, __atomic_fetch_add, (v))
+#define wt_atomic_xchg(p, v)	   __wt_rmw_(p, __atomic_exchange_n, (v))
+#define __wt_rmw_(p, fn, v) __wt_rmw_2(p, fn, v, WT_UNIQUE(__wt_rp))
+#define __wt_rmw_2(p, fn, v, pp)					\
+	__wt_rmw((p), pp, fn(pp, (v), __ATOMIC_SEQ_CST))
 #define wt_atomic_cmpxchg(p, oldp, v)					\
-	__atomic_compare_exchange_n((p), (oldp), (v), false,		\
-				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)
-/* Relaxed counters (statistics): no ordering needed, only no tearing. */
+	__wt_cmpxchg((p), (oldp), (v), WT_UNIQUE(__wt_rp))
+#define __wt_cmpxchg(p, oldp, v, pp)					\
+	__wt_rmw((p), pp, __atomic_compare_exchange_n(pp, (oldp), (v), false, \
+			 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+/*
+ * Relaxed counters (statistics): no ordering needed, only no tearing.
+ * Not a barrier under tso either: like the kernel's per-cpu stat
+ * counters they order nothing, and making them drain would hide bugs.
+ */
 #define wt_counter_inc(p)	__atomic_fetch_add((p), 1, __ATOMIC_RELAXED)
 
 static inline void cpu_relax(void)

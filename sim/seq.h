@@ -18,6 +18,27 @@
  * it; the retry has smp_rmb before it so they are not sunk below it;
  * __read_seqcount_retry has none (the caller supplies the barrier); the
  * writer has smp_wmb after making the count odd and before making it even.
+ *
+ * Under memory=tso (sim/tso.h) the count is loaded and stored through
+ * sim/atomic.h like any field: the writer's increments go into its store
+ * buffer, the reader's samples see its own buffer first.  Those four
+ * barriers are smp_rmb/smp_wmb, which x86-TSO provides for free (loads
+ * stay ordered with loads, stores with stores): removing any of them
+ * changes nothing under tso, as it changes nothing on x86.
+ *
+ * The seqcount barrier x86 does need is a full one, where a seqcount
+ * pairs with a store->load order -- a Dekker pattern, which a seqcount
+ * alone does not give: a write section that LOADS what lockless readers
+ * STORE (mount_lock: do_umount's busy check and mntput_no_expire load
+ * mnt_count, which __legitimize_mnt raised before its recheck), and a
+ * reader whose recheck must come after its own store.  The kernel writes
+ * those as write_seqlock(); smp_mb(); and store; smp_mb(); read_seqretry;
+ * here they are write_seqcount_begin_mb()/write_seqlock_mb() and
+ * read_seqcount_retry_mb()/read_seqretry_mb().  Without the smp_mb (zoo
+ * WT_BUG_SEQ_NO_BARRIER, `--bug seq_no_barrier') the odd count may still
+ * sit in the writer's store buffer when it loads, and the reader's store
+ * in the reader's when it rechecks: both pass (the SB litmus outcome),
+ * which only memory=tso can show.
  */
 #ifndef WT_SIM_SEQ_H
 #define WT_SIM_SEQ_H
@@ -25,6 +46,7 @@
 #include <stdbool.h>
 
 #include "sim/atomic.h"
+#include "sim/bug.h"
 #include "sim/sched/sched.h"
 #include "sim/spinlock.h"
 
@@ -45,7 +67,7 @@ static inline void seqcount_init(seqcount_t *s, unsigned start)
 
 static inline unsigned wt_seq_raw(const seqcount_t *s)
 {
-	return __atomic_load_n(&s->sequence, __ATOMIC_RELAXED);
+	return READ_ONCE(s->sequence);
 }
 
 bool wt_seq_even(const void *seqcount);
@@ -108,7 +130,7 @@ static inline bool wt_seq_retry(const seqcount_t *s, unsigned start,
 static inline void wt_seq_write_begin(seqcount_t *s, const struct wt_point *p)
 {
 	wt_hook(p, s);
-	__atomic_store_n(&s->sequence, wt_seq_raw(s) + 1, __ATOMIC_RELAXED);
+	WRITE_ONCE(s->sequence, wt_seq_raw(s) + 1);
 	smp_wmb();	/* odd count visible before the data stores */
 }
 
@@ -116,7 +138,37 @@ static inline void wt_seq_write_end(seqcount_t *s, const struct wt_point *p)
 {
 	smp_wmb();	/* data stores visible before the even count */
 	wt_hook(p, s);
-	__atomic_store_n(&s->sequence, wt_seq_raw(s) + 1, __ATOMIC_RELAXED);
+	WRITE_ONCE(s->sequence, wt_seq_raw(s) + 1);
+}
+
+/*
+ * The full barrier of a seqcount Dekker pairing (see the top): zoo
+ * WT_BUG_SEQ_NO_BARRIER leaves only the kernel's x86 compiler barrier.
+ */
+static inline void wt_seq_dekker_mb(void)
+{
+	if (!wt_primitive_bug(WT_BUG_SEQ_NO_BARRIER))
+		smp_mb();
+	else
+		barrier();
+}
+
+/* write_seqcount_begin(); smp_mb(): the odd count is visible before this
+ * write section's loads (which then see what readers stored first). */
+static inline void wt_seq_write_begin_mb(seqcount_t *s,
+					 const struct wt_point *p)
+{
+	wt_seq_write_begin(s, p);
+	wt_seq_dekker_mb();
+}
+
+/* smp_mb(); read_seqcount_retry(): this reader's earlier stores are
+ * visible before its recheck (a writer that missed them moved the count). */
+static inline bool wt_seq_retry_mb(const seqcount_t *s, unsigned start,
+				   const struct wt_point *p)
+{
+	wt_seq_dekker_mb();
+	return wt_seq_retry(s, start, p, false);
 }
 
 #define write_seqcount_begin(s)						\
@@ -125,6 +177,14 @@ static inline void wt_seq_write_end(seqcount_t *s, const struct wt_point *p)
 #define write_seqcount_end(s)						\
 	wt_seq_write_end((s), WT_POINT_OR_NULL(WT_K_SEQ_WRITE, NULL,	\
 			 "seq", "write_seqcount_end"))
+#define write_seqcount_begin_mb(s)					\
+	wt_seq_write_begin_mb((s), WT_POINT_OR_NULL(WT_K_SEQ_WRITE, NULL, \
+			      "seq", "write_seqcount_begin + smp_mb"))
+#define read_seqcount_retry_mb_at(s, start, name)			\
+	wt_seq_retry_mb((s), (start), WT_POINT_OR_NULL(WT_K_SEQ_RETRY, (name), \
+			"seq", "smp_mb + read_seqcount_retry"))
+#define read_seqcount_retry_mb(s, start)				\
+	read_seqcount_retry_mb_at((s), (start), NULL)
 
 /* seqlock */
 static inline void seqlock_init(seqlock_t *sl, unsigned start)
@@ -142,6 +202,15 @@ static inline void seqlock_init(seqlock_t *sl, unsigned start)
 	spin_lock(&(sl)->lock);						\
 	write_seqcount_begin(&(sl)->seqcount);				\
 } while (0)
+/* write_seqlock(); smp_mb(); -- the mount_lock writers that then load
+ * mnt_count (do_umount, mntput_no_expire). */
+#define write_seqlock_mb(sl) do {					\
+	spin_lock(&(sl)->lock);						\
+	write_seqcount_begin_mb(&(sl)->seqcount);			\
+} while (0)
+#define read_seqretry_mb_at(sl, start, name)				\
+	read_seqcount_retry_mb_at(&(sl)->seqcount, (start), (name))
+#define read_seqretry_mb(sl, start)	read_seqretry_mb_at((sl), (start), NULL)
 #define write_sequnlock(sl) do {					\
 	write_seqcount_end(&(sl)->seqcount);				\
 	spin_unlock(&(sl)->lock);					\
