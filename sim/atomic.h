@@ -97,17 +97,22 @@ static inline void wt_access(const struct wt_obj *o, const struct wt_point *p,
 #define wt_load_order(p, order)						\
 	__wt_load((p), order, WT_UNIQUE(__wt_lp), WT_UNIQUE(__wt_lr))
 
-#define __wt_store(p, v, order, pp, vv) do {				\
+/* The slow path copies the value into a temporary of its own, so that
+ * the fast path keeps it in a register (its address is never taken). */
+#define __wt_store(p, v, order, pp, vv, tt) do {			\
 	__typeof__(p) pp = (p);						\
 	wt_unqual_typeof(*pp) vv = (v);					\
 	WT_TSO_SIZE_OK(pp);						\
-	if (wt_tso_on())						\
-		wt_tso_store(pp, &vv, sizeof(vv));			\
-	else								\
+	if (wt_tso_on()) {						\
+		wt_unqual_typeof(*pp) tt = vv;				\
+		wt_tso_store(pp, &tt, sizeof(tt));			\
+	} else {							\
 		__atomic_store_n(pp, vv, (order));			\
+	}								\
 } while (0)
 #define wt_store_order(p, v, order)					\
-	__wt_store((p), (v), order, WT_UNIQUE(__wt_sp), WT_UNIQUE(__wt_sv))
+	__wt_store((p), (v), order, WT_UNIQUE(__wt_sp), WT_UNIQUE(__wt_sv), \
+		   WT_UNIQUE(__wt_st))
 
 #ifndef WT_NO_HOOKS
 #define WT_ACCESS_POINT(kind, field, desc) WT_POINT((kind), NULL, field, desc)
