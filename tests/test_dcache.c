@@ -612,11 +612,14 @@ static uint64_t layout_digest_elsewhere(uint64_t seed)
 	char *envp[256];
 	posix_spawn_file_actions_t fa;
 	size_t n = 0, got = 0;
-	ssize_t r;
-	int fds[2], status;
+	ssize_t r, len;
+	int fds[2], status, err;
 	pid_t pid;
 
-	cr_assert_gt(readlink("/proc/self/exe", self, sizeof(self) - 1), 0);
+	/* readlink() does not terminate the name; stack garbage would follow. */
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	cr_assert_gt(len, 0);
+	self[len] = '\0';
 	snprintf(env_seed, sizeof(env_seed), "WT_TEST_LAYOUT_SEED=%llu",
 		 (unsigned long long)seed);
 	envp[n++] = env_seed;
@@ -628,8 +631,9 @@ static uint64_t layout_digest_elsewhere(uint64_t seed)
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
 	posix_spawn_file_actions_addclose(&fa, fds[0]);
-	cr_assert_eq(posix_spawn(&pid, self, &fa, NULL, argv, envp), 0);
+	err = posix_spawn(&pid, self, &fa, NULL, argv, envp);
 	posix_spawn_file_actions_destroy(&fa);
+	cr_assert_eq(err, 0, "posix_spawn %s: %s", self, strerror(err));
 	close(fds[1]);
 	while (got < sizeof(buf) - 1 &&
 	       (r = read(fds[0], buf + got, sizeof(buf) - 1 - got)) > 0)
