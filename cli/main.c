@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -41,14 +42,18 @@ static void usage(FILE *f)
 		fprintf(f, "  walktorture %s\n", commands[i].usage);
 }
 
+static bool is_help(const char *arg)
+{
+	return !strcmp(arg, "--help") || !strcmp(arg, "-h");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stderr);
 		return WT_EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
-	    !strcmp(argv[1], "help")) {
+	if (is_help(argv[1]) || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return WT_EXIT_OK;
 	}
@@ -57,9 +62,16 @@ int main(int argc, char **argv)
 		       WT_BUILD_TYPE);
 		return WT_EXIT_OK;
 	}
-	for (size_t i = 0; i < N_COMMANDS; i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
+	for (size_t i = 0; i < N_COMMANDS; i++) {
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		/* `walktorture run --help': the command's own line, exit 0. */
+		if (argc == 3 && is_help(argv[2])) {
+			printf("usage: walktorture %s\n", commands[i].usage);
+			return WT_EXIT_OK;
+		}
+		return commands[i].run(argc - 1, argv + 1);
+	}
 	fprintf(stderr, "walktorture: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return WT_EXIT_USAGE;
