@@ -82,7 +82,7 @@ int wt_cmd_bugs(int argc, char **argv)
 /* ------------------------------------------------------------------ */
 /*
  * walktorture zoo-bench [BUG...] [--seed S] [--seeds N] [--sim-cap T]
- *		[--stress-cap T] [--stress-clean T] [--json FILE]
+ *		[--pct-cap T] [--stress-cap T] [--stress-clean T] [--json FILE]
  *
  * For every bug of the catalogue (or the ones named):
  *   clean   its targeted scenario without the bug, one iteration under
@@ -92,6 +92,11 @@ int wt_cmd_bugs(int argc, char **argv)
  *           check fired (at least the first N seeds are run, to count in
  *           how many it fires), capped at --sim-cap: the time and
  *           iterations to first detection;
+ *   pct     the scenario with its directed schedule (and expectations)
+ *           dropped, under PCT: N seeds without the bug, which the oracle
+ *           and the safety checks must all pass, then seed after seed with
+ *           it until the check fires or --pct-cap (0: skip) runs out --
+ *           how hard the race is to find when nobody says where it is;
  *   stress  the bug's plain uninjected load (scenarios/zoo/stress/) in
  *           stress mode, iteration after iteration until the expected
  *           check fires or --stress-cap runs out ("not found" is an
@@ -109,6 +114,7 @@ struct bench_opts {
 	uint64_t seed;
 	unsigned seeds;
 	double sim_cap_s;
+	double pct_cap_s;
 	double stress_cap_s;
 	double stress_clean_s;
 	FILE *null;
@@ -126,13 +132,20 @@ struct detection {
 	char check[32];
 };
 
+/* Clean-run tallies: the zoo's "no false positive" over N seeds. */
+struct clean {
+	unsigned pass;
+	unsigned runs;
+	uint64_t fail_seed;
+};
+
 struct bench_row {
 	const struct wt_zoo_bug *bug;
-	unsigned clean_pass;
-	unsigned clean_runs;
-	uint64_t clean_fail_seed;
+	struct clean clean;
 	unsigned found_seeds;	/* of the first `seeds' with the bug */
 	struct detection sim;
+	struct clean pct_clean;	/* undirected, PCT, without the bug */
+	struct detection pct;	/* undirected, PCT, with it */
 	struct detection stress;
 	bool stress_clean;	/* the plain load passed without the bug */
 	struct wt_scn_result result;	/* the detecting (or last) sim run */
@@ -200,7 +213,7 @@ static void bench_opts_init(struct wt_scn_opts *o, const struct bench_opts *bo,
 }
 
 /* Without the bug, one iteration under each of the first N seeds. */
-static void bench_clean(struct bench_row *row, const struct wt_scenario *s,
+static void bench_clean(struct clean *c, const struct wt_scenario *s,
 			const struct bench_opts *bo)
 {
 	for (unsigned k = 0; k < bo->seeds; k++) {
@@ -211,32 +224,51 @@ static void bench_clean(struct bench_row *row, const struct wt_scenario *s,
 		bench_opts_init(&o, bo, seed, 0, NULL, -1);
 		if (wt_scn_run(s, &o, &r))
 			memset(&r, 0, sizeof(r));
-		row->clean_runs++;
+		c->runs++;
 		if (r.pass)
-			row->clean_pass++;
-		else if (!row->clean_fail_seed)
-			row->clean_fail_seed = seed;
+			c->pass++;
+		else if (!c->fail_seed)
+			c->fail_seed = seed;
 		wt_scn_result_free(&r);
 	}
 }
 
-/* With the bug, seed after seed, until found (and N seeds done) or cap. */
-static void bench_sim(struct bench_row *row, const struct wt_scenario *s,
-		      const struct bench_opts *bo)
+/* Keep r as the row's result when it is the detecting run (or the first). */
+static void bench_keep(struct bench_row *row, struct wt_scn_result *r,
+		       bool detecting)
 {
-	const struct wt_zoo_bug *b = row->bug;
-	double t0 = bench_now();
+	if (detecting || !row->have_result) {
+		if (row->have_result)
+			wt_scn_result_free(&row->result);
+		row->result = *r;
+		row->have_result = true;
+	} else {
+		wt_scn_result_free(r);
+	}
+}
 
-	row->sim.run = true;
-	for (uint64_t k = 0;; k++) {
+/*
+ * With the bug, seed after seed, until found (and N seeds done) or cap:
+ * into d, counting in how many of the first N seeds it fired.  keep: the
+ * row whose result is the detecting run, or NULL.
+ */
+static void bench_search(const struct wt_zoo_bug *b, const struct wt_scenario *s,
+			 const struct bench_opts *bo, double cap_s,
+			 struct detection *det, unsigned *found_seeds,
+			 struct bench_row *keep)
+{
+	double t0 = bench_now();
+	uint64_t k;
+
+	det->run = true;
+	for (k = 0;; k++) {
 		struct wt_scn_opts o;
 		struct wt_scn_result r;
 		struct detection d = { .run = true };
 		uint64_t seed = wt_scn_night_seed(bo->seed, (unsigned)k);
 		bool hit;
 
-		if ((row->sim.found && k >= bo->seeds) ||
-		    bench_now() - t0 > bo->sim_cap_s)
+		if ((det->found && k >= bo->seeds) || bench_now() - t0 > cap_s)
 			break;
 		bench_opts_init(&o, bo, seed, 1ull << b->id, b->name, -1);
 		if (wt_scn_run(s, &o, &r)) {
@@ -245,28 +277,63 @@ static void bench_sim(struct bench_row *row, const struct wt_scenario *s,
 		}
 		hit = bench_fired(b, &r, &d);
 		if (k < bo->seeds)
-			row->found_seeds += hit;
-		if (!row->sim.kind[0])
-			memcpy(row->sim.kind, d.kind, sizeof(d.kind));
-		if (hit && !row->sim.found) {
-			row->sim.found = true;
-			row->sim.seconds = bench_now() - t0;
-			row->sim.iterations = k + 1;
-			row->sim.seed = seed;
-			memcpy(row->sim.kind, d.kind, sizeof(d.kind));
-			memcpy(row->sim.check, d.check, sizeof(d.check));
+			*found_seeds += hit;
+		if (!det->kind[0])
+			memcpy(det->kind, d.kind, sizeof(d.kind));
+		if (hit && !det->found) {
+			det->found = true;
+			det->seconds = bench_now() - t0;
+			det->iterations = k + 1;
+			det->seed = seed;
+			memcpy(det->kind, d.kind, sizeof(d.kind));
+			memcpy(det->check, d.check, sizeof(d.check));
 		}
-		if ((hit && row->sim.seed == seed) || !row->have_result) {
-			if (row->have_result)
-				wt_scn_result_free(&row->result);
-			row->result = r;
-			row->have_result = true;
-		} else {
+		if (keep)
+			bench_keep(keep, &r, hit && det->seed == seed);
+		else
 			wt_scn_result_free(&r);
-		}
 	}
-	if (!row->sim.found)
-		row->sim.seconds = bench_now() - t0;
+	if (!det->found) {	/* "not found" after this many tries */
+		det->seconds = bench_now() - t0;
+		det->iterations = k;
+	}
+}
+
+/*
+ * The targeted scenario with its directed schedule dropped and PCT in
+ * its place: how hard the race is to find without being told where it
+ * is.  Only the oracle and the safety checks judge (they fail a run
+ * unasked); the file's expectations are dropped with the schedule,
+ * because exact counts and results belong to that one interleaving.  A
+ * bug whose only witness is such an expectation cannot be found here.
+ */
+static struct wt_scenario bench_undirected(const struct wt_scenario *s)
+{
+	struct wt_scenario u = *s;	/* shares s's storage; never freed */
+
+	u.steps = NULL;
+	u.nsteps = 0;
+	u.schedule = NULL;
+	u.policy = WT_SCN_PCT;
+	u.expects = NULL;
+	u.nexpects = 0;
+	return u;
+}
+
+static void bench_pct(struct bench_row *row, const struct wt_scenario *s,
+		      const struct bench_opts *bo)
+{
+	struct wt_scenario u;
+	unsigned found_seeds = 0;
+
+	if (bo->pct_cap_s <= 0)
+		return;
+	u = bench_undirected(s);
+	bench_clean(&row->pct_clean, &u, bo);
+	if (!strcmp(row->bug->fires, "expectation"))
+		return;		/* its witness went with the expectations */
+	bench_search(row->bug, &u, bo, bo->pct_cap_s, &row->pct, &found_seeds,
+		     NULL);
 }
 
 /*
@@ -392,6 +459,12 @@ static json_t *detection_json(const struct detection *d)
 			 "seed", d->found && d->seed ? seed : NULL);
 }
 
+static json_t *clean_json(const struct clean *c)
+{
+	return json_pack("{s:i, s:i}", "passed", (int)c->pass, "runs",
+			 (int)c->runs);
+}
+
 static void bench_print_det(const char *what, const struct detection *d)
 {
 	if (!d->run) {
@@ -406,22 +479,35 @@ static void bench_print_det(const char *what, const struct detection *d)
 		printf(" first=%s%s%s", d->kind, d->check[0] ? ":" : "", d->check);
 }
 
+static bool clean_ok(const struct clean *c)
+{
+	return c->pass == c->runs;
+}
+
+static void bench_print_clean(const char *what, const struct clean *c)
+{
+	printf(" %s=%u/%u", what, c->pass, c->runs);
+	if (!clean_ok(c))
+		printf(" !!! %s_fail_seed=%#" PRIx64, what, c->fail_seed);
+}
+
 static bool bench_row_ok(const struct bench_row *row)
 {
-	return row->clean_pass == row->clean_runs && row->sim.found &&
-	       (!row->stress.run || row->stress_clean);
+	return clean_ok(&row->clean) && clean_ok(&row->pct_clean) &&
+	       row->sim.found && (!row->stress.run || row->stress_clean);
 }
 
 static void bench_print(const struct bench_row *row)
 {
 	bool ok = bench_row_ok(row);
 
-	printf("walktorture: zoo %s check=%s clean=%u/%u", row->bug->name,
-	       row->bug->fires, row->clean_pass, row->clean_runs);
-	if (row->clean_pass != row->clean_runs)
-		printf(" !!! clean_fail_seed=%#" PRIx64, row->clean_fail_seed);
+	printf("walktorture: zoo %s check=%s", row->bug->name, row->bug->fires);
+	bench_print_clean("clean", &row->clean);
 	bench_print_det("sim", &row->sim);
 	printf(" seeds=%u", row->found_seeds);
+	if (row->pct_clean.runs)
+		bench_print_clean("pct_clean", &row->pct_clean);
+	bench_print_det("pct", &row->pct);
 	bench_print_det("stress", &row->stress);
 	if (row->stress.run && !row->stress_clean)
 		printf(" !!! stress load fails without the bug");
@@ -458,12 +544,14 @@ static int bench_write(const char *file, struct bench_row *rows, unsigned n,
 		sc = json_array_get(scs, j++);
 		json_object_set_new(sc, "bug", json_string(rows[i].bug->name));
 		json_object_set_new(sc, "detection", json_pack(
-			"{s:s, s:s, s:{s:i, s:i}, s:i, s:o, s:o, s:b}",
+			"{s:s, s:s, s:o, s:i, s:o, s:o, s:o, s:o, s:b}",
 			"bug", rows[i].bug->name, "check", rows[i].bug->fires,
-			"clean", "passed", (int)rows[i].clean_pass,
-			"runs", (int)rows[i].clean_runs,
+			"clean", clean_json(&rows[i].clean),
 			"found_seeds", (int)rows[i].found_seeds,
 			"sim", detection_json(&rows[i].sim),
+			"pct_clean", rows[i].pct_clean.runs ?
+				clean_json(&rows[i].pct_clean) : json_null(),
+			"pct", detection_json(&rows[i].pct),
 			"stress", detection_json(&rows[i].stress),
 			"stress_clean", rows[i].stress_clean));
 	}
@@ -527,6 +615,9 @@ static int bench_args(int argc, char **argv, struct bench_opts *bo,
 		} else if (!strcmp(a, "--sim-cap")) {
 			if (bench_duration(v, &bo->sim_cap_s))
 				return WT_EXIT_USAGE;
+		} else if (!strcmp(a, "--pct-cap")) {
+			if (bench_duration(v, &bo->pct_cap_s))
+				return WT_EXIT_USAGE;
 		} else if (!strcmp(a, "--stress-cap")) {
 			if (bench_duration(v, &bo->stress_cap_s))
 				return WT_EXIT_USAGE;
@@ -537,7 +628,7 @@ static int bench_args(int argc, char **argv, struct bench_opts *bo,
 			*json = v;
 		} else {
 			return wt_usage_error("zoo-bench: unknown option '%s' (valid: "
-					      "--seed --seeds --sim-cap --stress-cap "
+					      "--seed --seeds --sim-cap --pct-cap --stress-cap "
 					      "--stress-clean --json)", a);
 		}
 	}
@@ -547,7 +638,7 @@ static int bench_args(int argc, char **argv, struct bench_opts *bo,
 int wt_cmd_zoo_bench(int argc, char **argv)
 {
 	struct bench_opts bo = { .seed = 0x5eed, .seeds = 20, .sim_cap_s = 10,
-				 .stress_cap_s = 60, .stress_clean_s = 1 };
+				 .pct_cap_s = 10, .stress_cap_s = 60, .stress_clean_s = 1 };
 	const struct wt_zoo_bug *all, **sel;
 	struct bench_row *rows;
 	const char *json = NULL;
@@ -573,8 +664,8 @@ int wt_cmd_zoo_bench(int argc, char **argv)
 			if (all[i].scenario)
 				sel[nsel++] = &all[i];
 	printf("walktorture: zoo-bench seed=%#" PRIx64 " seeds=%u sim_cap=%.1fs "
-	       "stress_cap=%.1fs bugs=%u\n", bo.seed, bo.seeds, bo.sim_cap_s,
-	       bo.stress_cap_s, nsel);
+	       "pct_cap=%.1fs stress_cap=%.1fs bugs=%u\n", bo.seed, bo.seeds,
+	       bo.sim_cap_s, bo.pct_cap_s, bo.stress_cap_s, nsel);
 	for (unsigned i = 0; i < nsel; i++) {
 		struct bench_row *row = &rows[i];
 		struct wt_scenario *s;
@@ -591,8 +682,10 @@ int wt_cmd_zoo_bench(int argc, char **argv)
 			goto out;
 		}
 		row->scenario = s;
-		bench_clean(row, s, &bo);
-		bench_sim(row, s, &bo);
+		bench_clean(&row->clean, s, &bo);
+		bench_search(row->bug, s, &bo, bo.sim_cap_s, &row->sim,
+			     &row->found_seeds, row);
+		bench_pct(row, s, &bo);
 		bench_stress(row, &bo);
 		bench_print(row);
 		bad += !bench_row_ok(row);

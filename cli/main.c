@@ -10,7 +10,7 @@ static const struct wt_cmd commands[] = {
 	{ "points", "points [--json]", wt_cmd_points },
 	{ "paths", "paths [--json]", wt_cmd_paths },
 	{ "bugs", "bugs [--json]", wt_cmd_bugs },
-	{ "zoo-bench", "zoo-bench [BUG...] [--seed S] [--seeds N] [--sim-cap T] [--stress-cap T] [--stress-clean T] [--json FILE]", wt_cmd_zoo_bench },
+	{ "zoo-bench", "zoo-bench [BUG...] [--seed S] [--seeds N] [--sim-cap T] [--pct-cap T] [--stress-cap T] [--stress-clean T] [--json FILE]", wt_cmd_zoo_bench },
 	{ "lookup", "lookup --tree FILE [--uid U --gid G] [--nofollow] [--resolve FLAGS] PATH...", wt_cmd_lookup },
 	{ "tree", "tree FILE", wt_cmd_tree },
 	{ "run", "run SCENARIO|SUITE... [--seed S] [--mode sim|stress] [--iterations N|--duration T] [--cpus LIST] [--out DIR] [--json FILE] [--bug NAME]", wt_cmd_run },
