@@ -241,6 +241,34 @@ static struct wt_record *record_copy(const struct wt_record *r)
 }
 
 /*
+ * Judge the kept walks oldest first.  The list is newest first, and the
+ * oracle's snapshots only move forward cheaply: newest first rebuilt the
+ * namespace from the start of the history for every walk, quadratic in a
+ * long stress iteration (100 000 walks beside a renamer did not end).
+ */
+static void judge_pending_list(struct wt_scn_tctx *tc)
+{
+	struct wt_scn_pending *p, *old = NULL;
+
+	while (tc->pending) {		/* reverse: bounded by the list */
+		p = tc->pending;
+		tc->pending = p->next;
+		p->next = old;
+		old = p;
+	}
+	while (old) {
+		p = old;
+		old = p->next;
+		judge_now(tc, p->op, p->op_index, p->rec,
+			  p->failing_event ?
+			  json_integer((json_int_t)p->failing_event - 1) :
+			  json_null());
+		wt_record_destroy(p->rec);
+		free(p);
+	}
+}
+
+/*
  * Judge now when the window is published, else keep a copy for after the
  * run.  Hooks are disarmed meanwhile: the oracle reads only published,
  * immutable history, and in sim mode it must not become a scheduling
@@ -303,17 +331,7 @@ void wt_scn_iter_judge_pending(struct wt_scn_iter *it)
 	for (unsigned i = 0; i < it->nthreads; i++) {
 		struct wt_scn_tctx *tc = &it->t[i];
 
-		while (tc->pending) {
-			struct wt_scn_pending *p = tc->pending;
-
-			tc->pending = p->next;
-			judge_now(tc, p->op, p->op_index, p->rec,
-				  p->failing_event ?
-				  json_integer((json_int_t)p->failing_event - 1) :
-				  json_null());
-			wt_record_destroy(p->rec);
-			free(p);
-		}
+		judge_pending_list(tc);
 	}
 }
 
