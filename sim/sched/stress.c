@@ -8,10 +8,18 @@
  * hit counter at the point moves, it finishes, or the rule's timeout
  * passes.  Waits are the native bounded spin, then sched_yield.
  *
- * Tracing (off by default when hunting: the shared ticket counter
- * serialises the threads and hides races) gives each event a ticket from
- * one atomic counter into the thread's own ring; merging the rings by
- * ticket gives the observed order, which replays in sim mode.
+ * Tracing (off by default when hunting: it serialises the threads and
+ * hides races) gives each event a ticket from one atomic counter into the
+ * thread's own ring; merging the rings by ticket gives the observed
+ * order, which replays in sim mode.  For that order to be the order in
+ * which the code ran, a traced run hands one token (a FIFO ticket lock)
+ * from thread to thread: a thread runs its stretch between two points
+ * holding it, takes the event's ticket still holding it, and lets go at
+ * the point -- for its delay, its yield, its preempt-until and its waits,
+ * which run without it.  Without the token, the loads before one
+ * thread's ticket could straddle another's stores after its ticket, and
+ * a replay would follow an order in which the same code reads other
+ * values (tests/test_lift.c: the exit-path counts then differ).
  *
  * A watchdog in the calling thread ends a run that takes longer than
  * cfg->timeout_ms: it asks every thread to stop, and threads that are in
@@ -47,6 +55,7 @@ struct wt_stress_thread {
 	struct wt_thread *t;
 	pthread_t tid;
 	bool joined;
+	bool token;			/* holds s->token (own thread only) */
 	hwloc_cpuset_t set;
 	unsigned pu;
 	uint32_t done;			/* atomic */
@@ -64,6 +73,8 @@ struct wt_stress {
 	struct wt_trace_buf bufs[WT_RUN_MAX_THREADS];
 	bool trace_on;
 	uint64_t ticket;		/* atomic */
+	uint64_t token_next;		/* atomic: traced runs' FIFO token */
+	uint64_t token_serving;		/* atomic */
 	uint64_t t0_ns;
 	uint32_t gate;			/* atomic: threads at the start gate */
 	uint32_t abandon;		/* atomic: the watchdog fired */
@@ -93,6 +104,38 @@ static void stress_record(struct wt_stress *s, struct wt_thread *t,
 
 	wt_trace_buf_record(&s->bufs[t->id], ticket, now_ns() - s->t0_ns,
 			    t->id, p, flags, t->trace_note);
+}
+
+/*
+ * The traced run's token.  No abandon check while queued: leaving the
+ * queue would strand the tickets behind; the holder lets go at its next
+ * point or wait, where it leaves too once the watchdog fired.
+ */
+static void token_take(struct wt_stress *s, struct wt_stress_thread *st)
+{
+	uint64_t mine;
+	unsigned spins = 0;
+
+	if (!s->trace_on || st->token)
+		return;
+	mine = __atomic_fetch_add(&s->token_next, 1, __ATOMIC_RELAXED);
+	/* Acquire: what the previous holder wrote is visible. */
+	while (__atomic_load_n(&s->token_serving, __ATOMIC_ACQUIRE) != mine) {
+		if (spins++ < WT_SPIN_BOUND)
+			cpu_relax();
+		else
+			sched_yield();
+	}
+	st->token = true;
+}
+
+static void token_give(struct wt_stress *s, struct wt_stress_thread *st)
+{
+	if (!st->token)
+		return;
+	st->token = false;
+	/* Release: the stretch's stores before the next holder's loads. */
+	__atomic_fetch_add(&s->token_serving, 1, __ATOMIC_RELEASE);
 }
 
 static void stress_delay(uint64_t ns)
@@ -139,10 +182,13 @@ static void stress_point(struct wt_sched *base, struct wt_thread *t,
 			 const struct wt_point *p, const void *obj)
 {
 	struct wt_stress *s = base->priv;
+	struct wt_stress_thread *st = &s->th[t->id];
 
 	(void)obj;
-	if (s->trace_on)
+	if (s->trace_on) {
 		stress_record(s, t, p, t->pending_delay_ns ? WT_EV_DELAY : 0);
+		token_give(s, st);	/* the others may run a stretch */
+	}
 	stress_check_abandon(s);
 	if (t->pending_delay_ns)
 		stress_delay(t->pending_delay_ns);
@@ -150,7 +196,12 @@ static void stress_point(struct wt_sched *base, struct wt_thread *t,
 		sched_yield();
 	if (t->pending_preempt_thread >= 0)
 		stress_preempt(s, t);
+	token_take(s, st);
 }
+
+static void traced_wait(struct wt_stress *s, struct wt_thread *t,
+			const struct wt_point *p, wt_ready_fn ready,
+			const void *arg);
 
 static void stress_wait(struct wt_sched *base, struct wt_thread *t,
 			const struct wt_point *p, enum wt_wait_kind kind,
@@ -160,8 +211,10 @@ static void stress_wait(struct wt_sched *base, struct wt_thread *t,
 	unsigned spins = 0;
 
 	(void)kind;
-	if (s->trace_on && p)
-		stress_record(s, t, p, WT_EV_WAIT);
+	if (s->trace_on) {
+		traced_wait(s, t, p, ready, arg);
+		return;
+	}
 	while (!ready(arg)) {
 		stress_check_abandon(s);
 		if (spins < WT_SPIN_BOUND) {
@@ -171,6 +224,42 @@ static void stress_wait(struct wt_sched *base, struct wt_thread *t,
 			sched_yield();
 		}
 	}
+}
+
+/*
+ * A traced wait: one event, then without the token until ready() holds
+ * with it (as the sim picks a waiter only when its condition holds).
+ * ready() runs with the hooks off: a point inside it would hand the
+ * token over in the middle of the wait.
+ */
+static void traced_wait(struct wt_stress *s, struct wt_thread *t,
+			const struct wt_point *p, wt_ready_fn ready,
+			const void *arg)
+{
+	struct wt_stress_thread *st = &s->th[t->id];
+	bool armed = t->hook_armed;
+	unsigned spins = 0;
+
+	if (p)
+		stress_record(s, t, p, WT_EV_WAIT);
+	wt_thread_arm(t, false);
+	for (;;) {	/* until ready, or the watchdog */
+		token_give(s, st);
+		while (!ready(arg)) {
+			if (__atomic_load_n(&s->abandon, __ATOMIC_RELAXED)) {
+				wt_thread_arm(t, armed);
+				wt_thread_exit();
+			}
+			if (spins++ < WT_SPIN_BOUND)
+				cpu_relax();
+			else
+				sched_yield();
+		}
+		token_take(s, st);
+		if (ready(arg))
+			break;
+	}
+	wt_thread_arm(t, armed);
 }
 
 static const struct wt_sched_ops stress_ops = {
@@ -195,11 +284,13 @@ static void *stress_entry(void *arg)
 	__atomic_add_fetch(&s->gate, 1, __ATOMIC_ACQ_REL);
 	while (__atomic_load_n(&s->gate, __ATOMIC_ACQUIRE) < s->n)
 		sched_yield();
+	token_take(s, st);
 	if (sigsetjmp(env, 0) == 0) {
 		t->exit_env = &env;
 		s->body(t, s->args ? s->args[t->id] : NULL);
 	}
 	t->exit_env = NULL;
+	token_give(s, st);
 	t->finished = !t->aborted;
 	wt_thread_enter(NULL);
 	__atomic_store_n(&st->done, 1, __ATOMIC_RELEASE);
