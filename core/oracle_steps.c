@@ -15,7 +15,6 @@
 #include "sim/vfs/inode.h"
 
 #define MOUNT_CHAIN_MAX	4096u	/* a longer chain is a broken model */
-#define DENTRY_DEPTH_MAX 4096u
 
 /* ------------------------------------------------------------------ */
 /* facts                                                                */
@@ -364,20 +363,7 @@ enum holds holds_mount_up(struct oj *j, const struct wt_step *s)
 static bool connected(struct oj *j, const struct wt_mount_fact *m,
 		      uint64_t dentry)
 {
-	const struct wt_super_fact *sb = wt_ns_super(j->ns, m->sb);
-
-	if (!sb || m->root == sb->root)
-		return true;
-	for (unsigned n = 0; n < DENTRY_DEPTH_MAX; n++) {
-		const struct wt_dentry_fact *d = wt_ns_dentry(j->ns, dentry);
-
-		if (dentry == m->root)
-			return true;
-		if (!d || d->parent == d->id)
-			return false;
-		dentry = d->parent;
-	}
-	return false;
+	return wt_ns_connected(j->ns, m, dentry);
 }
 
 static enum holds dotdot_stays(struct oj *j, const struct wt_step *s)

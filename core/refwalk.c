@@ -228,21 +228,7 @@ static bool choose_mountpoint(const struct rw *w, uint64_t mnt, uint64_t *pm,
 /* path_connected: inside the mount's root subtree. */
 static bool connected(const struct rw *w, uint64_t mnt, uint64_t dentry)
 {
-	const struct wt_mount_fact *m = wt_ns_mount(w->ns, mnt);
-	const struct wt_super_fact *sb = m ? wt_ns_super(w->ns, m->sb) : NULL;
-
-	if (!sb || m->root == sb->root)
-		return true;
-	for (unsigned n = 0; n < CHAIN_MAX; n++) {
-		const struct wt_dentry_fact *d = wt_ns_dentry(w->ns, dentry);
-
-		if (dentry == m->root)
-			return true;
-		if (!d || d->parent == d->id)
-			return false;
-		dentry = d->parent;
-	}
-	return false;
+	return wt_ns_connected(w->ns, wt_ns_mount(w->ns, mnt), dentry);
 }
 
 /* follow_dotdot + step_into(WALK_NOFOLLOW). */

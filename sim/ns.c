@@ -329,3 +329,22 @@ uint64_t wt_ns_mount_root(const struct wt_ns *ns, uint64_t mnt)
 
 	return m ? m->root : 0;
 }
+
+bool wt_ns_connected(const struct wt_ns *ns, const struct wt_mount_fact *m,
+		     uint64_t dentry)
+{
+	const struct wt_super_fact *sb = m ? wt_ns_super(ns, m->sb) : NULL;
+
+	if (!sb || m->root == sb->root)
+		return true;
+	for (unsigned n = 0; n < WT_NS_MAX_DEPTH; n++) {
+		const struct wt_dentry_fact *d = wt_ns_dentry(ns, dentry);
+
+		if (dentry == m->root)
+			return true;
+		if (!d || d->parent == d->id)
+			return false;
+		dentry = d->parent;
+	}
+	return false;
+}

@@ -20,6 +20,7 @@
 #ifndef WT_SIM_NS_H
 #define WT_SIM_NS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -75,6 +76,13 @@ uint64_t wt_ns_root_mount(const struct wt_ns *ns);
 uint64_t wt_ns_mount_parent(const struct wt_ns *ns, uint64_t mnt);
 uint64_t wt_ns_mount_mountpoint(const struct wt_ns *ns, uint64_t mnt);
 uint64_t wt_ns_mount_root(const struct wt_ns *ns, uint64_t mnt);
+/*
+ * path_connected: is dentry inside the subtree of m's root (is_subdir)?
+ * Always true for a mount of its filesystem's root; false for a dentry
+ * cut off from the tree.
+ */
+bool wt_ns_connected(const struct wt_ns *ns, const struct wt_mount_fact *m,
+		     uint64_t dentry);
 
 /*
  * The canonical namespace listing: one "mount PATH TYPE NAME FLAGS" line
