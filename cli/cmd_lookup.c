@@ -105,17 +105,6 @@ static int parse_opts(int argc, char **argv, struct lookup_opts *o)
 	return 0;
 }
 
-static const char *type_name(umode_t mode)
-{
-	if (WT_S_ISDIR(mode))
-		return "dir";
-	if (WT_S_ISREG(mode))
-		return "file";
-	if (WT_S_ISLNK(mode))
-		return "symlink";
-	return "other";
-}
-
 /* Where the mount holding p is attached. */
 static void mount_path(struct wt_world *w, struct vfsmount *m, char *buf,
 		       size_t size)
@@ -170,7 +159,7 @@ static void lookup_one(struct wt_world *w, struct wt_walker *wk,
 		mount_path(w, p.mnt, mnt, sizeof(mnt));
 		json_object_set_new(obj, "result", json_string("ok"));
 		json_object_set_new(obj, "object", json_string(origin ? origin : "?"));
-		json_object_set_new(obj, "type", json_string(type_name(inode->i_mode)));
+		json_object_set_new(obj, "type", json_string(wt_mode_type_name(inode->i_mode)));
 		json_object_set_new(obj, "mount", json_string(mnt));
 		path_put(&p);
 	}

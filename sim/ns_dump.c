@@ -263,17 +263,6 @@ static size_t tree_first(const struct tree *t, uint64_t parent)
 	return lo;
 }
 
-static const char *type_name(uint32_t mode)
-{
-	if (WT_S_ISDIR(mode))
-		return "dir";
-	if (WT_S_ISREG(mode))
-		return "file";
-	if (WT_S_ISLNK(mode))
-		return "symlink";
-	return "other";
-}
-
 static char *dentry_line(const struct wt_ns *ns, uint64_t dentry,
 			 const char *path)
 {
@@ -290,13 +279,13 @@ static char *dentry_line(const struct wt_ns *ns, uint64_t dentry,
 		sb_escaped(&target, i->link ? i->link :
 			   i->magic_dentry ? "[magic]" : "");
 		n = asprintf(&text, "%s inode=%llu %s %04o %u:%u -> %s", path,
-			     (unsigned long long)i->id, type_name(i->mode),
+			     (unsigned long long)i->id, wt_mode_type_name(i->mode),
 			     i->mode & 07777, i->uid, i->gid,
 			     target.s ? target.s : "");
 		free(target.s);
 	} else {
 		n = asprintf(&text, "%s inode=%llu %s %04o %u:%u", path,
-			     (unsigned long long)i->id, type_name(i->mode),
+			     (unsigned long long)i->id, wt_mode_type_name(i->mode),
 			     i->mode & 07777, i->uid, i->gid);
 	}
 	if (n < 0)

@@ -257,8 +257,7 @@ int wt_op_symlink(struct wt_world *w, const char *target, const char *path)
 /* ------------------------------------------------------------------ */
 /* removal                                                              */
 
-/* simple_empty: no positive hashed child. */
-static bool dir_empty(struct dentry *d)
+bool wt_dir_empty(struct dentry *d)
 {
 	bool empty = true;
 
@@ -339,7 +338,7 @@ static int rmdir_locked(struct wt_world *w, struct nameop *n, const char *path)
 	inode = d_inode(d);
 	iget(inode);
 	inode_lock(inode);
-	if (!dir_empty(d)) {
+	if (!wt_dir_empty(d)) {
 		err = -ENOTEMPTY;
 		goto out;
 	}

@@ -22,6 +22,9 @@ void wt_writer_done(struct wt_world *w);
 void wt_origin_set(struct wt_world *w, const struct inode *inode,
 		   const char *prefix, const char *path, size_t len);
 
+/* simple_empty: no positive hashed child (rmdir, rename over a dir). */
+bool wt_dir_empty(struct dentry *d);
+
 /* An in-memory fs pins what it creates (d_make_persistent). */
 static inline bool wt_sb_in_memory(const struct super_block *sb)
 {

@@ -105,19 +105,6 @@ static int lookup_sides(struct rename *r)
 	return n->d ? 0 : -ENOMEM;
 }
 
-static bool dir_empty(struct dentry *d)
-{
-	bool empty = true;
-
-	spin_lock(&d->d_lock);
-	for (struct dentry *c = d->d_subdirs; c && empty; c = c->d_sib)
-		if (READ_ONCE(c->d_inode) &&
-		    (READ_ONCE(c->d_flags) & DCACHE_HASHED))
-			empty = false;
-	spin_unlock(&d->d_lock);
-	return empty;
-}
-
 /* do_renameat2's and vfs_rename's checks, in their order. */
 static int rename_checks(struct rename *r)
 {
@@ -147,7 +134,7 @@ static int rename_checks(struct rename *r)
 			return -ENOTDIR;
 		if (!is_dir && new_dir)
 			return -EISDIR;
-		if (new_dir && !dir_empty(nd))
+		if (new_dir && !wt_dir_empty(nd))
 			return -ENOTEMPTY;
 	}
 	if (d_mountpoint(od) || d_mountpoint(nd))

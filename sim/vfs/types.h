@@ -43,6 +43,18 @@ typedef unsigned short umode_t;
 #define WT_S_ISREG(m)	(((m) & WT_S_IFMT) == WT_S_IFREG)
 #define WT_S_ISLNK(m)	(((m) & WT_S_IFMT) == WT_S_IFLNK)
 
+/* The type word listings and `walktorture lookup' print for a mode. */
+static inline const char *wt_mode_type_name(unsigned mode)
+{
+	if (WT_S_ISDIR(mode))
+		return "dir";
+	if (WT_S_ISREG(mode))
+		return "file";
+	if (WT_S_ISLNK(mode))
+		return "symlink";
+	return "other";
+}
+
 /* Permission masks (fs.h). */
 #define MAY_EXEC	0x01
 #define MAY_WRITE	0x02
