@@ -91,7 +91,8 @@ struct dentry *wt_lookup_one(struct wt_world *w, struct dentry *dir,
 	(void)w;
 	if (!inode || !WT_S_ISDIR(inode->i_mode))
 		return ERR_PTR(-ENOTDIR);
-	if (inode->i_flags & S_DEAD)
+	/* i_flags change under i_lock (slowperm), which is not held here */
+	if (wt_load(inode, i_flags) & S_DEAD)
 		return ERR_PTR(-ENOENT);	/* IS_DEADDIR */
 	err = d_hash_name(dir, &q);
 	if (err)

@@ -176,7 +176,8 @@ void d_iname_set(struct dentry *d, const char *src, uint32_t len)
 bool d_same_name(const struct dentry *d, const struct dentry *parent,
 		 const struct qstr *name)
 {
-	if (parent->d_flags & DCACHE_OP_COMPARE)
+	/* the parent's d_lock is not held: its other flags move */
+	if (d_flags_load(parent) & DCACHE_OP_COMPARE)
 		return parent->d_op->d_compare(d, d->d_name.len,
 					       d->d_name.name, name) == 0;
 	return d->d_name.len == name->len &&
