@@ -1,0 +1,474 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reports of real runs, not fixtures: `walktorture run` on a passing suite,
+ * on a zoo scenario with its bug (directed: an expectation, the oracle and
+ * a summary expectation fail) and on a PCT variant of another zoo scenario
+ * (tests/data/unlazy_next_leak.pct.yaml: which iteration fails depends on
+ * its seed); `walktorture report` renders each results file.  The page
+ * parses strictly, has the verdict, one section per scenario, and every
+ * failure either a timeline with one lane per thread of its trace (each
+ * holding that thread's events, the failing event marked) or says it has
+ * no trace.  The replay command is taken from the page (entities decoded),
+ * run as it is plus --json, and must fail again (exit 1) with the same
+ * kind, check, step, message and trace; the same command with the bug
+ * removed, or with another seed where the seed matters, must not.
+ */
+#define _GNU_SOURCE	/* asprintf */
+#include <criterion/criterion.h>
+#include <inttypes.h>
+#include <jansson.h>
+
+#include "tests/test_report_html.h"
+#include "tests/test_report_util.h"
+
+#define MAX_ARGS 32
+
+static const char *source_path(const char *rel)
+{
+	static char buf[8][PATH_MAX];
+	static int next;
+	const char *src = getenv("WT_SOURCE_DIR");
+	char *out = buf[next++ % 8];
+
+	snprintf(out, PATH_MAX, "%s/%s", src ? src : WT_SOURCE_DIR, rel);
+	return out;
+}
+
+static json_t *load_json(const char *path)
+{
+	json_error_t je;
+	json_t *doc = json_load_file(path, 0, &je);
+
+	cr_assert_not_null(doc, "%s:%d: %s", path, je.line, je.text);
+	return doc;
+}
+
+/* walktorture run SCENARIO --seed S [--iterations N] [--bug B] --json OUT. */
+static int wt_run(const char *dir, const char *scn, const char *seed,
+		  const char *iterations, const char *bug, const char *out)
+{
+	char *argv[MAX_ARGS] = { "walktorture", "run", (char *)scn, "--seed",
+				 (char *)seed, "--json", (char *)out };
+	int n = 7;
+
+	if (iterations) {
+		argv[n++] = "--iterations";
+		argv[n++] = (char *)iterations;
+	}
+	if (bug) {
+		argv[n++] = "--bug";
+		argv[n++] = (char *)bug;
+	}
+	argv[n] = NULL;
+	return run_cli(path_in(dir, "run.stderr"), argv);
+}
+
+/* walktorture report JSON -o HTML, then the page, parsed. */
+static char *render(struct ht_doc *d, const char *dir, const char *json)
+{
+	const char *html_file = path_in(dir, "report.html");
+	char *argv[] = { "walktorture", "report", (char *)json, "-o",
+			 (char *)html_file, NULL };
+	char *html;
+
+	cr_assert_eq(run_cli(path_in(dir, "report.stderr"), argv), 0,
+		     "walktorture report %s failed", json);
+	html = slurp(html_file);
+	cr_assert_not_null(html);
+	cr_assert_eq(ht_parse(d, html), 0, "report does not parse: %s", d->err);
+	return html;
+}
+
+static char *text_of_id(struct ht_doc *d, const char *id)
+{
+	long i = ht_by_id(d, id);
+
+	cr_assert_geq(i, 0, "no element with id %s", id);
+	return ht_text_of(d, (size_t)i);
+}
+
+static void check_verdict(struct ht_doc *d, const char *expect)
+{
+	char *v = text_of_id(d, "verdict");
+
+	cr_assert_str_eq(v, expect);
+	free(v);
+}
+
+/* Events of thread k inside the window [first, first + shown). */
+static size_t events_of(json_t *tr, size_t k, long long first, long long shown)
+{
+	long long base = json_integer_value(json_object_get(tr, "first_index"));
+	json_t *ev;
+	size_t i, n = 0;
+
+	json_array_foreach(json_object_get(tr, "events"), i, ev) {
+		long long idx = base + (long long)i;
+
+		if (idx >= first && idx < first + shown &&
+		    (size_t)json_integer_value(json_object_get(ev, "thread")) == k)
+			n++;
+	}
+	return n;
+}
+
+static long long attr_ll(struct ht_doc *d, long i, const char *name)
+{
+	const char *v = ht_attr(d, (size_t)i, name);
+
+	cr_assert_not_null(v, "no %s attribute", name);
+	return strtoll(v, NULL, 10);
+}
+
+/* The failing event is marked once when it is inside the window. */
+static void check_failing_mark(struct ht_doc *d, long tl, json_t *tr)
+{
+	long long failing = json_integer_value(json_object_get(tr, "failing_event"));
+	long long first = attr_ll(d, tl, "data-first");
+	long long shown = attr_ll(d, tl, "data-events");
+	char buf[32];
+	long ev;
+
+	if (!json_is_integer(json_object_get(tr, "failing_event")) ||
+	    failing < first || failing >= first + shown)
+		return;
+	cr_assert_eq(ht_count(d, tl, "g", "failing"), 1);
+	ev = ht_next(d, tl, d->nodes[tl].last, "g", "failing");
+	snprintf(buf, sizeof(buf), "%lld", failing);
+	cr_assert_str_eq(ht_attr(d, (size_t)ev, "data-index"), buf);
+}
+
+/* One lane per trace thread, in order, each holding its own events. */
+static void check_timeline(struct ht_doc *d, const char *id, json_t *tr)
+{
+	json_t *threads = json_object_get(tr, "threads");
+	long tl = ht_by_id(d, id), lane;
+	long long first, shown;
+	char buf[32];
+
+	cr_assert_geq(tl, 0, "failure with a trace has no timeline %s", id);
+	snprintf(buf, sizeof(buf), "%zu", json_array_size(threads));
+	cr_assert_str_eq(ht_attr(d, (size_t)tl, "data-lanes"), buf);
+	cr_assert_eq(ht_children(d, (size_t)tl, "g", "lane"),
+		     json_array_size(threads), "%s: one lane per thread", id);
+	first = attr_ll(d, tl, "data-first");
+	shown = attr_ll(d, tl, "data-events");
+	cr_assert_gt(shown, 0, "%s shows no event", id);
+	lane = tl;
+	for (size_t k = 0; k < json_array_size(threads); k++) {
+		const char *name = json_string_value(json_array_get(threads, k));
+
+		lane = ht_next(d, lane, d->nodes[tl].last, "g", "lane");
+		cr_assert_geq(lane, 0);
+		cr_assert_str_eq(ht_attr(d, (size_t)lane, "data-thread"), name);
+		cr_assert_eq(ht_count(d, lane, "g", "ev"),
+			     events_of(tr, k, first, shown),
+			     "%s: lane %s holds its own events", id, name);
+	}
+	check_failing_mark(d, tl, tr);
+}
+
+/* Failure k of scenario i: its block, timeline (or none) and replay text. */
+static void check_failure(struct ht_doc *d, size_t i, size_t k, json_t *fl)
+{
+	json_t *tr = json_object_get(fl, "trace");
+	char id[64], *s;
+	long div;
+
+	snprintf(id, sizeof(id), "f-%zu-%zu", i, k);
+	div = ht_by_id(d, id);
+	cr_assert_geq(div, 0, "no block for failure %s", id);
+	snprintf(id, sizeof(id), "tl-%zu-%zu", i, k);
+	if (json_is_object(tr)) {
+		check_timeline(d, id, tr);
+	} else {
+		cr_assert_lt(ht_by_id(d, id), 0);
+		s = ht_text_of(d, (size_t)div);
+		cr_assert_not_null(strstr(s, "no trace recorded for this failure"));
+		free(s);
+	}
+	snprintf(id, sizeof(id), "r-%zu-%zu", i, k);
+	s = text_of_id(d, id);
+	cr_assert_str_eq(s, json_string_value(json_object_get(fl, "replay")));
+	free(s);
+}
+
+/* The page against its results: sections, charts, failures. */
+static void check_structure(struct ht_doc *d, json_t *doc, const char *verdict)
+{
+	json_t *scs = json_object_get(doc, "scenarios"), *sc, *fl;
+	size_t i, k, nfail = 0;
+
+	check_verdict(d, verdict);
+	cr_assert_eq(ht_count(d, -1, "section", "scn"), json_array_size(scs));
+	cr_assert_eq(ht_count(d, -1, "svg", "paths"), json_array_size(scs));
+	json_array_foreach(scs, i, sc) {
+		char id[64], *h;
+		long sec;
+
+		snprintf(id, sizeof(id), "s-%zu", i);
+		sec = ht_by_id(d, id);
+		cr_assert_geq(sec, 0);
+		h = ht_text_of(d, (size_t)ht_next(d, sec, d->nodes[sec].last, "h2", NULL));
+		cr_assert_not_null(strstr(h, json_string_value(json_object_get(sc, "name"))));
+		free(h);
+		json_array_foreach(json_object_get(sc, "failures"), k, fl) {
+			check_failure(d, i, k, fl);
+			nfail++;
+		}
+	}
+	cr_assert_eq(ht_count(d, -1, "div", "failure"), nfail);
+}
+
+/* Split a replay command at blanks; argv[0] must be "walktorture". */
+static int split_cmd(char *cmd, char **argv, int max)
+{
+	int n = 0;
+
+	for (char *t = strtok(cmd, " \t\n"); t && n < max - 1; t = strtok(NULL, " \t\n"))
+		argv[n++] = t;
+	argv[n] = NULL;
+	cr_assert_geq(n, 3, "replay command too short");
+	cr_assert_str_eq(argv[0], "walktorture");
+	cr_assert_str_eq(argv[1], "replay");
+	return n;
+}
+
+/* Run a replay command line with --json OUT; returns its exit status. */
+static int run_replay(const char *dir, const char *cmd, const char *out)
+{
+	char *copy = strdup(cmd), *argv[MAX_ARGS];
+	int n = split_cmd(copy, argv, MAX_ARGS - 2), status;
+
+	argv[n++] = "--json";
+	argv[n++] = (char *)out;
+	argv[n] = NULL;
+	status = run_cli(path_in(dir, "replay.stderr"), argv);
+	free(copy);
+	return status;
+}
+
+static int same_field(json_t *a, json_t *b, const char *key)
+{
+	json_t *x = json_object_get(a, key), *y = json_object_get(b, key);
+
+	return (!x || json_is_null(x)) ? (!y || json_is_null(y)) : json_equal(x, y);
+}
+
+/* The events both traces hold are equal, as are the totals and failing event. */
+static int same_trace(json_t *a, json_t *b)
+{
+	json_t *ea = json_object_get(a, "events"), *eb = json_object_get(b, "events");
+	long long fa = json_integer_value(json_object_get(a, "first_index"));
+	long long fb = json_integer_value(json_object_get(b, "first_index"));
+	long long lo = fa > fb ? fa : fb;
+	long long ha = fa + (long long)json_array_size(ea);
+	long long hb = fb + (long long)json_array_size(eb);
+
+	if (!same_field(a, b, "threads") || !same_field(a, b, "total_events") ||
+	    !same_field(a, b, "failing_event") || lo >= (ha < hb ? ha : hb))
+		return 0;
+	for (long long i = lo; i < ha && i < hb; i++)
+		if (!json_equal(json_array_get(ea, (size_t)(i - fa)),
+				json_array_get(eb, (size_t)(i - fb))))
+			return 0;
+	return 1;
+}
+
+static int same_failure(json_t *a, json_t *b)
+{
+	static const char *const keys[] = { "kind", "check", "step", "message",
+					    "thread", "walk" };
+	json_t *ta = json_object_get(a, "trace"), *tb = json_object_get(b, "trace");
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!same_field(a, b, keys[i]))
+			return 0;
+	if (json_is_object(ta) != json_is_object(tb))
+		return 0;
+	return !json_is_object(ta) || same_trace(ta, tb);
+}
+
+/* Does the replay's results file hold failure fl again? */
+static int reproduced(const char *file, json_t *fl)
+{
+	json_t *doc = load_json(file), *sc, *f;
+	size_t i, k;
+	int hit = 0;
+
+	json_array_foreach(json_object_get(doc, "scenarios"), i, sc)
+		json_array_foreach(json_object_get(sc, "failures"), k, f)
+			hit |= same_failure(f, fl);
+	json_decref(doc);
+	return hit;
+}
+
+/* The page's replay command of failure k of scenario i, decoded. */
+static char *replay_from_page(struct ht_doc *d, size_t i, size_t k)
+{
+	char id[64];
+
+	snprintf(id, sizeof(id), "r-%zu-%zu", i, k);
+	return text_of_id(d, id);
+}
+
+/* Every failure's replay command, taken from the page, fails the same way. */
+static void check_replays(struct ht_doc *d, const char *dir, json_t *doc)
+{
+	json_t *sc, *fl;
+	size_t i, k;
+
+	json_array_foreach(json_object_get(doc, "scenarios"), i, sc)
+		json_array_foreach(json_object_get(sc, "failures"), k, fl) {
+			const char *out = path_in(dir, "replay.json");
+			char *cmd = replay_from_page(d, i, k);
+
+			cr_assert_eq(run_replay(dir, cmd, out), 1,
+				     "replay did not fail: %s", cmd);
+			cr_assert(reproduced(out, fl),
+				  "%s: not the same failure as %s", cmd,
+				  json_string_value(json_object_get(fl, "message")));
+			free(cmd);
+		}
+}
+
+/* cmd without its " --bug NAME" (which it must have). */
+static char *without_bug(const char *cmd)
+{
+	const char *b = strstr(cmd, " --bug ");
+	const char *end;
+	char *out;
+
+	cr_assert_not_null(b, "no --bug in %s", cmd);
+	end = strchr(b + 7, ' ');
+	end = end ? end : b + strlen(b);
+	cr_assert(asprintf(&out, "%.*s%s", (int)(b - cmd), cmd, end) > 0);
+	return out;
+}
+
+/* cmd with its seed (the third word) replaced by seed + delta. */
+static char *other_seed(const char *cmd, uint64_t delta)
+{
+	const char *s = cmd + strlen("walktorture replay ");
+	uint64_t seed = strtoull(s, NULL, 0);
+	char *out;
+
+	cr_assert(!strncmp(cmd, "walktorture replay 0x", 21), "%s", cmd);
+	cr_assert(asprintf(&out, "walktorture replay %#" PRIx64 "%s", seed + delta,
+			   s + strcspn(s, " ")) > 0);
+	return out;
+}
+
+/* A tampered command must not bring failure fl back. */
+static void check_not_reproduced(const char *dir, const char *cmd, json_t *fl)
+{
+	const char *out = path_in(dir, "tampered.json");
+	int status = run_replay(dir, cmd, out);
+
+	cr_assert(status == 0 || status == 1, "%s: exit %d", cmd, status);
+	cr_assert(!reproduced(out, fl), "%s reproduces the failure too", cmd);
+}
+
+static json_t *failure_at(json_t *doc, size_t i, size_t k)
+{
+	json_t *fl = json_array_get(json_object_get(json_array_get(
+		json_object_get(doc, "scenarios"), i), "failures"), k);
+
+	cr_assert_not_null(fl, "no failure %zu of scenario %zu", k, i);
+	return fl;
+}
+
+Test(report_real, passing_suite)
+{
+	/* scenarios/basic under one seed: PASS, a section and charts per scenario. */
+	const char *dir = tmpdir(), *json = path_in(dir, "basic.json");
+	struct ht_doc d;
+	json_t *doc;
+	char *html;
+
+	cr_assert_eq(wt_run(dir, source_path("scenarios/basic"), "0x5eed", NULL, NULL,
+			    json), 0, "scenarios/basic does not pass");
+	doc = load_json(json);
+	cr_assert_gt(json_array_size(json_object_get(doc, "scenarios")), 1);
+	html = render(&d, dir, json);
+	check_structure(&d, doc, "PASS");
+	cr_assert_eq(ht_count(&d, -1, "svg", "timeline"), 0);
+	cr_assert_not_null(strstr(html, "0x5eed"), "the run seed is shown");
+	free(html);
+	ht_free(&d);
+	json_decref(doc);
+}
+
+Test(report_real, zoo_failure_replays_from_the_page)
+{
+	/*
+	 * step_into_no_seq with its bug: an expectation and the oracle fail
+	 * in the iteration (traced, three threads), a count expectation over
+	 * the run (no trace).  Each replay command on the page fails again the
+	 * same way; without --bug it passes.
+	 */
+	const char *dir = tmpdir(), *json = path_in(dir, "zoo.json");
+	struct ht_doc d;
+	json_t *doc, *fl;
+	char *html, *cmd, *plain;
+
+	cr_assert_eq(wt_run(dir, source_path("scenarios/zoo/step_into_no_seq.yaml"),
+			    "0x5eed", NULL, "step_into_no_seq", json), 1);
+	doc = load_json(json);
+	html = render(&d, dir, json);
+	check_structure(&d, doc, "FAIL");
+	cr_assert_geq(ht_count(&d, -1, "svg", "timeline"), 1);
+	fl = failure_at(doc, 0, 1);
+	cr_assert_str_eq(json_string_value(json_object_get(fl, "kind")), "oracle");
+	cr_assert_str_eq(ht_attr(&d, (size_t)ht_by_id(&d, "tl-0-1"), "data-lanes"), "3");
+	check_replays(&d, dir, doc);
+	cmd = replay_from_page(&d, 0, 1);
+	plain = without_bug(cmd);
+	cr_assert_eq(run_replay(dir, plain, path_in(dir, "plain.json")), 0,
+		     "%s still fails", plain);
+	cr_assert(!reproduced(path_in(dir, "plain.json"), fl));
+	free(plain);
+	free(cmd);
+	free(html);
+	ht_free(&d);
+	json_decref(doc);
+}
+
+Test(report_real, pct_failure_needs_its_seed)
+{
+	/*
+	 * unlazy_next_leak without its directed schedule, under PCT: a few of
+	 * the iterations leak a count (the refcount check).  The first one's
+	 * replay from the page reproduces it, trace and all; its neighbour
+	 * seeds and the command without --bug do not.
+	 */
+	const char *dir = tmpdir(), *json = path_in(dir, "pct.json");
+	struct ht_doc d;
+	json_t *doc, *fl;
+	char *html, *cmd, *t;
+
+	cr_assert_eq(wt_run(dir, fixture("unlazy_next_leak.pct.yaml"), "0x7",
+			    "3000", "unlazy_next_leak", json), 1,
+		     "no leak found in 3000 PCT iterations (seed 0x7)");
+	doc = load_json(json);
+	html = render(&d, dir, json);
+	check_structure(&d, doc, "FAIL");
+	fl = failure_at(doc, 0, 0);
+	cr_assert_str_eq(json_string_value(json_object_get(fl, "kind")), "check");
+	cr_assert_str_eq(json_string_value(json_object_get(fl, "check")), "refcount");
+	cmd = replay_from_page(&d, 0, 0);
+	cr_assert_eq(run_replay(dir, cmd, path_in(dir, "replay.json")), 1, "%s", cmd);
+	cr_assert(reproduced(path_in(dir, "replay.json"), fl), "%s", cmd);
+	for (uint64_t delta = 1; delta <= 2; delta++) {
+		t = other_seed(cmd, delta);
+		check_not_reproduced(dir, t, fl);
+		free(t);
+	}
+	t = without_bug(cmd);
+	cr_assert_eq(run_replay(dir, t, path_in(dir, "plain.json")), 0, "%s", t);
+	free(t);
+	free(cmd);
+	free(html);
+	ht_free(&d);
+	json_decref(doc);
+}
