@@ -354,6 +354,14 @@ static void tip_append(char *buf, size_t len, size_t *o, const char *fmt, ...)
 	*o = n < 0 ? len : *o + (size_t)n;
 }
 
+static int any_failures(const struct ix_scn *s, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (s->cells[k].present && s->cells[k].failures)
+			return 1;
+	return 0;
+}
+
 /* Verdict strip, failures sparkline and key-path sparkline of one scenario. */
 static void trend_cells(FILE *f, struct ix *ix, struct ix_scn *s)
 {
@@ -389,7 +397,8 @@ static void trend_cells(FILE *f, struct ix *ix, struct ix_scn *s)
 	fputs("<td>", f);
 	wt_svg_strip(f, verdicts, tips, n);
 	fputs("</td><td>", f);
-	wt_svg_spark(f, fails, present, n, ftip, "#cf222e");
+	/* Red only when there is something to see: a flat zero is grey. */
+	wt_svg_spark(f, fails, present, n, ftip, any_failures(s, n) ? "#cf222e" : "#8c959f");
 	fputs("</td><td>", f);
 	wt_svg_spark(f, keys, present, n, ktip, "#0969da");
 	fputs("</td>", f);
@@ -450,8 +459,9 @@ static void render_suites(FILE *f, struct ix *ix)
 			end++;
 		}
 		wt_html_printf(f, "<tr class=\"grp\"><td colspan=\"15\">%s "
-			       "<span class=\"mu\" style=\"font-weight:400\">\u00b7 %zu scenarios, "
-			       "%zu failing tonight</span></td></tr>\n", suite, end - i, failed);
+			       "<span class=\"mu\" style=\"font-weight:400\">\u00b7 %zu scenario%s, "
+			       "%zu failing tonight</span></td></tr>\n", suite, end - i,
+			       end - i == 1 ? "" : "s", failed);
 		for (size_t j = i; j < end; j++)
 			scenario_row(f, ix, &ix->scns[j]);
 		i = end - 1;

@@ -8,6 +8,14 @@
 # and the sparklines; its --screenshot must be a PNG of the window size
 # asked for, and not blank.
 #
+# Then the same from real runs of the source tree's scenarios: night 1
+# runs scenarios/basic and zoo/step_into_no_seq.yaml (passing), night 2
+# the same with --bug step_into_no_seq on the zoo scenario; both are
+# indexed.  A probe page loads the index in an iframe and measures every
+# sparkline as laid out (its size, its polyline's length); the failing
+# night and the failing scenario link to the report that exists and shows
+# that scenario failing, with one timeline lane per thread.
+#
 # usage: tests/browser_check.sh WALKTORTURE DATA_DIR
 # Exit 77 (ctest: skipped) when no Chromium is installed.
 set -eu
@@ -73,5 +81,76 @@ check_png "$tmp/report.png" 1280 2000
 chrome --screenshot="$tmp/index.png" --window-size=1280,1200 "file://$tmp/out/index.html" >/dev/null
 check_png "$tmp/index.png" 1280 1200
 
-echo "browser_check: PASS ($browser: report and index render; lanes=$lanes)"
+# Real runs: two nights, the second with a zoo failure.
+real_nights() {	# DIR
+	scn=$top/scenarios
+	"$wt" run "$scn/basic" "$scn/zoo/step_into_no_seq.yaml" --seed 0x5eed \
+		--json "$1/n1.json" >"$1/n1.log" 2>&1 || fail "real night 1 does not pass ($1/n1.log)"
+	"$wt" run "$scn/basic" --seed 0x5eee --json "$1/basic.json" >"$1/basic.log" 2>&1 ||
+		fail "scenarios/basic does not pass ($1/basic.log)"
+	status=0
+	"$wt" run "$scn/zoo/step_into_no_seq.yaml" --bug step_into_no_seq --seed 0x5eee \
+		--json "$1/zoo.json" >"$1/zoo.log" 2>&1 || status=$?
+	[ "$status" -eq 1 ] || fail "the zoo run with its bug exits $status, expected 1"
+	"$wt" index --out "$1/out" --night real-1 "$1/n1.json" >/dev/null
+	"$wt" index --out "$1/out" --night real-2 "$1/basic.json" "$1/zoo.json" >/dev/null
+}
+
+# The index in an iframe; the probe writes what the layout made of it.
+probe_page() {	# INDEX_URL
+	cat <<EOF
+<!DOCTYPE html><html><head><meta charset="utf-8"><title>probe</title></head><body>
+<iframe id="f" src="$1" width="1280" height="1200"></iframe><pre id="out">no load</pre>
+<script>
+window.addEventListener('load', function () {
+	var out = [], d = document.getElementById('f').contentDocument;
+	if (!d) { document.getElementById('out').textContent = 'no access'; return; }
+	d.querySelectorAll('svg.spark:not(.strip)').forEach(function (s) {
+		var r = s.getBoundingClientRect(), p = s.querySelector('polyline');
+		out.push('spark ' + Math.round(r.width) + 'x' + Math.round(r.height) + ' points=' +
+			s.getAttribute('data-points') + ' len=' + (p ? p.getTotalLength() : 0).toFixed(1));
+	});
+	document.getElementById('out').textContent = out.join(' | ');
+});
+</script></body></html>
+EOF
+}
+
+# Section s-K of a report DOM: its heading's text.
+section_heading() {	# DOM K
+	awk -v id="id=\"s-$2\"" 'index($0, id) { on = 1 } on && /<h2>/ { print; exit }' "$1" |
+		sed 's/<[^>]*>//g'
+}
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+real=$tmp/real
+mkdir -p "$real"
+real_nights "$real"
+chrome --dump-dom "file://$real/out/index.html" >"$real/index.dom"
+grep -q 'id="verdict">FAIL<' "$real/index.dom" || fail "real index: no FAIL verdict"
+probe_page "out/index.html" >"$real/probe.html"
+chrome --allow-file-access-from-files --dump-dom "file://$real/probe.html" >"$real/probe.dom"
+sparks=$(grep -o 'spark 72x18 points=2 len=[1-9][0-9.]*' "$real/probe.dom" | wc -l)
+[ "$sparks" -eq 14 ] ||
+	fail "real index: $sparks two-night sparklines laid out with a line, expected 14 ($real/probe.dom)"
+grep -q '<title>failures per night, oldest first: 0 3</title>' "$real/index.dom" ||
+	fail "real index: step_into_no_seq's failures sparkline is not 0 then 3"
+night=$(grep '<td class="m">real-2</td>' "$real/index.dom") || fail "real index: no row for night real-2"
+echo "$night" | grep -q '<a href="real-2/zoo.html" class="bad">' ||
+	fail "real index: the failing night does not link to its report"
+grep -q '<a href="real-2/zoo.html#s-0" class="bad">report</a>' "$real/index.dom" ||
+	fail "real index: the failing scenario does not link to its section"
+[ -f "$real/out/real-2/zoo.html" ] || fail "real index: the linked report does not exist"
+chrome --dump-dom "file://$real/out/real-2/zoo.html" >"$real/zoo.dom"
+grep -q 'id="verdict">FAIL<' "$real/zoo.dom" || fail "real report: no FAIL verdict"
+section_heading "$real/zoo.dom" 0 | grep -q 'FAIL zoo / step_into_no_seq' ||
+	fail "real report: #s-0 is not the failing step_into_no_seq"
+real_lanes=$(grep -o '<g class="lane" data-thread="[a-z]*"' "$real/zoo.dom" | sort | uniq -c |
+	awk '{ printf "%s%s=%s", sep, $4, $1; sep = " " }')
+[ "$real_lanes" = 'data-thread="exchanger"=2 data-thread="remover"=2 data-thread="walker"=2' ] ||
+	fail "real report: lanes $real_lanes, expected two traced failures of walker, exchanger, remover"
+chrome --screenshot="$real/index.png" --window-size=1280,1000 "file://$real/out/index.html" >/dev/null
+check_png "$real/index.png" 1280 1000
+
+echo "browser_check: PASS ($browser: report and index render; lanes=$lanes; real runs: sparklines=$sparks)"
 rm -rf "$tmp"

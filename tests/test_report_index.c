@@ -83,13 +83,27 @@ static const char *spark_points(struct ht_doc *d, long row, int which)
 	return ht_attr(d, (size_t)sp, "data-points");
 }
 
+/* The colour of a row's sparkline (the dot on its last point). */
+static const char *spark_colour(struct ht_doc *d, long row, int which)
+{
+	long sp = row, dot;
+
+	for (int k = 0; k <= which; k++)
+		sp = ht_next(d, sp, d->nodes[row].last, "svg", "spark");
+	cr_assert_geq(sp, 0);
+	dot = ht_next(d, sp, d->nodes[sp].last, "circle", NULL);
+	cr_assert_geq(dot, 0);
+	return ht_attr(d, (size_t)dot, "fill");
+}
+
 Test(index, two_nights_give_two_point_trends_and_report_links)
 {
 	/*
 	 * Night n1 (pass.json), then n2 (fail_zoo.json + pass.json): the
 	 * database holds both nights with one row per (night, scenario); the
 	 * index shows the latest verdict, a scenario present both nights has
-	 * sparklines of 2 points (one for a scenario new in n2), and the failing
+	 * sparklines of 2 points (one for a scenario new in n2), grey for
+	 * failures when there were none, red when there were, and the failing
 	 * scenario links to its report under n2/, which exists.
 	 */
 	const char *out = tmpdir();
@@ -112,8 +126,10 @@ Test(index, two_nights_give_two_point_trends_and_report_links)
 	row = row_of(&d, "step_into.child_seq");
 	cr_assert_str_eq(spark_points(&d, row, 1), "2", "failures trend over 2 nights");
 	cr_assert_str_eq(spark_points(&d, row, 2), "2", "key path trend over 2 nights");
+	cr_assert_str_eq(spark_colour(&d, row, 1), "#8c959f", "no failures: a grey line");
 	row = row_of(&d, "legitimize_mnt.sync_umount_steal");
 	cr_assert_str_eq(spark_points(&d, row, 1), "1", "new in n2: one point");
+	cr_assert_str_eq(spark_colour(&d, row, 1), "#cf222e", "failures: a red line");
 	a = ht_next(&d, row, d.nodes[row].last, "a", "bad");
 	cr_assert_geq(a, 0, "a failing scenario links to its report");
 	cr_assert_str_eq(ht_attr(&d, (size_t)a, "href"), "n2/fail_zoo.html#s-0");
