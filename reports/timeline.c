@@ -220,11 +220,36 @@ static void short_label(FILE *f, const char *s)
 	wt_html_esc(f, buf);
 }
 
-static void ev_mark(FILE *f, struct tl *t, size_t i, double mid,
+static void ev_label(FILE *f, struct tl *t, double x, double mid, const char *op,
+		     long long step, double *label_end)
+{
+	int failstep = !op && step == t->fail_step;
+
+	if (x < *label_end)
+		return;
+	wt_html_printf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"%s\">", x + 5,
+		       mid - 8, failstep ? "failstep" : "");
+	if (op)
+		short_label(f, op);
+	else
+		wt_html_printf(f, "%lld", step);
+	fputs("</text>", f);
+	*label_end = x + 9 + TL_CHAR_W *
+		     (op ? (double)(strlen(op) < TL_LABEL_CHARS ?
+				    strlen(op) : TL_LABEL_CHARS) :
+			   log10((double)step + 1) + 1);
+}
+
+/*
+ * op_start: the event begins an operation (its "op" differs from the
+ * previous event of its thread; real traces name the running op on every
+ * event, so only the change is a block).
+ */
+static void ev_mark(FILE *f, struct tl *t, size_t i, double mid, int op_start,
 		    double *label_end)
 {
 	json_t *ev = json_array_get(t->events, i);
-	const char *op = wt_json_str(ev, "op");
+	const char *op = op_start ? wt_json_str(ev, "op") : NULL;
 	long long step = wt_json_int(ev, "step", -1);
 	int failing = t->first + (long long)i == t->failing;
 	int failstep = step >= 0 && step == t->fail_step;
@@ -247,20 +272,57 @@ static void ev_mark(FILE *f, struct tl *t, size_t i, double mid,
 		wt_html_printf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 			       "stroke=\"%s\" stroke-width=\"1.5\"/>", x, mid - 6, x,
 			       mid + 6, kind_color(wt_json_str(ev, "kind")));
-	if ((op || step >= 0) && x >= *label_end) {
-		wt_html_printf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"%s\">", x + 5,
-			       mid - 8, failstep ? "failstep" : "");
-		if (op)
-			short_label(f, op);
-		else
-			wt_html_printf(f, "%lld", step);
-		fputs("</text>", f);
-		*label_end = x + 9 + TL_CHAR_W *
-			     (op ? (double)(strlen(op) < TL_LABEL_CHARS ?
-					    strlen(op) : TL_LABEL_CHARS) :
-				   log10((double)step + 1) + 1);
-	}
+	if (op || step >= 0)
+		ev_label(f, t, x, mid, op, step, label_end);
 	fputs("</g>\n", f);
+}
+
+static size_t ev_thread(struct tl *t, size_t i)
+{
+	return (size_t)wt_json_int(json_array_get(t->events, i), "thread", 0);
+}
+
+static const char *ev_op(struct tl *t, size_t i)
+{
+	return wt_json_str(json_array_get(t->events, i), "op");
+}
+
+static int same_op(const char *a, const char *b)
+{
+	return a && b && !strcmp(a, b);
+}
+
+/* A faint bar under the events [a, b] of lane k that ran one operation. */
+static void op_bar(FILE *f, struct tl *t, size_t a, size_t b, double mid)
+{
+	double x = tl_x(t, a), w = tl_x(t, b) - x;
+
+	wt_html_printf(f, "<rect class=\"opbar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+		       "height=\"10\" fill=\"#d4660b\" fill-opacity=\"0.13\"><title>op: %s "
+		       "(events #%lld\u2013#%lld)</title></rect>\n", x, mid - 5, w > 1 ? w : 1,
+		       ev_op(t, a), t->first + (long long)a, t->first + (long long)b);
+}
+
+/* The bars of every run of one op in lane k, drawn before its marks. */
+static void tl_op_bars(FILE *f, struct tl *t, size_t k, double mid)
+{
+	size_t start = 0, last = 0;
+	const char *op = NULL;
+
+	for (size_t i = t->lo; i < t->hi; i++) {
+		if (ev_thread(t, i) != k)
+			continue;
+		if (op && same_op(op, ev_op(t, i))) {
+			last = i;
+			continue;
+		}
+		if (op && last > start)
+			op_bar(f, t, start, last, mid);
+		op = ev_op(t, i);
+		start = last = i;
+	}
+	if (op && last > start)
+		op_bar(f, t, start, last, mid);
 }
 
 static void tl_lane(FILE *f, struct tl *t, size_t k, const char *culprit)
@@ -269,6 +331,7 @@ static void tl_lane(FILE *f, struct tl *t, size_t k, const char *culprit)
 	double top = TL_AXIS + (double)k * TL_LANE, mid = top + TL_LANE / 2.0 + 3;
 	int is_culprit = culprit && !strcmp(culprit, name);
 	double label_end = -1;
+	const char *prev = NULL;
 
 	wt_html_printf(f, "<g class=\"lane\" data-thread=\"%s\" data-lane=\"%zu\">\n",
 		       name, k);
@@ -278,9 +341,16 @@ static void tl_lane(FILE *f, struct tl *t, size_t k, const char *culprit)
 		       is_culprit ? " culprit" : "", mid + 4, name);
 	short_label(f, name);
 	fputs("</text>\n", f);
-	for (size_t i = t->lo; i < t->hi; i++)
-		if ((size_t)wt_json_int(json_array_get(t->events, i), "thread", 0) == k)
-			ev_mark(f, t, i, mid, &label_end);
+	tl_op_bars(f, t, k, mid);
+	for (size_t i = t->lo; i < t->hi; i++) {
+		const char *op;
+
+		if (ev_thread(t, i) != k)
+			continue;
+		op = ev_op(t, i);
+		ev_mark(f, t, i, mid, op && !same_op(op, prev), &label_end);
+		prev = op;
+	}
 	fputs("</g>\n", f);
 }
 
