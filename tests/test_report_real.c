@@ -425,6 +425,7 @@ Test(report_real, passing_suite)
 	free(html);
 	ht_free(&d);
 	json_decref(doc);
+	tmpdir_remove(dir);
 }
 
 Test(report_real, zoo_failure_replays_from_the_page)
@@ -460,6 +461,7 @@ Test(report_real, zoo_failure_replays_from_the_page)
 	free(html);
 	ht_free(&d);
 	json_decref(doc);
+	tmpdir_remove(dir);
 }
 
 Test(report_real, pct_failure_needs_its_seed)
@@ -499,4 +501,5 @@ Test(report_real, pct_failure_needs_its_seed)
 	free(html);
 	ht_free(&d);
 	json_decref(doc);
+	tmpdir_remove(dir);
 }

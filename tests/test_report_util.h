@@ -3,6 +3,7 @@
 #ifndef WT_TEST_REPORT_UTIL_H
 #define WT_TEST_REPORT_UTIL_H
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
@@ -50,6 +51,36 @@ __attribute__((unused)) static const char *path_in(const char *dir, const char *
 
 	snprintf(out, PATH_MAX, "%s/%s", dir, name);
 	return out;
+}
+
+/* Remove dir and what it holds (files and directories, no more). */
+__attribute__((unused)) static void rm_tree(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (!lstat(path, &st) && S_ISDIR(st.st_mode))
+			rm_tree(path);
+		else
+			unlink(path);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+/* Remove a tmpdir(): call it at the end of a test, reached when it passed. */
+__attribute__((unused)) static void tmpdir_remove(const char *dir)
+{
+	if (!strncmp(dir, "/tmp/wt-report-test.", 20))
+		rm_tree(dir);
 }
 
 /* The whole file as a string (NULL if it cannot be read); caller frees. */
