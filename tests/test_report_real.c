@@ -397,13 +397,20 @@ static void check_not_reproduced(const char *dir, const char *cmd, json_t *fl)
 	cr_assert(!reproduced(out, fl), "%s reproduces the failure too", cmd);
 }
 
-static json_t *failure_at(json_t *doc, size_t i, size_t k)
+/* The first failure of scenario 0 of this kind; *k its index. */
+static json_t *failure_of_kind(json_t *doc, const char *kind, size_t *k)
 {
-	json_t *fl = json_array_get(json_object_get(json_array_get(
-		json_object_get(doc, "scenarios"), i), "failures"), k);
+	json_t *fls = json_object_get(json_array_get(json_object_get(doc, "scenarios"), 0),
+				      "failures"), *fl;
+	size_t i;
 
-	cr_assert_not_null(fl, "no failure %zu of scenario %zu", k, i);
-	return fl;
+	json_array_foreach(fls, i, fl)
+		if (!strcmp(json_string_value(json_object_get(fl, "kind")), kind)) {
+			*k = i;
+			return fl;
+		}
+	cr_assert_fail("no %s failure", kind);
+	return NULL;
 }
 
 Test(report_real, passing_suite)
@@ -439,7 +446,8 @@ Test(report_real, zoo_failure_replays_from_the_page)
 	const char *dir = tmpdir(), *json = path_in(dir, "zoo.json");
 	struct ht_doc d;
 	json_t *doc, *fl;
-	char *html, *cmd, *plain;
+	char *html, *cmd, *plain, id[64];
+	size_t k;
 
 	cr_assert_eq(wt_run(dir, source_path("scenarios/zoo/step_into_no_seq.yaml"),
 			    "0x5eed", NULL, "step_into_no_seq", json), 1);
@@ -447,11 +455,11 @@ Test(report_real, zoo_failure_replays_from_the_page)
 	html = render(&d, dir, json);
 	check_structure(&d, doc, "FAIL");
 	cr_assert_geq(ht_count(&d, -1, "svg", "timeline"), 1);
-	fl = failure_at(doc, 0, 1);
-	cr_assert_str_eq(json_string_value(json_object_get(fl, "kind")), "oracle");
-	cr_assert_str_eq(ht_attr(&d, (size_t)ht_by_id(&d, "tl-0-1"), "data-lanes"), "3");
+	fl = failure_of_kind(doc, "oracle", &k);
+	snprintf(id, sizeof(id), "tl-0-%zu", k);
+	cr_assert_str_eq(ht_attr(&d, (size_t)ht_by_id(&d, id), "data-lanes"), "3");
 	check_replays(&d, dir, doc);
-	cmd = replay_from_page(&d, 0, 1);
+	cmd = replay_from_page(&d, 0, k);
 	plain = without_bug(cmd);
 	cr_assert_eq(run_replay(dir, plain, path_in(dir, "plain.json")), 0,
 		     "%s still fails", plain);
@@ -476,6 +484,7 @@ Test(report_real, pct_failure_needs_its_seed)
 	struct ht_doc d;
 	json_t *doc, *fl;
 	char *html, *cmd, *t;
+	size_t k;
 
 	cr_assert_eq(wt_run(dir, fixture("unlazy_next_leak.pct.yaml"), "0x7",
 			    "1500", "unlazy_next_leak", json), 1,
@@ -483,10 +492,9 @@ Test(report_real, pct_failure_needs_its_seed)
 	doc = load_json(json);
 	html = render(&d, dir, json);
 	check_structure(&d, doc, "FAIL");
-	fl = failure_at(doc, 0, 0);
-	cr_assert_str_eq(json_string_value(json_object_get(fl, "kind")), "check");
+	fl = failure_of_kind(doc, "check", &k);
 	cr_assert_str_eq(json_string_value(json_object_get(fl, "check")), "refcount");
-	cmd = replay_from_page(&d, 0, 0);
+	cmd = replay_from_page(&d, 0, k);
 	cr_assert_eq(run_replay(dir, cmd, path_in(dir, "replay.json")), 1, "%s", cmd);
 	cr_assert(reproduced(path_in(dir, "replay.json"), fl), "%s", cmd);
 	for (uint64_t delta = 1; delta <= 2; delta++) {
