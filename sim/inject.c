@@ -208,6 +208,66 @@ void wt_hook_slow(struct wt_thread *t, const struct wt_point *p,
 		t->sched->ops->point(t->sched, t, p, obj);
 }
 
+#ifdef WT_HOOK_THUNK
+/* What the thunk calls: the slow path for the current thread. */
+void wt_hook_slow_self(const struct wt_point *p, const void *obj);
+
+void wt_hook_slow_self(const struct wt_point *p, const void *obj)
+{
+	wt_hook_slow(wt_self, p, obj);
+}
+
+/*
+ * wt_hook_thunk: wt_hook_slow_self(rdi, rsi) preserving every general
+ * register but rdi and rsi (which the call site saves) and the flags.
+ * The stack is realigned, since the call site may be anywhere in a
+ * function.  The unwind info describes the call site's frame as it was
+ * before it stepped over the red zone and saved rdi and rsi (152 bytes
+ * with the return address), so that gdb's backtraces from a breakpoint
+ * in the slow path (wt_fault_hit) still run through the walk.  The
+ * slow path may switch fibers or leave through siglongjmp: both are
+ * fine, nothing here outlives the call but the saved registers.
+ */
+__asm__(
+	"	.text\n"
+	"	.globl	wt_hook_thunk\n"
+	"	.type	wt_hook_thunk, @function\n"
+	"	.p2align 4\n"
+	"wt_hook_thunk:\n"
+	"	.cfi_startproc\n"
+	"	.cfi_def_cfa_offset 152\n"
+	"	.cfi_offset rip, -152\n"
+	"	.cfi_offset rsi, -144\n"
+	"	.cfi_offset rdi, -136\n"
+	"	push	%rbp\n"
+	"	.cfi_adjust_cfa_offset 8\n"
+	"	.cfi_offset rbp, -160\n"
+	"	mov	%rsp, %rbp\n"
+	"	.cfi_def_cfa_register rbp\n"
+	"	push	%rax\n"
+	"	push	%rcx\n"
+	"	push	%rdx\n"
+	"	push	%r8\n"
+	"	push	%r9\n"
+	"	push	%r10\n"
+	"	push	%r11\n"
+	"	and	$-16, %rsp\n"
+	"	call	wt_hook_slow_self\n"
+	"	lea	-56(%rbp), %rsp\n"
+	"	pop	%r11\n"
+	"	pop	%r10\n"
+	"	pop	%r9\n"
+	"	pop	%r8\n"
+	"	pop	%rdx\n"
+	"	pop	%rcx\n"
+	"	pop	%rax\n"
+	"	pop	%rbp\n"
+	"	.cfi_def_cfa rsp, 152\n"
+	"	ret\n"
+	"	.cfi_endproc\n"
+	"	.size	wt_hook_thunk, . - wt_hook_thunk\n");
+#endif
+
 bool wt_hook_alloc_slow(struct wt_thread *t, const struct wt_point *p)
 {
 	wt_hook_slow(t, p, NULL);

@@ -107,6 +107,77 @@ void wt_hook_slow(struct wt_thread *t, const struct wt_point *p,
 		  const void *obj);
 
 /*
+ * How the hook reaches its slow path.  A plain call clobbers the nine
+ * caller-saved registers, and although it sits in a cold branch the
+ * register allocator plans the whole function around it: values live
+ * across a hook go to callee-saved registers (more pushes and pops in
+ * the prologue, which can then no longer be shrink-wrapped) or are
+ * spilled, and a leaf function such as spin_unlock or rcu_read_unlock
+ * grows a frame -- pushes, pops and moves that run unarmed too.  So on
+ * x86-64 the slow path is entered through wt_hook_thunk (sim/inject.c),
+ * which saves every general register it touches, like the kernel's
+ * PV_CALLEE_SAVE thunks: the call site clobbers nothing the compiler
+ * allocates in integer code, and the fast path is compiled as if the
+ * hook were not there but for its test.  Vector and x87 registers are
+ * declared clobbered instead of saved (integer code rarely keeps a value
+ * in one across a hook, and saving them would cost every armed hit).
+ * The call first steps over the red zone, which a leaf function may be
+ * using.  The sanitizer builds keep the plain call: their
+ * instrumentation is better left to see an ordinary one.
+ */
+#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__) && \
+	!defined(__SANITIZE_THREAD__)
+#define WT_HOOK_THUNK 1
+#ifdef __AVX512F__
+#define WT_HOOK_CLOBBER_AVX512						\
+	"xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22",	\
+	"xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29",	\
+	"xmm30", "xmm31", "k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7",
+#else
+#define WT_HOOK_CLOBBER_AVX512
+#endif
+
+/* rdi = point, rsi = obj; preserves all general registers but flags. */
+void wt_hook_thunk(void);
+
+/*
+ * The point is an "m" operand so that its address is formed inside the
+ * asm (rip-relative for a static point) rather than hoisted into a
+ * register the fast path would carry; obj is pushed and popped so that
+ * whichever registers hold the two operands, neither is overwritten
+ * before it is read.  rdi and rsi are restored for the caller.
+ */
+static inline __attribute__((always_inline)) void
+wt_hook_call(const struct wt_point *p, const void *obj)
+{
+	__asm__ volatile(
+		"lea -128(%%rsp), %%rsp\n\t"
+		"push %%rdi\n\t"
+		"push %%rsi\n\t"
+		"push %[obj]\n\t"
+		"lea %[pt], %%rdi\n\t"
+		"pop %%rsi\n\t"
+		"call wt_hook_thunk\n\t"
+		"pop %%rsi\n\t"
+		"pop %%rdi\n\t"
+		"lea 128(%%rsp), %%rsp"
+		:
+		: [pt] "m"(*p), [obj] "r"(obj)
+		: "memory", "cc",
+		  "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
+		  "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",
+		  "xmm14", "xmm15", WT_HOOK_CLOBBER_AVX512
+		  "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)",
+		  "st(7)");
+}
+#else
+static inline void wt_hook_call(const struct wt_point *p, const void *obj)
+{
+	wt_hook_slow(wt_self, p, obj);
+}
+#endif
+
+/*
  * The hook.  One predictable branch on a thread-local flag when the
  * current thread has nothing armed (no rule, no scheduler, no tracing):
  * the usual state of a plain sequential lookup.
@@ -116,7 +187,7 @@ static inline void wt_hook(const struct wt_point *p, const void *obj)
 #ifndef WT_NO_HOOKS
 	/* wt_self_armed == (wt_self && wt_self->hook_armed): one test. */
 	if (__builtin_expect(wt_self_armed, 0))
-		wt_hook_slow(wt_self, p, obj);
+		wt_hook_call(p, obj);
 #else
 	(void)p;
 	(void)obj;

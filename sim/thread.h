@@ -22,6 +22,19 @@ struct wt_sched;
 struct wt_rcu_domain;
 struct wt_thread;
 
+/*
+ * The thread-locals every hook and accessor tests are local-exec: each
+ * test is then one %fs-relative instruction with a constant offset.  The
+ * default for PIE code (initial-exec) loads the offset from the GOT; the
+ * linker turns that load into a constant move, but too late: gcc has
+ * already hoisted the move out of loops into a callee-saved register
+ * (one more push in every hot function, one register fewer in the walk).
+ * Local-exec is right because every TLS variable here is defined in a
+ * static library linked into the executable; it would not be in a
+ * shared library.
+ */
+#define WT_TLS_LE __attribute__((tls_model("local-exec")))
+
 /* The checks a violation can come from (see "The oracle" in DESIGN.md). */
 enum wt_check {
 	WT_CHECK_POISON,	/* access to a freed (poisoned) object */
@@ -99,14 +112,14 @@ struct wt_thread {
 	bool aborted;			/* left through wt_thread_exit() */
 };
 
-extern __thread struct wt_thread *wt_self;
+extern __thread struct wt_thread *wt_self WT_TLS_LE;
 /*
  * wt_self && wt_self->hook_armed, kept beside wt_self so that the hook's
  * fast path is one thread-local test.  Whoever changes wt_self goes
  * through wt_self_set(); whoever changes the hook_armed of a thread that
  * may be current goes through wt_thread_arm().
  */
-extern __thread bool wt_self_armed;
+extern __thread bool wt_self_armed WT_TLS_LE;
 
 static inline void wt_self_set(struct wt_thread *t)
 {
