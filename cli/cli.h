@@ -32,6 +32,8 @@ struct wt_scn_opts;
 int wt_cli_scn_option(int argc, char **argv, int *i, struct wt_scn_opts *o,
 		      _Bool *seed_set);
 void wt_cli_scn_defaults(struct wt_scn_opts *o);
+/* --memory sc|tso into o->memory: 0, or -1 (reported). */
+int wt_cli_memory_parse(const char *v, struct wt_scn_opts *o);
 
 /* Print "walktorture: message" to stderr and return WT_EXIT_USAGE. */
 int wt_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

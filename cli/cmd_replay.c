@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * walktorture replay SEED SCENARIO [--bug NAME] [--json FILE]
- * walktorture replay RESULTS.json#N [--bug NAME] [--json FILE]
+ * walktorture replay SEED SCENARIO [--bug NAME] [--memory sc|tso] [--json FILE]
+ * walktorture replay RESULTS.json#N [--bug NAME] [--memory sc|tso] [--json FILE]
  *
  * Re-runs one iteration -- the one whose iteration seed is SEED, as every
  * failure's replay line says -- in sim mode with the full trace, prints
  * the trace and a timeline (one lane per thread), then the failure if it
  * happens again.  RESULTS.json#N takes the N-th failure (0-based, in
- * file order) of a results file.  --json writes the iteration's results
+ * file order) of a results file, and the memory model its scenario ran
+ * under (unless --memory says otherwise).  --json writes the iteration's results
  * (with the failure's walk steps and history window).  Exit 1 when it
  * fails, 0 when not.
  */
@@ -21,8 +22,10 @@
 #include "cli/cli.h"
 #include "scenarios/src/driver.h"
 
-/* The seed and file of failure N of a results file. */
-static int from_results(const char *arg, uint64_t *seed, char **file)
+/* The seed and file of failure N of a results file, and the memory model
+ * its scenario ran under (*memory: -1 when the file does not say). */
+static int from_results(const char *arg, uint64_t *seed, char **file,
+			int *memory)
 {
 	const char *hash = strrchr(arg, '#');
 	char *path = hash ? strndup(arg, (size_t)(hash - arg)) : NULL, *end;
@@ -48,8 +51,13 @@ static int from_results(const char *arg, uint64_t *seed, char **file)
 				const char *fl = json_string_value(
 					json_object_get(sc, "file"));
 
+				const char *m = json_string_value(
+					json_object_get(sc, "memory"));
+
 				if (s && fl && !wt_scn_parse_seed(s, seed)) {
 					*file = strdup(fl);
+					*memory = !m ? -1 : !strcmp(m, "tso") ?
+						  WT_SCN_TSO : WT_SCN_SC;
 					ret = 0;
 				}
 			}
@@ -105,6 +113,9 @@ int wt_cmd_replay(int argc, char **argv)
 				return WT_EXIT_USAGE;
 			}
 			o.bug = argv[i];
+		} else if (!strcmp(argv[i], "--memory") && i + 1 < argc) {
+			if (wt_cli_memory_parse(argv[++i], &o))
+				return WT_EXIT_USAGE;
 		} else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
 			json_file = argv[++i];
 		} else if (argv[i][0] == '-' || npos == 2) {
@@ -115,8 +126,12 @@ int wt_cmd_replay(int argc, char **argv)
 		}
 	}
 	if (npos == 1 && strchr(pos[0], '#')) {
-		if (from_results(pos[0], &o.seed, &file))
+		int memory;
+
+		if (from_results(pos[0], &o.seed, &file, &memory))
 			return WT_EXIT_USAGE;
+		if (o.memory < 0)
+			o.memory = memory;
 		pos[0] = file;
 		seed_set = true;
 	} else if (npos == 2 && !wt_scn_parse_seed(pos[0], &o.seed)) {

@@ -2,7 +2,10 @@
 /*
  * walktorture run SCENARIO|SUITE... [--seed S] [--mode sim|stress]
  *		[--iterations N|--duration T] [--cpus LIST] [--out DIR]
- *		[--json FILE] [--bug NAME]
+ *		[--json FILE] [--bug NAME] [--memory sc|tso]
+ *
+ * --memory overrides the memory model of every sim-mode scenario (its
+ * `memory:' key); stress-mode scenarios run on the machine's memory.
  *
  * Every file is loaded and validated before the first iteration runs; a
  * bad file is reported as file:line:col and nothing runs (exit 2).
@@ -28,7 +31,7 @@ int wt_cli_scn_option(int argc, char **argv, int *i, struct wt_scn_opts *o,
 
 	if (strcmp(a, "--seed") && strcmp(a, "--mode") &&
 	    strcmp(a, "--iterations") && strcmp(a, "--duration") &&
-	    strcmp(a, "--cpus") && strcmp(a, "--bug"))
+	    strcmp(a, "--cpus") && strcmp(a, "--bug") && strcmp(a, "--memory"))
 		return 0;
 	if (!v) {
 		wt_usage_error("%s needs a value", a);
@@ -58,6 +61,9 @@ int wt_cli_scn_option(int argc, char **argv, int *i, struct wt_scn_opts *o,
 			wt_usage_error("bad --duration '%s' (e.g. 30s, 500ms)", v);
 			return -1;
 		}
+	} else if (!strcmp(a, "--memory")) {
+		if (wt_cli_memory_parse(v, o))
+			return -1;
 	} else if (!strcmp(a, "--cpus")) {
 		o->cpus = v;
 	} else if (wt_scn_bug_parse(v, &o->bugs)) {
@@ -70,10 +76,24 @@ int wt_cli_scn_option(int argc, char **argv, int *i, struct wt_scn_opts *o,
 	return 1;
 }
 
+int wt_cli_memory_parse(const char *v, struct wt_scn_opts *o)
+{
+	if (!strcmp(v, "sc"))
+		o->memory = WT_SCN_SC;
+	else if (!strcmp(v, "tso"))
+		o->memory = WT_SCN_TSO;
+	else {
+		wt_usage_error("unknown memory model '%s' (valid: sc, tso)", v);
+		return -1;
+	}
+	return 0;
+}
+
 void wt_cli_scn_defaults(struct wt_scn_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->mode = -1;
+	o->memory = -1;
 	o->out = stdout;
 	o->progress = isatty(STDERR_FILENO);
 }
@@ -147,6 +167,11 @@ int wt_cmd_run(int argc, char **argv)
 	}
 	if (iters && dur) {
 		wt_usage_error("run: --iterations and --duration exclude each other");
+		goto out;
+	}
+	if (o.memory == WT_SCN_TSO && o.mode == WT_SCN_STRESS) {
+		wt_usage_error("run: --memory tso is the sim backend's; stress "
+			       "runs on the machine's memory");
 		goto out;
 	}
 	if (!seed_set)

@@ -42,9 +42,16 @@ int __legitimize_mnt(struct wt_world *w, struct vfsmount *bastard,
 	/*
 	 * Pairs with the barrier in do_umount() before its busy check and
 	 * with mntput_no_expire(): either umount sees our count, or we see
-	 * its mount_lock write below.
+	 * its mount_lock write below.  Without it (zoo
+	 * WT_BUG_LEGITIMIZE_NO_MB, `--bug legitimize_no_mb') x86 lets our
+	 * increment wait in the store buffer while the recheck below reads
+	 * the old mount_lock: umount's busy check misses the count, we
+	 * miss umount, and we keep a mount a sync umount takes down.  Only
+	 * memory=tso can show it (sim/tso.h); WT_BUG_SEQ_NO_BARRIER removes
+	 * it too, with the barrier of the other side.
 	 */
-	smp_mb();
+	if (!wt_bug(w, WT_BUG_LEGITIMIZE_NO_MB))
+		wt_seq_dekker_mb();
 	/*
 	 * Validates, now that the count is raised, that mount_lock still has
 	 * not moved: umount's busy check (under mount_lock) then comes after

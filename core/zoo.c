@@ -217,50 +217,58 @@ static const struct wt_zoo_bug zoo[] = {
 		.stress = NULL,
 	},
 	/*
-	 * The barrier bugs: visible only under memory=tso (sim/tso.h), whose
-	 * store buffers the scenario format cannot ask for yet.  Listed so
-	 * that --bug names them and the catalogue covers every id; no
-	 * scenario, so nothing claims they are caught.
+	 * The barrier bugs: visible only under memory=tso (sim/tso.h, the
+	 * scenarios' `memory: tso'), where a store can wait in its thread's
+	 * store buffer while that thread's later loads go ahead.  Under SC
+	 * the same scenarios pass with the bug (a ctest checks it).
 	 */
 	{
 		.id = WT_BUG_LEGITIMIZE_NO_MB,
 		.name = "legitimize_no_mb",
 		.description = "__legitimize_mnt without the smp_mb() between "
 			"raising the count and rechecking mount_lock: under "
-			"x86-TSO the increment can wait in the walker's store "
-			"buffer while umount's busy check sums the counts, and "
-			"both go on (needs memory=tso scenarios: pending)",
+			"x86-TSO the increment waits in the walker's store "
+			"buffer while its recheck reads the old mount_lock and "
+			"umount's busy check sums the counts without it; both "
+			"go on, and the walk keeps a mount a sync umount took "
+			"down",
 		.reference = "fs/namespace.c __legitimize_mnt (smp_mb paired "
 			"with do_umount and mntput_no_expire); DESIGN.md "
 			"\"Weak memory\"",
-		.scenario = NULL,
+		.scenario = "zoo/legitimize_no_mb.yaml",
 		.fires = "sync_umount",
+		.stress = NULL,
 	},
 	{
 		.id = WT_BUG_UMOUNT_NO_MB,
 		.name = "umount_no_mb",
 		.description = "do_umount without the smp_mb() before its busy "
-			"check: under x86-TSO its mount_lock write can wait in "
-			"its store buffer while a walker's recheck reads the old "
-			"seq and keeps a count umount did not see (needs "
-			"memory=tso scenarios: pending)",
+			"check: under x86-TSO the odd mount_lock count that "
+			"lock_mount_hash stored waits in umount's store buffer "
+			"while it sums the counts, so a walker's recheck passes "
+			"on the old value after umount found nobody holding the "
+			"mount",
 		.reference = "fs/namespace.c do_umount (\"paired with "
 			"__legitimize_mnt\"); DESIGN.md \"legitimize_mnt and "
 			"MNT_SYNC_UMOUNT\"",
-		.scenario = NULL,
+		.scenario = "zoo/umount_no_mb.yaml",
 		.fires = "sync_umount",
+		.stress = NULL,
 	},
 	{
 		.id = WT_BUG_SEQ_NO_BARRIER,
 		.name = "seq_no_barrier",
-		.description = "the smp_mb of a seqcount Dekker pairing (the "
-			"_mb variants of sim/seq.h) removed: a reader's retry "
-			"can miss a writer whose begin is still buffered (needs "
-			"memory=tso scenarios: pending)",
-		.reference = "include/linux/seqlock.h (smp_mb pairings); "
-			"sim/tso.h",
-		.scenario = NULL,
-		.fires = "oracle",
+		.description = "the smp_mb of the seqcount Dekker pairings "
+			"removed from the primitive (wt_seq_dekker_mb and the "
+			"_mb variants of sim/seq.h): mount_lock's pairing loses "
+			"both sides at once (__legitimize_mnt, do_umount, "
+			"mntput_no_expire), found under random tso schedules "
+			"with no directed order",
+		.reference = "include/linux/seqlock.h, fs/namespace.c (smp_mb "
+			"pairings of mount_lock and mnt_count); sim/tso.h",
+		.scenario = "zoo/seq_no_barrier.yaml",
+		.fires = "sync_umount",
+		.stress = NULL,
 	},
 };
 

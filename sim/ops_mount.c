@@ -376,8 +376,14 @@ static int umount_sync(struct wt_world *w, struct mount *m, const char *path)
 	 * Pairs with __legitimize_mnt's smp_mb() after its count increment:
 	 * either that walker's increment is visible to the busy check below,
 	 * or its mount_lock recheck sees our write section and it backs off.
+	 * Without it (zoo WT_BUG_UMOUNT_NO_MB, `--bug umount_no_mb') the odd
+	 * mount_lock count lock_mount_hash() stored can still sit in our
+	 * store buffer while we sum the counts: the walker's recheck passes
+	 * on the old value and we pass the busy check.  Only memory=tso can
+	 * show it; WT_BUG_SEQ_NO_BARRIER removes it too.
 	 */
-	smp_mb();
+	if (!wt_bug(w, WT_BUG_UMOUNT_NO_MB))
+		wt_seq_dekker_mb();
 	if (m->mnt_mounts || mnt_get_count(m) > 2) {
 		unlock_mount_hash(w);
 		mutex_unlock(&w->namespace_sem);

@@ -34,7 +34,12 @@
  * reader whose recheck must come after its own store.  The kernel writes
  * those as write_seqlock(); smp_mb(); and store; smp_mb(); read_seqretry;
  * here they are write_seqcount_begin_mb()/write_seqlock_mb() and
- * read_seqcount_retry_mb()/read_seqretry_mb().  Without the smp_mb (zoo
+ * read_seqcount_retry_mb()/read_seqretry_mb(), and wt_seq_dekker_mb()
+ * where the barrier stands apart from the seqcount call: mount_lock's
+ * pairing in __legitimize_mnt (after the count increment, before the
+ * recheck), do_umount (before the busy check) and mntput_no_expire
+ * (after lock_mount_hash).  Those two call sites each have a zoo bug of
+ * their own as well (legitimize_no_mb, umount_no_mb).  Without the smp_mb (zoo
  * WT_BUG_SEQ_NO_BARRIER, `--bug seq_no_barrier') the odd count may still
  * sit in the writer's store buffer when it loads, and the reader's store
  * in the reader's when it rechecks: both pass (the SB litmus outcome),

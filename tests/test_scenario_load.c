@@ -64,7 +64,7 @@ Test(scenario_load, unknown_top_level_key)
 		     "  walker: { do: [\"stat /\"] }\n",
 		     "2:1: unknown key 'thread' in a scenario (valid: name, "
 		     "description, tree, threads, inject, schedule, mode, policy, "
-		     "sched, world, budget, expect)");
+		     "sched, world, budget, expect, memory)");
 }
 
 Test(scenario_load, wrong_type)
@@ -256,4 +256,35 @@ Test(scenario_load, unknown_mode_and_bug_list_the_names)
 					  NULL });
 	cr_expect_eq(r.status, 2);
 	wt_test_run_free(&r);
+}
+
+Test(scenario_load, bad_memory_model)
+{
+	expect_error("name: x\n"
+		     "memory: weak\n"
+		     "threads:\n"
+		     "  walker: { do: [\"stat /\"] }\n",
+		     "2:9: unknown memory model 'weak' (valid: sc, tso)");
+	expect_error("name: x\n"
+		     "mode: stress\n"
+		     "memory: tso\n"
+		     "threads:\n"
+		     "  walker: { do: [\"stat /\"] }\n",
+		     "3:9: 'memory: tso' needs mode sim");
+	expect_error("name: x\n"
+		     "sched: { flush_p: 0.5 }\n"
+		     "threads:\n"
+		     "  walker: { do: [\"stat /\"] }\n",
+		     "2:19: 'flush_p' needs 'memory: tso'");
+}
+
+Test(scenario_load, flush_step_needs_tso)
+{
+	expect_error("name: x\n"
+		     "threads:\n"
+		     "  walker: { do: [\"stat /\"] }\n"
+		     "schedule:\n"
+		     "  - walker run 1\n"
+		     "  - flush walker\n",
+		     "6:5: a 'flush' step needs 'memory: tso'");
 }

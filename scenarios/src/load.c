@@ -316,6 +316,27 @@ static int mapping(struct wt_ld *ld, const yaml_node_t *n, const char *what,
 
 /* --- sections --- */
 
+static int load_memory(struct wt_ld *ld, yaml_node_t *memory)
+{
+	struct wt_scenario *s = ld->s;
+
+	if (!memory)
+		return 0;
+	if (want(ld, memory, YAML_SCALAR_NODE, "memory"))
+		return -1;
+	if (!strcmp(sval(memory), "sc"))
+		s->memory = WT_SCN_SC;
+	else if (!strcmp(sval(memory), "tso"))
+		s->memory = WT_SCN_TSO;
+	else
+		return wt_ld_fail(ld, memory, "unknown memory model '%s' "
+				  "(valid: sc, tso)", sval(memory));
+	/* Stress threads run on the machine's memory, not the model's. */
+	if (s->memory == WT_SCN_TSO && s->mode == WT_SCN_STRESS)
+		return wt_ld_fail(ld, memory, "'memory: tso' needs mode sim");
+	return 0;
+}
+
 static int load_mode(struct wt_ld *ld, yaml_node_t *mode, yaml_node_t *policy)
 {
 	struct wt_scenario *s = ld->s;
@@ -357,8 +378,9 @@ static int load_mode(struct wt_ld *ld, yaml_node_t *mode, yaml_node_t *policy)
 static int load_sched(struct wt_ld *ld, yaml_node_t *n)
 {
 	static const char *const keys[] = { "switch_p", "pct_depth",
-		"pct_steps", "step_ns", "max_points", "timeout", NULL };
-	yaml_node_t *v[7];
+		"pct_steps", "step_ns", "max_points", "timeout", "flush_p",
+		NULL };
+	yaml_node_t *v[8];
 	struct wt_scenario *s = ld->s;
 	uint64_t depth = s->pct_depth, tmo = s->timeout_ms * 1000000ull;
 
@@ -370,8 +392,11 @@ static int load_sched(struct wt_ld *ld, yaml_node_t *n)
 	    (v[2] && get_u64(ld, v[2], "pct_steps", 1, &s->pct_steps)) ||
 	    (v[3] && get_u64(ld, v[3], "step_ns", 0, &s->step_ns)) ||
 	    (v[4] && get_u64(ld, v[4], "max_points", 1, &s->max_points)) ||
-	    (v[5] && get_duration(ld, v[5], "timeout", &tmo)))
+	    (v[5] && get_duration(ld, v[5], "timeout", &tmo)) ||
+	    (v[6] && get_double(ld, v[6], "flush_p", 0, 1, &s->flush_p)))
 		return -1;
+	if (v[6] && s->memory != WT_SCN_TSO)
+		return wt_ld_fail(ld, v[6], "'flush_p' needs 'memory: tso'");
 	if (depth > 64)
 		return wt_ld_fail(ld, v[1], "'pct_depth' must be at most 64");
 	s->pct_depth = (unsigned)depth;
@@ -899,7 +924,7 @@ static int load_expects(struct wt_ld *ld, yaml_node_t *n)
 
 enum {
 	K_NAME, K_DESC, K_TREE, K_THREADS, K_INJECT, K_SCHEDULE, K_MODE,
-	K_POLICY, K_SCHED, K_WORLD, K_BUDGET, K_EXPECT, K__COUNT
+	K_POLICY, K_SCHED, K_WORLD, K_BUDGET, K_EXPECT, K_MEMORY, K__COUNT
 };
 
 static const char *const top_keys[] = {
@@ -907,13 +932,15 @@ static const char *const top_keys[] = {
 	[K_THREADS] = "threads", [K_INJECT] = "inject",
 	[K_SCHEDULE] = "schedule", [K_MODE] = "mode", [K_POLICY] = "policy",
 	[K_SCHED] = "sched", [K_WORLD] = "world", [K_BUDGET] = "budget",
-	[K_EXPECT] = "expect", NULL
+	[K_EXPECT] = "expect", [K_MEMORY] = "memory", NULL
 };
 
 static void defaults(struct wt_scenario *s)
 {
 	s->mode = WT_SCN_SIM;
 	s->policy = WT_SCN_RANDOM;
+	s->memory = WT_SCN_SC;
+	s->flush_p = 0.1;
 	s->switch_p = 0.1;
 	s->pct_depth = 3;
 	s->pct_steps = 10000;
@@ -945,6 +972,7 @@ static int load_top(struct wt_ld *ld, yaml_node_t *root)
 	if ((v[K_SCHEDULE] && load_lines(ld, v[K_SCHEDULE], "schedule",
 					 &s->steps, &s->nsteps)) ||
 	    load_mode(ld, v[K_MODE], v[K_POLICY]) ||
+	    load_memory(ld, v[K_MEMORY]) ||
 	    load_sched(ld, v[K_SCHED]) || load_world(ld, v[K_WORLD]) ||
 	    load_budget(ld, v[K_BUDGET]) ||
 	    (v[K_TREE] && load_lines(ld, v[K_TREE], "tree", &s->tree,

@@ -55,8 +55,23 @@ static json_t *machine(void)
 	return m;
 }
 
+/* The run's memory model: the one every scenario ran under, else "mixed". */
+static const char *run_memory(const struct wt_scn_result *r, unsigned n)
+{
+	const char *m = NULL;
+
+	for (unsigned i = 0; i < n; i++) {
+		if (r[i].skipped)
+			continue;
+		if (m && strcmp(m, wt_scn_memory_name(&r[i])))
+			return "mixed";
+		m = wt_scn_memory_name(&r[i]);
+	}
+	return m ? m : "sc";
+}
+
 static json_t *run_json(const struct wt_scn_opts *o,
-			const struct wt_scn_run_info *info)
+			const struct wt_scn_run_info *info, const char *memory)
 {
 	char seed[24], started[32];
 	struct tm tm;
@@ -68,7 +83,7 @@ static json_t *run_json(const struct wt_scn_opts *o,
 			 "s:f, s:s, s:o, s:s}",
 			 "version", WT_VERSION, "git_rev", WT_GIT_REV,
 			 "build_type", WT_BUILD_TYPE, "mode", info->mode,
-			 "memory", "sc", "seed", seed, "bug", o->bug,
+			 "memory", memory, "seed", seed, "bug", o->bug,
 			 "shard", info->shard, "started", started,
 			 "duration_s", info->duration_s, "command",
 			 info->command ? info->command : "walktorture",
@@ -118,12 +133,13 @@ static json_t *scenario_json(const struct wt_scn_result *r)
 		json_array_append_new(ex, json_pack("{s:s, s:b, s:s}",
 			"text", s->expects[i].text, "ok", r->expect_ok[i],
 			"actual", r->expect_actual[i]));
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:f, s:s, "
-			 "s:s, s:o, s:o, s:o, s:o, s:O, s:n, s:I, s:{s:I, s:I, "
-			 "s:I, s:I}}",
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:f, "
+			 "s:s, s:s, s:o, s:o, s:o, s:o, s:O, s:n, s:I, s:{s:I, "
+			 "s:I, s:I, s:I}}",
 			 "name", s->name, "suite", s->suite, "file", s->file,
 			 "description", s->description ? s->description : "",
 			 "mode", r->mode == WT_SCN_STRESS ? "stress" : "sim",
+			 "memory", wt_scn_memory_name(r),
 			 "policy", policy_name(r->policy), "seed", seed,
 			 "iterations", (json_int_t)r->iterations,
 			 "duration_s", r->duration_s, "digest", digest,
@@ -157,7 +173,8 @@ json_t *wt_scn_results_json(const struct wt_scn_result *r, unsigned n,
 	}
 	return json_pack("{s:s, s:i, s:o, s:o, s:o, s:{s:i, s:i}}",
 			 "schema", "walktorture-results", "schema_version", 1,
-			 "run", run_json(o, info), "scenarios", scs,
+			 "run", run_json(o, info, run_memory(r, n)),
+			 "scenarios", scs,
 			 "skipped", skipped, "summary", "passed", (int)passed,
 			 "failed", (int)failed);
 }

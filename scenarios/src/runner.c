@@ -30,12 +30,37 @@ uint64_t wt_scn_seed(uint64_t run_seed, const char *name)
 			      (uint32_t)(h ^ (h >> 32)));
 }
 
+enum wt_scn_memory wt_scn_memory_of(const struct wt_scenario *s,
+				    const struct wt_scn_opts *o,
+				    enum wt_scn_mode mode)
+{
+	if (mode == WT_SCN_STRESS)
+		return WT_SCN_SC;
+	return o && o->memory >= 0 ? (enum wt_scn_memory)o->memory : s->memory;
+}
+
+const char *wt_scn_memory_name(const struct wt_scn_result *r)
+{
+	if (r->mode == WT_SCN_STRESS)
+		return "hw";
+	return r->memory == WT_SCN_TSO ? "tso" : "sc";
+}
+
+/* ` --memory M' when the command line chose the memory model: a replay
+ * must run under the model the failure happened under. */
+static const char *memory_arg(const struct wt_scn_opts *o)
+{
+	if (!o || o->memory < 0)
+		return "";
+	return o->memory == WT_SCN_TSO ? " --memory tso" : " --memory sc";
+}
+
 void wt_scn_replay_cmd(char *buf, size_t len, const struct wt_scenario *s,
 		       uint64_t iteration_seed, const struct wt_scn_opts *o)
 {
-	snprintf(buf, len, "walktorture replay %#" PRIx64 " %s%s%s",
+	snprintf(buf, len, "walktorture replay %#" PRIx64 " %s%s%s%s",
 		 iteration_seed, s->file, o && o->bug ? " --bug " : "",
-		 o && o->bug ? o->bug : "");
+		 o && o->bug ? o->bug : "", memory_arg(o));
 }
 
 static double now_s(void)
@@ -94,6 +119,9 @@ static void make_config(struct wt_run_config *cfg, const struct wt_scenario *s,
 	cfg->max_points = s->max_points;
 	cfg->timeout_ms = s->timeout_ms;
 	cfg->bugs = o->bugs;	/* the primitives' zoo bits (sim/tso.h) */
+	cfg->memory = wt_scn_memory_of(s, o, mode) == WT_SCN_TSO ?
+		      WT_MEMORY_TSO : WT_MEMORY_SC;
+	cfg->tso_flush_p = s->flush_p;
 	if (o->cpus) {
 		snprintf(cpus, cpus_len, "%s", o->cpus);
 	} else {
@@ -160,6 +188,9 @@ static void accumulate(struct wt_scn_result *r, struct wt_scn_iter *it,
 			vmax = res->threads[i].clock_ns;
 	}
 	r->virtual_ns += vmax;
+	r->tso_stores += res->tso_stores;
+	r->tso_stale += res->tso_stale;
+	r->tso_flush_events += res->tso_flush_events;
 	for (uint32_t p = 0; p < res->npoints && p < r->npoints; p++)
 		r->points[p] += res->hits[p];
 	r->deadlocks += res->status == WT_RUN_DEADLOCK;
@@ -486,11 +517,11 @@ static json_t *aggregate_failure(const struct wt_scn_result *r,
 		wt_scn_replay_cmd(replay, sizeof(replay), r->s, iseed, o);
 	else
 		snprintf(replay, sizeof(replay), "walktorture run %s --seed %#"
-			 PRIx64 " --mode %s --iterations %" PRIu64 "%s%s",
+			 PRIx64 " --mode %s --iterations %" PRIu64 "%s%s%s",
 			 r->s->file, run_seed,
 			 r->mode == WT_SCN_STRESS ? "stress" : "sim",
 			 r->iterations, o->bug ? " --bug " : "",
-			 o->bug ? o->bug : "");
+			 o->bug ? o->bug : "", memory_arg(o));
 	snprintf(seed, sizeof(seed), "%#" PRIx64,
 		 r->iterations == 1 ? iseed : r->seed);
 	return json_pack("{s:s, s:n, s:s, s:n, s:s, s:n, s:s}", "kind",
@@ -642,6 +673,10 @@ static void print_stats(FILE *out, const struct wt_scn_result *r)
 		r->virtual_ns);
 	if (r->pct_bound > 0)
 		fprintf(out, " pct_bound=%.3g", r->pct_bound);
+	if (r->memory == WT_SCN_TSO && r->mode == WT_SCN_SIM)
+		fprintf(out, " memory=tso tso_stores=%" PRIu64 " tso_stale=%"
+			PRIu64 " tso_flush_events=%" PRIu64, r->tso_stores,
+			r->tso_stale, r->tso_flush_events);
 	if (r->binding[0])
 		fprintf(out, " binding=\"%s\"", r->binding);
 	fputc('\n', out);
@@ -676,6 +711,7 @@ static int result_init(struct wt_scn_result *r, const struct wt_scenario *s,
 	r->s = s;
 	r->mode = o->mode >= 0 ? (enum wt_scn_mode)o->mode : s->mode;
 	r->policy = s->policy;
+	r->memory = wt_scn_memory_of(s, o, r->mode);
 	r->seed = o->replay ? o->seed : wt_scn_seed(o->seed, s->name);
 	wt_points_catalogue();
 	r->npoints = wt_point_count();

@@ -35,6 +35,8 @@
 struct wt_scn_opts {
 	uint64_t seed;			/* the run seed */
 	int mode;			/* -1: the file's; else enum wt_scn_mode */
+	int memory;			/* -1: the file's; else enum wt_scn_memory
+					 * (sim-mode scenarios only) */
 	uint64_t iterations;		/* 0: the file's budget */
 	uint64_t duration_ns;		/* 0: the file's budget */
 	const char *cpus;		/* stress: PU list */
@@ -53,6 +55,7 @@ struct wt_scn_result {
 	const struct wt_scenario *s;
 	enum wt_scn_mode mode;
 	enum wt_scn_policy policy;
+	enum wt_scn_memory memory;	/* as run (stress: SC, unused) */
 	uint64_t seed;			/* the scenario's seed */
 	uint64_t iterations;
 	double duration_s;
@@ -63,6 +66,11 @@ struct wt_scn_result {
 	uint64_t walks;
 	uint64_t ops;
 	uint64_t virtual_ns;
+	/* memory=tso: buffered stores, loads that missed another thread's
+	 * buffered store, scheduler flushes (sim/sched/run.h) */
+	uint64_t tso_stores;
+	uint64_t tso_stale;
+	uint64_t tso_flush_events;
 	uint64_t oracle_ok;
 	uint64_t oracle_rejected;
 	uint64_t oracle_not_judged;
@@ -93,6 +101,13 @@ uint64_t wt_scn_seed(uint64_t run_seed, const char *name);
 int wt_scn_run(const struct wt_scenario *s, const struct wt_scn_opts *opts,
 	       struct wt_scn_result *r);
 void wt_scn_result_free(struct wt_scn_result *r);
+
+/* The memory model scenario s runs under in mode `mode' with opts o. */
+enum wt_scn_memory wt_scn_memory_of(const struct wt_scenario *s,
+				    const struct wt_scn_opts *o,
+				    enum wt_scn_mode mode);
+/* "sc", "tso"; "hw" for a stress-mode result (the machine's memory). */
+const char *wt_scn_memory_name(const struct wt_scn_result *r);
 
 /* The replay command of an iteration seed. */
 void wt_scn_replay_cmd(char *buf, size_t len, const struct wt_scenario *s,

@@ -127,6 +127,9 @@ struct wt_scn_line {		/* a tree line or a schedule step */
 
 enum wt_scn_mode { WT_SCN_SIM, WT_SCN_STRESS };
 enum wt_scn_policy { WT_SCN_RANDOM, WT_SCN_PCT, WT_SCN_DIRECTED };
+/* sim mode's memory model (sim/tso.h): sequentially consistent, or x86-TSO
+ * store buffers.  Stress mode runs on the machine's own. */
+enum wt_scn_memory { WT_SCN_SC, WT_SCN_TSO };
 
 struct wt_schedule;
 
@@ -147,6 +150,8 @@ struct wt_scenario {
 	struct wt_schedule *schedule;	/* parsed (runner.c) */
 	enum wt_scn_mode mode;
 	enum wt_scn_policy policy;
+	enum wt_scn_memory memory;	/* sim: `memory: sc|tso' */
+	double flush_p;			/* tso: a decision's flush chance */
 	double switch_p;		/* random */
 	unsigned pct_depth;
 	uint64_t pct_steps;

@@ -10,7 +10,9 @@
  *	- `finish' of a thread that loops forever: it ends only when the
  *	  others are done, and during its step no other thread runs;
  *	- `until ... where name=C' on a thread that does no walk (only the
- *	  walk engine sets the component).
+ *	  walk engine sets the component);
+ *	- `flush THREAD' unless the scenario says `memory: tso' (under SC
+ *	  there is no store buffer to flush).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +42,9 @@ static int check_step(struct wt_scenario *s, struct wt_scn_error *err,
 			 st->thread);
 		return step_fail(s, err, l, toff, msg);
 	}
+	if (st->kind == WT_SCHED_FLUSH && s->memory != WT_SCN_TSO)
+		return step_fail(s, err, l, toff, "a 'flush' step needs "
+				 "'memory: tso'");
 	if (finished_at[t]) {
 		snprintf(msg, sizeof(msg), "impossible step: thread '%s' "
 			 "finished at line %d", st->thread, finished_at[t]);

@@ -70,18 +70,22 @@ void wt_mnt_add_count(struct mount *m, int n, const struct wt_point *p)
 	 * this_cpu_add: a relaxed load and store of our own slot, which only
 	 * this thread writes.  No read-modify-write, so no barrier: whoever
 	 * needs our increment ordered against a later load (legitimize,
-	 * mntput_no_expire, umount's busy check) has its own smp_mb().
+	 * mntput_no_expire, umount's busy check) has its own smp_mb().  Both
+	 * go through sim/atomic.h, so under memory=tso the increment waits
+	 * in this thread's store buffer like the kernel's per-cpu add.
 	 */
-	v = __atomic_load_n(&m->mnt_pcp[slot], __ATOMIC_RELAXED);
-	__atomic_store_n(&m->mnt_pcp[slot], v + n, __ATOMIC_RELAXED);
+	v = READ_ONCE(m->mnt_pcp[slot]);
+	WRITE_ONCE(m->mnt_pcp[slot], v + n);
 }
 
 int mnt_get_count(const struct mount *m)
 {
 	int sum = 0;
 
+	/* Through sim/atomic.h: under tso another thread's buffered
+	 * increment is not in the sum until it is flushed. */
 	for (unsigned i = 0; i < WT_MNT_SLOTS; i++)
-		sum += __atomic_load_n(&m->mnt_pcp[i], __ATOMIC_RELAXED);
+		sum += READ_ONCE(m->mnt_pcp[i]);
 	return sum;
 }
 
@@ -130,9 +134,13 @@ static bool mntput_no_expire(struct mount *m)
 	 * Pairs with __legitimize_mnt's smp_mb() after its increment: either
 	 * it sees mount_lock moved (we bumped it just now) and gives its
 	 * count back or drops it with a real mntput, or we see its
-	 * increment in the sum below and do not free under it.
+	 * increment in the sum below and do not free under it.  The
+	 * seqcount Dekker barrier (sim/seq.h): zoo WT_BUG_SEQ_NO_BARRIER
+	 * removes it with the others of its kind.  In this model no walker
+	 * can be legitimizing a detached mount here (the detach waited a
+	 * grace period), so only the other two pairings show the bug.
 	 */
-	smp_mb();
+	wt_seq_dekker_mb();
 	mnt_add_count(m, -1);
 	count = mnt_get_count(m);
 	flags = __atomic_load_n(&m->mnt.mnt_flags, __ATOMIC_RELAXED);
