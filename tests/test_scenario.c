@@ -319,3 +319,50 @@ Test(scenario, same_seed_same_digest)
 	free(f);
 	wt_test_dir_remove(&d);
 }
+
+/*
+ * Determinism holds under memory=tso too: the store buffers' flushes are
+ * scheduler decisions, seeded and traced like the switches, so the same
+ * seed gives the same digest in two processes, another seed another one,
+ * and the tso run is not the sc run (its flush events are in the trace).
+ */
+Test(scenario, same_seed_same_digest_under_tso)
+{
+	struct wt_test_dir d;
+	struct wt_test_run a, b, c, sc;
+	char *f, *la, *lb, *lc, *ls;
+
+	wt_test_dir_make(&d);
+	f = wt_test_write(&d, "racy.yaml", racy);
+	wt_test_run(&a, (const char *[]){ "run", f, "--seed", "0x1234",
+					  "--memory", "tso", NULL });
+	wt_test_run(&b, (const char *[]){ "run", f, "--seed", "0x1234",
+					  "--memory", "tso", NULL });
+	wt_test_run(&c, (const char *[]){ "run", f, "--seed", "0x1235",
+					  "--memory", "tso", NULL });
+	wt_test_run(&sc, (const char *[]){ "run", f, "--seed", "0x1234", NULL });
+	la = wt_test_line(a.out, "walktorture: racy mode=");
+	lb = wt_test_line(b.out, "walktorture: racy mode=");
+	lc = wt_test_line(c.out, "walktorture: racy mode=");
+	ls = wt_test_line(sc.out, "walktorture: racy mode=");
+	cr_assert(la && lb && lc && ls, "%s%s", a.out, a.err);
+	cr_expect(strstr(a.out, " memory=tso "), "%s", a.out);
+	cr_expect(!strstr(a.out, " tso_flush_events=0\n") &&
+		  !strstr(a.out, " tso_flush_events=0 "),
+		  "the scheduler flushed something: %s", a.out);
+	cr_expect_str_eq(la, lb);
+	cr_expect_str_neq(strstr(la, " digest="), strstr(lc, " digest="),
+			  "%s / %s", la, lc);
+	cr_expect_str_neq(strstr(la, " digest="), strstr(ls, " digest="),
+			  "tso %s / sc %s", la, ls);
+	free(la);
+	free(lb);
+	free(lc);
+	free(ls);
+	wt_test_run_free(&a);
+	wt_test_run_free(&b);
+	wt_test_run_free(&c);
+	wt_test_run_free(&sc);
+	free(f);
+	wt_test_dir_remove(&d);
+}
