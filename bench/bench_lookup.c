@@ -5,11 +5,16 @@
  * compiled in but unarmed, against the same code -- all of core/ and
  * sim/ -- compiled with WT_NO_HOOKS (bench_lookup_nohooks, built from this
  * file).  Two copies of the whole model cannot share one executable, so
- * this program runs the other as a child, alternating three rounds each,
- * and compares the best round of each: one run prints the ratio.
+ * this program runs the other as a child and the two take turns: many
+ * short rounds, alternating, so that a burst of load from elsewhere on
+ * the machine (a build) hits both sides alike and some rounds of each
+ * side run undisturbed.  It compares the best round of each (the ratio)
+ * and prints the median of the ratios of neighbouring rounds beside it
+ * (a second estimate; the two differing much says the machine was busy).
  *
- *	bench_lookup [LOOKUPS]		both, and the ratio (target <= 1.03)
+ *	bench_lookup [LOOKUPS [ROUNDS]]	both, and the ratio (target <= 1.03)
  *	bench_lookup_nohooks LOOKUPS	one round: "ns_per_lookup=X"
+ *	bench_lookup_nohooks --serve	a round of N per "N" line on stdin
  */
 #define _GNU_SOURCE	/* posix_spawn, open_memstream */
 #include <inttypes.h>
@@ -26,7 +31,7 @@
 #include "sim/ops.h"
 #include "sim/vfs/world.h"
 
-#define ROUNDS 3
+#define ROUNDS 15
 
 static const char *const paths[] = {
 	"/a/b/c/d/e/f/g/h", "/l/d/e", "/m/x/y", "/a/b/../b/c/d", "/a/b/nope",
@@ -60,10 +65,9 @@ static struct wt_world *build(void)
 	return w;
 }
 
-/* One round: ns per lookup; the paths' counters say they stayed RCU. */
-static double round_ns(uint64_t lookups, uint64_t *rcu_ok)
+/* One round on w: ns per lookup; the paths' counters say they stayed RCU. */
+static double round_ns(struct wt_world *w, uint64_t lookups, uint64_t *rcu_ok)
 {
-	struct wt_world *w = build();
 	struct wt_path_counts counts = { 0 };
 	struct wt_task task;
 	struct wt_walker wk = { .task = &task, .stats = &counts };
@@ -82,72 +86,161 @@ static double round_ns(uint64_t lookups, uint64_t *rcu_ok)
 	ns = (double)(now_ns() - t0) / (double)lookups;
 	*rcu_ok = counts.counts[WT_PATH_RCU_OK] + counts.counts[WT_PATH_RCU_ERROR];
 	wt_task_release(&task);
-	wt_ops_world_destroy(w);
 	return ns;
 }
 
-/* Run the nohooks sibling once; its ns per lookup, or -1. */
-static double child_ns(const char *self, uint64_t lookups)
+/* The child's side: one round per request line, on one world. */
+static int serve(void)
 {
-	char exe[4096], arg[32], line[256] = "";
-	const char *slash = strrchr(self, '/');
-	char *argv[] = { exe, arg, NULL };
-	int fds[2], status;
+	struct wt_world *w = build();
+	char line[64];
+	uint64_t ok;
+
+	while (fgets(line, sizeof(line), stdin)) {
+		uint64_t n = strtoull(line, NULL, 0);
+
+		printf("ns_per_lookup=%.3f\n", round_ns(w, n ? n : 1, &ok));
+		fflush(stdout);
+	}
+	wt_ops_world_destroy(w);
+	return 0;
+}
+
+/* The nohooks sibling, serving rounds over two pipes. */
+struct sibling {
 	pid_t pid;
-	FILE *f;
-	double ns = -1;
+	FILE *to, *from;
+};
+
+static int sibling_start(struct sibling *c, const char *self)
+{
+	char exe[4096], serve_arg[] = "--serve";
+	const char *slash = strrchr(self, '/');
+	char *argv[] = { exe, serve_arg, NULL };
+	int in[2], out[2];
+	posix_spawn_file_actions_t fa;
 
 	snprintf(exe, sizeof(exe), "%.*sbench_lookup_nohooks",
 		 slash ? (int)(slash - self + 1) : 0, self);
-	snprintf(arg, sizeof(arg), "%" PRIu64, lookups);
-	if (pipe(fds))
+	if (pipe(in))
 		return -1;
-	{
-		posix_spawn_file_actions_t fa;
-
-		posix_spawn_file_actions_init(&fa);
-		posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-		posix_spawn_file_actions_addclose(&fa, fds[0]);
-		if (posix_spawn(&pid, exe, &fa, NULL, argv, environ))
-			pid = -1;
-		posix_spawn_file_actions_destroy(&fa);
+	if (pipe(out)) {
+		close(in[0]);
+		close(in[1]);
+		return -1;
 	}
-	close(fds[1]);
-	f = fdopen(fds[0], "r");
-	if (f && fgets(line, sizeof(line), f))
-		sscanf(line, "ns_per_lookup=%lf", &ns);
-	if (f)
-		fclose(f);
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || status)
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+	posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+	posix_spawn_file_actions_addclose(&fa, in[1]);
+	posix_spawn_file_actions_addclose(&fa, out[0]);
+	if (posix_spawn(&c->pid, exe, &fa, NULL, argv, environ))
+		c->pid = -1;
+	posix_spawn_file_actions_destroy(&fa);
+	close(in[0]);
+	close(out[1]);
+	c->to = fdopen(in[1], "w");
+	c->from = fdopen(out[0], "r");
+	if (c->pid < 0 || !c->to || !c->from)
 		return -1;
+	return 0;
+}
+
+/* One round in the sibling: its ns per lookup, or -1. */
+static double sibling_round(struct sibling *c, uint64_t lookups)
+{
+	char line[256];
+	double ns = -1;
+
+	fprintf(c->to, "%" PRIu64 "\n", lookups);
+	fflush(c->to);
+	if (fgets(line, sizeof(line), c->from))
+		sscanf(line, "ns_per_lookup=%lf", &ns);
 	return ns;
+}
+
+static int sibling_stop(struct sibling *c)
+{
+	int status = 0;
+
+	if (c->to)
+		fclose(c->to);
+	if (c->from)
+		fclose(c->from);
+	if (c->pid < 0 || waitpid(c->pid, &status, 0) < 0)
+		return -1;
+	return status ? -1 : 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
 }
 
 int main(int argc, char **argv)
 {
-	uint64_t lookups = argc > 1 ? strtoull(argv[1], NULL, 0) : 2000000;
-	double hooks = 1e30, nohooks = 1e30, ratio;
+	uint64_t lookups = argc > 1 ? strtoull(argv[1], NULL, 0) : 200000;
+	int rounds = argc > 2 ? atoi(argv[2]) : ROUNDS;
+	double hooks = 1e30, nohooks = 1e30, ratio, pair[1024];
+	struct sibling c = { .pid = -1 };
+	struct wt_world *w;
 	uint64_t ok = 0;
 
+	if (argc > 1 && strcmp(argv[1], "--serve") == 0)
+		return serve();
 	if (!lookups)
 		lookups = 1;
+	if (rounds < 1 || rounds > 1024)
+		rounds = ROUNDS;
 #ifdef WT_NO_HOOKS
-	printf("ns_per_lookup=%.3f\n", round_ns(lookups, &ok));
+	w = build();
+	printf("ns_per_lookup=%.3f\n", round_ns(w, lookups, &ok));
+	wt_ops_world_destroy(w);
 	return 0;
 #endif
-	for (int r = 0; r < ROUNDS; r++) {
-		double h = round_ns(lookups, &ok), n = child_ns(argv[0], lookups);
+	if (sibling_start(&c, argv[0])) {
+		fprintf(stderr, "bench_lookup: !!! cannot start bench_lookup_nohooks\n");
+		return 2;
+	}
+	w = build();
+	/* A round of each first, unmeasured: page faults, cold caches. */
+	round_ns(w, lookups, &ok);
+	if (sibling_round(&c, lookups) < 0)
+		goto failed;
+	for (int r = 0; r < rounds; r++) {
+		/* Alternate who goes first, so that neither side always
+		 * runs right after the switch. */
+		double h, n;
 
-		if (n < 0) {
-			fprintf(stderr, "bench_lookup: !!! bench_lookup_nohooks failed\n");
-			return 2;
+		if (r & 1) {
+			n = sibling_round(&c, lookups);
+			h = round_ns(w, lookups, &ok);
+		} else {
+			h = round_ns(w, lookups, &ok);
+			n = sibling_round(&c, lookups);
 		}
+		if (n <= 0)
+			goto failed;
 		hooks = h < hooks ? h : hooks;
 		nohooks = n < nohooks ? n : nohooks;
+		pair[r] = h / n;
 	}
+	wt_ops_world_destroy(w);
+	if (sibling_stop(&c))
+		goto failed_stopped;
+	qsort(pair, (size_t)rounds, sizeof(pair[0]), cmp_double);
 	ratio = hooks / nohooks;
-	printf("walktorture: bench_lookup lookups=%" PRIu64 " rcu_walks=%" PRIu64
-	       " hooks_unarmed=%.1fns nohooks=%.1fns ratio=%.3f (target <= 1.03)%s\n",
-	       lookups, ok, hooks, nohooks, ratio, ratio > 1.03 ? " !!!" : "");
+	printf("walktorture: bench_lookup lookups=%" PRIu64 "x%d rcu_walks=%" PRIu64
+	       " hooks_unarmed=%.1fns nohooks=%.1fns ratio=%.3f (target <= 1.03)"
+	       " median_pair_ratio=%.3f%s\n",
+	       lookups, rounds, ok, hooks, nohooks, ratio, pair[rounds / 2],
+	       ratio > 1.03 ? " !!!" : "");
 	return 0;
+failed:
+	sibling_stop(&c);
+failed_stopped:
+	fprintf(stderr, "bench_lookup: !!! bench_lookup_nohooks failed\n");
+	return 2;
 }
