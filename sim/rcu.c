@@ -94,6 +94,7 @@ struct wt_rcu_deferral {
 	struct wt_obj *obj;
 	size_t size;
 	wt_rcu_free_fn free_fn;
+	bool poisoned;		/* wt_free_now: poisoned already */
 };
 
 /* One synchronize_rcu in flight, on the waiter's stack. */
@@ -156,6 +157,22 @@ static struct wt_quarantined quarantine_push(struct wt_rcu_domain *d,
 	assert(d->used <= d->slots);
 	pthread_mutex_unlock(&d->lock);
 	return out;
+}
+
+/* Quarantine an object poisoned already; release the oldest. */
+static void quarantine_put_poisoned(struct wt_rcu_domain *d,
+				    struct wt_obj *obj, wt_rcu_free_fn free_fn)
+{
+#ifdef WT_QUARANTINE
+	struct wt_quarantined q = { .obj = obj, .free_fn = free_fn };
+
+	q = quarantine_push(d, q);
+	/* Outside the lock: free_fn is the caller's and may take its own. */
+	if (q.obj)
+		obj_release(d, q.obj, q.free_fn);
+#else
+	obj_release(d, obj, free_fn);
+#endif
 }
 
 /* The end of every free: poison, quarantine, release the oldest. */
@@ -389,7 +406,10 @@ static void rcu_free_cb(ck_epoch_entry_t *e)
 	/* Every reader that could hold obj has left; their reads happen
 	 * before the poison. */
 	wt_tsan_acquire(&r->domain->tsan_token);
-	quarantine_put(r->domain, df->obj, df->size, df->free_fn);
+	if (df->poisoned)
+		quarantine_put_poisoned(r->domain, df->obj, df->free_fn);
+	else
+		quarantine_put(r->domain, df->obj, df->size, df->free_fn);
 	r->pending--;
 	r->ran++;
 	free(df);
@@ -425,13 +445,40 @@ void wt_call_rcu(struct wt_rcu_domain *d, struct wt_obj *obj, size_t size,
 	r->pending++;
 }
 
+/*
+ * Poisoned at once -- that is the zoo's free without a grace period, and
+ * a reader's next check of obj reports it -- but the memory itself goes
+ * back only a grace period later, through the quarantine: a reader
+ * standing on obj may be preempted for longer than the quarantine holds
+ * (PCT starves threads for thousands of frees), and when it wakes it
+ * must find poison, not memory malloc handed to someone else (a SIGSEGV
+ * in the harness instead of a report).
+ */
 void wt_free_now(struct wt_rcu_domain *d, struct wt_obj *obj, size_t size,
 		 wt_rcu_free_fn free_fn)
 {
+	struct wt_thread *t = wt_self;
+	struct wt_rcu_reader *r = t ? t->rcu : NULL;
+	struct wt_rcu_deferral *df;
+
 	assert(d && obj);
 	/* No TSan acquire here: when readers are about (the zoo's free
 	 * without a grace period) the race is real and must be reported. */
-	quarantine_put(d, obj, size, free_fn);
+	if (!r) {
+		quarantine_put(d, obj, size, free_fn);
+		return;
+	}
+	assert(r->domain == d);
+	obj_poison(d, obj, size);
+	df = malloc(sizeof(*df));
+	if (!df)
+		rcu_fatal("out of memory deferring a release");
+	*df = (struct wt_rcu_deferral){ .reader = r, .obj = obj,
+					.size = size, .free_fn = free_fn,
+					.poisoned = true };
+	smp_mb();
+	ck_epoch_call(&r->record, &df->entry, rcu_free_cb);
+	r->pending++;
 }
 
 unsigned wt_rcu_poll(void)

@@ -81,8 +81,10 @@ void wt_call_rcu(struct wt_rcu_domain *d, struct wt_obj *obj, size_t size,
 	wt_call_rcu((d), (obj), (size), (fn),				\
 		    WT_POINT_OR_NULL(WT_K_RCU_SYNC, NULL, NULL, "call_rcu"))
 
-/* Poison and quarantine now, with no grace period (the zoo's
- * free-without-grace-period bug, and teardown with no readers left). */
+/* Poison now, with no grace period (the zoo's free-without-grace-period
+ * bug, and teardown with no readers left); the memory itself is released
+ * through the quarantine a grace period later when the caller is a
+ * simulated thread, so a reader still on it finds poison, not reuse. */
 void wt_free_now(struct wt_rcu_domain *d, struct wt_obj *obj, size_t size,
 		 wt_rcu_free_fn free_fn);
 

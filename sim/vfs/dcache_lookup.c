@@ -88,6 +88,21 @@ static bool d_chain_alive(const struct dentry *d)
 	return __atomic_load_n(&d->wt.magic, __ATOMIC_RELAXED) == WT_OBJ_LIVE;
 }
 
+/*
+ * The next chain element.  d may have died while the walk looked at it
+ * (freed without a grace period): the load reports the poison, and the
+ * link it read is poison too, so the walk ends here instead of following
+ * it into the harness's own SIGSEGV.
+ */
+static struct dentry *d_chain_next(const struct dentry *d)
+{
+	struct dentry *next = wt_load_acquire(d, d_hash_next);
+
+	if (__atomic_load_n(&d->wt.magic, __ATOMIC_RELAXED) != WT_OBJ_LIVE)
+		return NULL;
+	return next;
+}
+
 struct dentry *__d_lookup_rcu(const struct dentry *parent,
 			      const struct qstr *name, unsigned *seqp)
 {
@@ -99,7 +114,7 @@ struct dentry *__d_lookup_rcu(const struct dentry *parent,
 	/* No rename_lock: a miss (even a false one, d_move carrying the
 	 * walk off into another chain) falls back to lookup_slow, whose
 	 * d_lookup retries under rename_lock. */
-	for (; d; d = wt_load_acquire(d, d_hash_next)) {
+	for (; d; d = d_chain_next(d)) {
 		enum d_cmp r;
 		unsigned seq;
 
@@ -159,7 +174,7 @@ struct dentry *__d_lookup(const struct dentry *parent, const struct qstr *name)
 	rcu_read_lock();
 	d = __atomic_load_n(&w->dcache_hash[d_bucket_of(w, parent, q.hash)],
 			    __ATOMIC_ACQUIRE);
-	for (; d; d = wt_load_acquire(d, d_hash_next)) {
+	for (; d; d = d_chain_next(d)) {
 		WT_HOOK(WT_K_HASH_STEP, "d_lookup.hash_step", "d_hash",
 			"one step along a dcache hash chain (REF mode)", d);
 		if (!d_chain_alive(d))

@@ -194,6 +194,17 @@ static bool mnt_chain_alive(const struct mount *m)
 	return __atomic_load_n(&m->wt.magic, __ATOMIC_RELAXED) == WT_OBJ_LIVE;
 }
 
+/* The next chain element, or NULL when m died under us: its link is
+ * poison (the load reported it), see d_chain_next. */
+static struct mount *mnt_chain_next(const struct mount *m)
+{
+	struct mount *next = wt_load_acquire(m, mnt_hash_next);
+
+	if (__atomic_load_n(&m->wt.magic, __ATOMIC_RELAXED) != WT_OBJ_LIVE)
+		return NULL;
+	return next;
+}
+
 struct mount *__lookup_mnt(struct vfsmount *parent, const struct dentry *dentry)
 {
 	struct mount *p = real_mount(parent);
@@ -204,7 +215,7 @@ struct mount *__lookup_mnt(struct vfsmount *parent, const struct dentry *dentry)
 	/* No lock: a chain being rewritten (a mount --move elsewhere on it)
 	 * can carry the walk off and give a false miss; the caller checks
 	 * mount_lock to know. */
-	for (; m; m = wt_load_acquire(m, mnt_hash_next)) {
+	for (; m; m = mnt_chain_next(m)) {
 		WT_HOOK(WT_K_HASH_STEP, "lookup_mnt.hash_step", "mnt_hash",
 			"one step along a mount hash chain", m);
 		if (!mnt_chain_alive(m))
