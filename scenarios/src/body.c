@@ -70,7 +70,8 @@ json_t *wt_scn_failure_new(const struct wt_scn_iter *it, const char *kind,
 	return f;
 }
 
-/* The event index (in the whole trace) of the thread's latest event. */
+/* The trace's latest event, as the failing_event of a record made now
+ * (runner.c narrows it to the failing thread's own event). */
 json_t *wt_scn_event_now(const struct wt_thread *t)
 {
 	const struct wt_trace_buf *b = t->trace_buf;
@@ -95,6 +96,10 @@ static void violation(struct wt_thread *t, enum wt_check check,
 	f = wt_scn_failure_new(tc->it, "check", wt_check_name(check),
 			       tc->th->name, text);
 	json_object_set_new(f, "failing_event", wt_scn_event_now(t));
+	/* the check fires before the arrival at p is traced (runner.c) */
+	if (p)
+		json_object_set_new(f, "failing_point",
+				    json_integer(wt_point_id(p)));
 	wt_scn_add_failure(tc, f);
 }
 
@@ -442,6 +447,8 @@ static void run_walk(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 		f = wt_scn_failure_new(tc->it, "check", "echild_leak",
 				       tc->th->name, msg);
 		json_object_set_new(f, "walk", walk_json(op, tc->record, err));
+		json_object_set_new(f, "failing_event",
+				    wt_scn_event_now(&tc->thread));
 		wt_scn_add_failure(tc, f);
 	}
 	check_results(tc, op, err);

@@ -76,7 +76,13 @@ void wt_scn_add_failure(struct wt_scn_tctx *tc, json_t *f);
 json_t *wt_scn_steps_json(const struct wt_record *r);
 json_t *wt_scn_history_window(const struct wt_history *h,
 			      const struct wt_record *r);
-/* The event index (in the whole trace) of the thread's latest event. */
+/*
+ * A record's position in the trace, for its "failing_event": the index of
+ * the trace's latest event (null untraced).  In sim mode that may be
+ * another thread's event; the runner narrows it to the failing thread's
+ * own (runner.c failing_index), and a record may add "failing_point", the
+ * point id a check fired at.  Both are removed when the trace is attached.
+ */
 json_t *wt_scn_event_now(const struct wt_thread *t);
 
 json_t *wt_scn_failure_new(const struct wt_scn_iter *it, const char *kind,

@@ -55,12 +55,28 @@ static const char *memory_arg(const struct wt_scn_opts *o)
 	return o->memory == WT_SCN_TSO ? " --memory tso" : " --memory sc";
 }
 
+/* " FILE[ --bug NAME][ --memory M]", shell-quoted where needed: the
+ * tail shared by replay and run commands. */
+static void file_args(char *buf, size_t len, const struct wt_scenario *s,
+		      const struct wt_scn_opts *o)
+{
+	char file[1024], bug[128] = "";
+
+	wt_scn_shell_quote(file, sizeof(file), s->file);
+	if (o && o->bug)
+		wt_scn_shell_quote(bug, sizeof(bug), o->bug);
+	snprintf(buf, len, " %s%s%s%s", file, bug[0] ? " --bug " : "", bug,
+		 memory_arg(o));
+}
+
 void wt_scn_replay_cmd(char *buf, size_t len, const struct wt_scenario *s,
 		       uint64_t iteration_seed, const struct wt_scn_opts *o)
 {
-	snprintf(buf, len, "walktorture replay %#" PRIx64 " %s%s%s%s",
-		 iteration_seed, s->file, o && o->bug ? " --bug " : "",
-		 o && o->bug ? o->bug : "", memory_arg(o));
+	char tail[1280];
+
+	file_args(tail, sizeof(tail), s, o);
+	snprintf(buf, len, "walktorture replay %#" PRIx64 "%s", iteration_seed,
+		 tail);
 }
 
 static double now_s(void)
@@ -202,7 +218,9 @@ static void accumulate(struct wt_scn_result *r, struct wt_scn_iter *it,
 		snprintf(r->binding, sizeof(r->binding), "%s", res->binding);
 }
 
-/* `result T[K]': an iteration in which T finished without a K-th op. */
+/* `result T[K]': an iteration in which T finished without a K-th op
+ * (counted in unseen unless NULL: a traced rerun makes the records again,
+ * the counts are the first run's). */
 static void unseen_ops(struct wt_scn_iter *it, const struct wt_run_result *res,
 		       struct iter_out *io, uint64_t *unseen)
 {
@@ -216,7 +234,8 @@ static void unseen_ops(struct wt_scn_iter *it, const struct wt_run_result *res,
 		if (e->kind != WT_EXPECT_RESULT || !e->nth ||
 		    tc->expect_seen[i] || !res->threads[e->thread].finished)
 			continue;
-		unseen[i]++;
+		if (unseen)
+			unseen[i]++;
 		snprintf(msg, sizeof(msg), "%s: thread %s did only %" PRIu64
 			 " ops", e->text, tc->th->name, tc->ops);
 		io->nfailures++;
@@ -270,10 +289,9 @@ static int run_iteration(struct wt_scn_result *r, const struct wt_scenario *s,
 		json_array_foreach(it.t[i].failures, k, f)
 			json_array_append(io->failures, f);
 	}
-	if (sum) {
-		unseen_ops(&it, &res, io, unseen);
+	unseen_ops(&it, &res, io, sum ? unseen : NULL);
+	if (sum)
 		accumulate(r, &it, &res);
-	}
 	io->digest = res.digest;
 	io->failed = io->nfailures > 0;
 	io->trace = res.trace;
@@ -294,18 +312,65 @@ static const char *rel(const char *file)
 	return file;
 }
 
+/* The index of thread name in s, or -1 (no thread, or not one of s's). */
+static int thread_index(const struct wt_scenario *s, const char *name)
+{
+	for (unsigned i = 0; name && i < s->nthreads; i++)
+		if (!strcmp(s->threads[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/*
+ * The event a failure was found at, in the whole trace.  Its record
+ * holds the trace's latest event when it was made (failing_event), and
+ * for a check fired at a point that point (failing_point).  The latest
+ * event may be another thread's -- in sim mode the failing thread ran on
+ * from its own last point after others reached theirs -- and a check at
+ * a point fires before the arrival there is recorded.  So: the failing
+ * thread's arrival at the check's point when that is its next event,
+ * else its latest event so far; a record without a thread or position
+ * (found after the run) keeps the trace's last event.
+ */
+static uint64_t failing_index(const struct wt_scenario *s,
+			      const struct wt_trace *tr, json_t *f)
+{
+	uint64_t first = tr->total - tr->n, fail, k;
+	json_t *ev = json_object_get(f, "failing_event");
+	json_t *pt = json_object_get(f, "failing_point");
+	int t = thread_index(s, json_string_value(json_object_get(f, "thread")));
+
+	if (!json_is_integer(ev) || json_integer_value(ev) < 0)
+		return tr->total - 1;
+	fail = (uint64_t)json_integer_value(ev);
+	if (fail >= tr->total)
+		return tr->total - 1;
+	if (t < 0 || fail < first)
+		return fail;
+	for (k = fail + 1; json_is_integer(pt) && k < tr->total; k++) {
+		const struct wt_trace_event *e = &tr->ev[k - first];
+
+		if (e->thread != (uint32_t)t)
+			continue;
+		if (e->point == (uint32_t)json_integer_value(pt))
+			return k;
+		break;
+	}
+	for (k = fail + 1; k-- > first;)
+		if (tr->ev[k - first].thread == (uint32_t)t)
+			return k;
+	return fail;
+}
+
 static json_t *trace_window(const struct wt_scenario *s,
-			    const struct wt_trace *tr, json_t *failing)
+			    const struct wt_trace *tr, json_t *f)
 {
 	uint64_t first = tr->total - tr->n, fail, lo, hi;
 	json_t *names = json_array(), *evs = json_array();
 
 	for (unsigned i = 0; i < s->nthreads; i++)
 		json_array_append_new(names, json_string(s->threads[i].name));
-	fail = json_is_integer(failing) ?
-		(uint64_t)json_integer_value(failing) : tr->total - 1;
-	if (fail >= tr->total)
-		fail = tr->total ? tr->total - 1 : 0;
+	fail = failing_index(s, tr, f);
 	lo = fail > first + WT_SCN_TRACE_BEFORE ? fail - WT_SCN_TRACE_BEFORE
 						 : first;
 	hi = fail + WT_SCN_TRACE_AFTER < tr->total ? fail + WT_SCN_TRACE_AFTER + 1
@@ -340,12 +405,11 @@ static void attach_traces(const struct wt_scenario *s, struct iter_out *io)
 	json_t *f;
 
 	json_array_foreach(io->failures, i, f) {
-		json_t *ev = json_object_get(f, "failing_event");
-
 		if (io->trace && io->trace->n)
 			json_object_set_new(f, "trace",
-					    trace_window(s, io->trace, ev));
+					    trace_window(s, io->trace, f));
 		json_object_del(f, "failing_event");
+		json_object_del(f, "failing_point");
 	}
 }
 
@@ -510,18 +574,19 @@ static json_t *aggregate_failure(const struct wt_scn_result *r,
 				 const struct wt_scn_opts *o, const char *msg,
 				 uint64_t run_seed)
 {
-	char replay[1024], seed[24];
-	uint64_t iseed = wt_seed_iteration(r->seed, 0);
+	char replay[1536], seed[24], tail[1280];
+	/* a replay's one iteration runs under the seed it was given */
+	uint64_t iseed = o->replay ? r->seed : wt_seed_iteration(r->seed, 0);
 
+	file_args(tail, sizeof(tail), r->s, o);
 	if (r->iterations == 1)
-		wt_scn_replay_cmd(replay, sizeof(replay), r->s, iseed, o);
+		snprintf(replay, sizeof(replay), "walktorture replay %#" PRIx64
+			 "%s", iseed, tail);
 	else
-		snprintf(replay, sizeof(replay), "walktorture run %s --seed %#"
-			 PRIx64 " --mode %s --iterations %" PRIu64 "%s%s%s",
-			 r->s->file, run_seed,
-			 r->mode == WT_SCN_STRESS ? "stress" : "sim",
-			 r->iterations, o->bug ? " --bug " : "",
-			 o->bug ? o->bug : "", memory_arg(o));
+		snprintf(replay, sizeof(replay), "walktorture run%s --seed %#"
+			 PRIx64 " --mode %s --iterations %" PRIu64, tail,
+			 run_seed, r->mode == WT_SCN_STRESS ? "stress" : "sim",
+			 r->iterations);
 	snprintf(seed, sizeof(seed), "%#" PRIx64,
 		 r->iterations == 1 ? iseed : r->seed);
 	return json_pack("{s:s, s:n, s:s, s:n, s:s, s:n, s:s}", "kind",
@@ -756,9 +821,16 @@ static int one(struct wt_scn_result *r, const struct wt_scn_opts *o,
 					 PRIx64 ") diverged: digest %016" PRIx64
 					 " then %016" PRIx64, index, seed,
 					 io.digest, again.digest);
-			json_decref(again.failures);
-			again.failures = json_incref(io.failures);
-			again.nfailures = io.nfailures;
+			/* The rerun's records say where in its trace each
+			 * failure was found (the first run had no trace to
+			 * point into); after a divergence only the first
+			 * run's records are the failures that counted. */
+			if (again.digest != io.digest ||
+			    again.nfailures != io.nfailures) {
+				json_decref(again.failures);
+				again.failures = json_incref(io.failures);
+				again.nfailures = io.nfailures;
+			}
 			iter_out_free(&io);
 			io = again;
 		}
