@@ -218,9 +218,11 @@ int wt_scn_write_json(const char *file, json_t *doc, char *err, size_t len)
 	return 0;
 }
 
+/* Characters a POSIX shell takes literally in a word; '#' only inside
+ * one (at its start it begins a comment). */
 static bool needs_quotes(const char *a)
 {
-	if (!*a)
+	if (!*a || *a == '#')
 		return true;
 	for (; *a; a++)
 		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -229,33 +231,52 @@ static bool needs_quotes(const char *a)
 	return false;
 }
 
+/* One byte into buf if it fits beside the NUL; counted either way. */
+static void put(char *buf, size_t len, size_t *n, char c)
+{
+	if (*n + 1 < len)
+		buf[*n] = c;
+	(*n)++;
+}
+
+size_t wt_scn_shell_quote(char *buf, size_t len, const char *arg)
+{
+	size_t n = 0;
+	bool q = needs_quotes(arg);
+
+	if (q)
+		put(buf, len, &n, '\'');
+	for (const char *a = arg; *a; a++) {
+		if (q && *a == '\'') {
+			/* close the quotes, an escaped quote, reopen */
+			for (const char *e = "'\\''"; *e; e++)
+				put(buf, len, &n, *e);
+			continue;
+		}
+		put(buf, len, &n, *a);
+	}
+	if (q)
+		put(buf, len, &n, '\'');
+	if (len)
+		buf[n < len ? n : len - 1] = '\0';
+	return n;
+}
+
 char *wt_scn_command_line(int argc, char **argv)
 {
-	size_t len = sizeof("walktorture");
-	char *s, *p;
+	size_t len = sizeof("walktorture"), n;
+	char *s;
 
 	for (int i = 0; i < argc; i++)
-		len += 4 * strlen(argv[i]) + 3;
+		len += 1 + wt_scn_shell_quote(NULL, 0, argv[i]);
 	s = malloc(len);
 	if (!s)
 		return NULL;
-	p = stpcpy(s, "walktorture");
+	n = (size_t)snprintf(s, len, "walktorture");
 	for (int i = 0; i < argc; i++) {
-		*p++ = ' ';
-		if (!needs_quotes(argv[i])) {
-			p = stpcpy(p, argv[i]);
-			continue;
-		}
-		*p++ = '\'';
-		for (const char *a = argv[i]; *a; a++) {
-			if (*a == '\'')
-				p = stpcpy(p, "'\\''");
-			else
-				*p++ = *a;
-		}
-		*p++ = '\'';
+		s[n++] = ' ';
+		n += wt_scn_shell_quote(s + n, len - n, argv[i]);
 	}
-	*p = '\0';
 	return s;
 }
 

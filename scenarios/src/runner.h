@@ -133,5 +133,11 @@ int wt_scn_mkdirs(const char *dir, char *err, size_t len);
 /* "walktorture " + argv joined with spaces, shell-quoted where needed
  * (caller frees). */
 char *wt_scn_command_line(int argc, char **argv);
+/*
+ * arg as one shell word: as it is when every byte is literal to a POSIX
+ * shell, else in single quotes (a quote inside as '\'').  snprintf-like:
+ * writes at most len bytes with the NUL, returns the length it needs.
+ */
+size_t wt_scn_shell_quote(char *buf, size_t len, const char *arg);
 
 #endif /* WT_SCENARIOS_RUNNER_H */
