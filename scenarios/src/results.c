@@ -182,6 +182,7 @@ json_t *wt_scn_results_json(const struct wt_scn_result *r, unsigned n,
 int wt_scn_write_json(const char *file, json_t *doc, char *err, size_t len)
 {
 	char *tmp = NULL;
+	mode_t mask;
 	FILE *f;
 	int fd;
 
@@ -195,7 +196,10 @@ int wt_scn_write_json(const char *file, json_t *doc, char *err, size_t len)
 		free(tmp);
 		return -1;
 	}
-	f = fdopen(fd, "w");
+	/* mkstemp makes 0600; results are for sharing, like any new file */
+	mask = umask(0);
+	umask(mask);
+	f = fchmod(fd, 0666 & ~mask) ? NULL : fdopen(fd, "w");
 	if (!f || json_dumpf(doc, f, JSON_INDENT(1) | JSON_ENSURE_ASCII) ||
 	    fputc('\n', f) == EOF || fflush(f) || fsync(fileno(f))) {
 		snprintf(err, len, "%s: %s", tmp, strerror(errno));
