@@ -11,15 +11,20 @@
  * merge of their results is the unsharded night.  Each seed's run writes
  * OUT/results-SHARD-K.json; the nightly index (reports/) then records the
  * night in the history database, writes one HTML report per run and
- * OUT/index.html.
+ * OUT/index.html.  The night's id is its start second, made unique in
+ * OUT (claim_night_id).
  */
 #define _GNU_SOURCE	/* asprintf */
 #include <dirent.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
 
 #include "cli/cli.h"
 #include "reports/reports.h"
@@ -132,7 +137,77 @@ static int one_seed(const struct wt_scn_list *mine, struct wt_scn_opts *o,
 	return ret;
 }
 
-static int night_index(const struct night *n, char **results, unsigned cnt)
+#define NIGHT_SUFFIX_MAX 1000	/* nights one OUT may start in one second */
+
+/* Does the history (if there is one yet) hold night id? */
+static bool night_recorded(const struct night *n, const char *id)
+{
+	char *path = NULL;
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	bool found = false;
+
+	if (n->history)
+		path = strdup(n->history);
+	else if (asprintf(&path, "%s/history.sqlite", n->out) < 0)
+		path = NULL;
+	/* read-only: no file, no table, no row -- all the same here */
+	if (path && access(path, F_OK) == 0 &&
+	    sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	    sqlite3_prepare_v2(db, "SELECT 1 FROM nights WHERE night_id = ?",
+			       -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC) == SQLITE_OK)
+		found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	free(path);
+	return found;
+}
+
+/*
+ * The night's id: its start second, as the index would derive it
+ * ("2026-12-03T060000Z"), then "-2", "-3", ... while OUT/ID or the
+ * history's row of that id exists: recording an id again replaces that
+ * night, so a second nightly started in the same second into the same
+ * OUT would wipe the first.  mkdir claims the id, so two nightlies racing
+ * there cannot both take one.  0, or -1 with nothing claimed.
+ */
+static int claim_night_id(const struct night *n, time_t started, char *id,
+			  size_t len)
+{
+	char base[32], *dir;
+	struct tm tm;
+	int made, saved = 0;
+
+	gmtime_r(&started, &tm);
+	strftime(base, sizeof(base), "%Y-%m-%dT%H%M%SZ", &tm);
+	for (unsigned k = 1; k <= NIGHT_SUFFIX_MAX; k++) {
+		if (k == 1)
+			snprintf(id, len, "%s", base);
+		else
+			snprintf(id, len, "%s-%u", base, k);
+		if (asprintf(&dir, "%s/%s", n->out, id) < 0)
+			return -1;
+		made = mkdir(dir, 0777) == 0;
+		saved = made ? 0 : errno;
+		if (made && night_recorded(n, id)) {
+			rmdir(dir);	/* its directory was removed, not its row */
+			made = 0;
+			saved = EEXIST;
+		}
+		free(dir);
+		if (made)
+			return 0;
+		if (saved != EEXIST)
+			break;		/* not a collision: mkdir cannot work */
+	}
+	fprintf(stderr, "walktorture: !!! %s: no free night id for %s: %s\n",
+		n->out, base, saved ? strerror(saved) : "all taken");
+	return -1;
+}
+
+static int night_index(const struct night *n, const char *id, char **results,
+		       unsigned cnt)
 {
 	struct wt_night_run *runs = calloc(cnt + 1, sizeof(*runs));
 	char err[1024];
@@ -142,7 +217,7 @@ static int night_index(const struct night *n, char **results, unsigned cnt)
 		return -1;
 	for (unsigned i = 0; i < cnt; i++)
 		runs[i].results = results[i];	/* the index writes each report */
-	ret = wt_nightly_index_runs(n->out, n->history, NULL, runs, cnt, err,
+	ret = wt_nightly_index_runs(n->out, n->history, id, runs, cnt, err,
 				    sizeof(err));
 	if (ret)
 		fprintf(stderr, "walktorture: !!! nightly index: %s\n", err);
@@ -161,7 +236,7 @@ static int run_night(const char **args, unsigned nargs, struct wt_scn_opts *o,
 	char **results = calloc(n->seeds + 1, sizeof(*results));
 	unsigned failed = 0;
 	int ret = WT_EXIT_USAGE;
-	char err[512];
+	char err[512], id[64];
 
 	if (!results || wt_scn_list_load(&all, args, nargs, stderr))
 		goto out;	/* nothing runs half-parsed */
@@ -170,7 +245,7 @@ static int run_night(const char **args, unsigned nargs, struct wt_scn_opts *o,
 		goto out;
 	}
 	mine.v = calloc(all.n + 1, sizeof(*mine.v));
-	if (!mine.v)
+	if (!mine.v || claim_night_id(n, time(NULL), id, sizeof(id)))
 		goto out;
 	fprintf(o->out, "walktorture: night seed=%#" PRIx64 " seeds=%u "
 		"scenarios=%u\n", night_seed, n->seeds, all.n);
@@ -181,7 +256,7 @@ static int run_night(const char **args, unsigned nargs, struct wt_scn_opts *o,
 		if (one_seed(&mine, o, n, k, results, &failed, argc, argv))
 			ret = WT_EXIT_USAGE;
 	}
-	if (night_index(n, results, n->seeds) && ret == WT_EXIT_OK)
+	if (night_index(n, id, results, n->seeds) && ret == WT_EXIT_OK)
 		ret = WT_EXIT_USAGE;
 	if (ret == WT_EXIT_OK && failed)
 		ret = WT_EXIT_FAIL;
