@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <errno.h>
 #include <signal.h>
 #include <time.h>
 
@@ -363,6 +364,296 @@ Test(scenario, same_seed_same_digest_under_tso)
 	wt_test_run_free(&b);
 	wt_test_run_free(&c);
 	wt_test_run_free(&sc);
+	free(f);
+	wt_test_dir_remove(&d);
+}
+
+/* --- replay commands are shell words --- */
+
+/*
+ * Run line through /bin/sh -c with `walktorture' on PATH (a link in
+ * d/bin), captured like wt_test_run: a replay command is run exactly as a
+ * user pasting it would.
+ */
+static void sh_run(struct wt_test_run *r, struct wt_test_dir *d,
+		   const char *line)
+{
+	char out[] = "/tmp/wt-out.XXXXXX", err[] = "/tmp/wt-err.XXXXXX";
+	char *bin, *link, *script;
+	int fo = mkstemp(out), fe = mkstemp(err), st;
+	pid_t pid;
+
+	cr_assert(fo >= 0 && fe >= 0);
+	cr_assert(asprintf(&bin, "%s/bin", d->path) > 0);
+	cr_assert(asprintf(&link, "%s/walktorture", bin) > 0);
+	if (access(link, X_OK)) {
+		cr_assert(!mkdir(bin, 0755) || errno == EEXIST);
+		cr_assert_eq(symlink(WT_WALKTORTURE, link), 0);
+	}
+	cr_assert(asprintf(&script, "PATH='%s':\"$PATH\"\n%s\n", bin, line) > 0);
+	pid = fork();
+	if (pid == 0) {		/* no assertion in the child */
+		dup2(fo, 1);
+		dup2(fe, 2);
+		execl("/bin/sh", "sh", "-c", script, (char *)NULL);
+		_exit(127);
+	}
+	cr_assert(pid > 0);
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	close(fo);
+	close(fe);
+	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	r->out = wt_test_slurp(out);
+	r->err = wt_test_slurp(err);
+	unlink(out);
+	unlink(err);
+	free(script);
+	free(link);
+	free(bin);
+}
+
+Test(scenario, shell_quote)
+{
+	static const char *const words[] = {
+		"plain/file-1.yaml", "a b", "it's", "$HOME", "a;b|c&d", "#x",
+		"x#y", "", "'", "tab\there", "*", "new\nline",
+	};
+	struct wt_test_dir d;
+	char buf[256];
+
+	cr_assert_eq(wt_scn_shell_quote(buf, sizeof(buf), "plain/f.yaml"), 12);
+	cr_assert_str_eq(buf, "plain/f.yaml");
+	wt_scn_shell_quote(buf, sizeof(buf), "a b");
+	cr_assert_str_eq(buf, "'a b'");
+	wt_scn_shell_quote(buf, sizeof(buf), "it's");
+	cr_assert_str_eq(buf, "'it'\\''s'");
+	wt_scn_shell_quote(buf, sizeof(buf), "#x");
+	cr_assert_str_eq(buf, "'#x'", "a leading # starts a comment");
+	/* snprintf-like: cut to fit, the length it needs returned */
+	cr_assert_eq(wt_scn_shell_quote(buf, 4, "a b"), 5);
+	cr_assert_str_eq(buf, "'a ");
+	cr_assert_eq(wt_scn_shell_quote(NULL, 0, "it's"), 9);
+	/* and what sh makes of each word is the word */
+	wt_test_dir_make(&d);
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		struct wt_test_run r;
+		char *line;
+
+		wt_scn_shell_quote(buf, sizeof(buf), words[i]);
+		cr_assert(asprintf(&line, "printf '[%%s]' %s", buf) > 0);
+		sh_run(&r, &d, line);
+		cr_assert_eq(r.status, 0, "%s: %s", line, r.err);
+		cr_assert_eq(strlen(r.out), strlen(words[i]) + 2, "%s -> %s",
+			     line, r.out);
+		cr_assert(!strncmp(r.out + 1, words[i], strlen(words[i])),
+			  "%s -> %s", line, r.out);
+		wt_test_run_free(&r);
+		free(line);
+	}
+	wt_test_dir_remove(&d);
+}
+
+/* Every "replay: " line of out, in order (NULL-terminated; caller frees). */
+static char **replay_lines(const char *out)
+{
+	char **v = calloc(64, sizeof(*v));
+	unsigned n = 0;
+
+	cr_assert_not_null(v);
+	for (const char *l = out; l && *l && n < 63; ) {
+		const char *e = strchr(l, '\n');
+
+		if (!strncmp(l, "replay: ", 8))
+			v[n++] = strndup(l + 8, e ? (size_t)(e - l - 8) : strlen(l + 8));
+		l = e ? e + 1 : NULL;
+	}
+	return v;
+}
+
+static void lines_free(char **v)
+{
+	for (char **p = v; *p; p++)
+		free(*p);
+	free(v);
+}
+
+/*
+ * A scenario under a directory whose name a shell would split and expand:
+ * every printed replay command -- an iteration's, a one-iteration run's
+ * count, a several-iteration run's count -- run through sh as it is,
+ * fails again with its message.
+ */
+Test(scenario, replay_commands_survive_the_shell)
+{
+	struct wt_test_dir d;
+	char *dir, *f, *text;
+	unsigned checked = 0;
+
+	wt_test_dir_make(&d);
+	cr_assert(asprintf(&dir, "%s/it's a $HOME;dir `x`", d.path) > 0);
+	cr_assert_eq(mkdir(dir, 0755), 0);
+	for (int iters = 1; iters <= 2; iters++) {
+		struct wt_test_run r;
+		char **lines;
+		FILE *fp;
+
+		cr_assert(asprintf(&text, "name: q%d\n"
+				   "threads:\n"
+				   "  walker: { do: [\"stat /nonexistent\"] }\n"
+				   "budget: { iterations: %d }\n"
+				   "expect:\n"
+				   "  - result walker == ok\n"
+				   "  - path rcu.ok == 3\n", iters, iters) > 0);
+		cr_assert(asprintf(&f, "%s/q%d.yaml", dir, iters) > 0);
+		fp = fopen(f, "w");
+		cr_assert_not_null(fp);
+		fputs(text, fp);
+		fclose(fp);
+		wt_test_run(&r, (const char *[]){ "run", f, "--seed", "9", NULL });
+		cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
+		lines = replay_lines(r.out);
+		cr_assert_not_null(lines[1], "%s", r.out);
+		for (char **l = lines; *l; l++) {
+			struct wt_test_run again;
+
+			sh_run(&again, &d, *l);
+			cr_assert_eq(again.status, 1, "%s: exit %d\n%s%s", *l,
+				     again.status, again.out, again.err);
+			cr_assert(strstr(again.out, "result walker == ok: got ENOENT"),
+				  "%s:\n%s", *l, again.out);
+			/* a replay of a several-iteration file counts nothing */
+			if (iters == 1 || strstr(*l, "walktorture run "))
+				cr_assert(strstr(again.out, "path rcu.ok == 3: got "),
+					  "%s:\n%s", *l, again.out);
+			wt_test_run_free(&again);
+			checked++;
+		}
+		lines_free(lines);
+		wt_test_run_free(&r);
+		free(f);
+		free(text);
+	}
+	cr_assert_geq(checked, 5);
+	free(dir);
+	wt_test_dir_remove(&d);
+}
+
+/* The failure record of r's results whose message starts with msg. */
+static json_t *failure_with(json_t *doc, const char *msg)
+{
+	json_t *sc = json_array_get(json_object_get(doc, "scenarios"), 0), *f;
+	size_t i;
+
+	json_array_foreach(json_object_get(sc, "failures"), i, f)
+		if (!strncmp(json_string_value(json_object_get(f, "message")),
+			     msg, strlen(msg)))
+			return f;
+	return NULL;
+}
+
+static json_t *load(const char *file)
+{
+	json_error_t je;
+	json_t *doc = json_load_file(file, 0, &je);
+
+	cr_assert_not_null(doc, "%s: %s", file, je.text);
+	return doc;
+}
+
+/*
+ * A count expectation over the run: its printed command, run as it is,
+ * fails with the same record -- the same seed and the same command
+ * again, so the command is a fixed point -- for a one-iteration run (a
+ * replay) and a several-iteration one (the run again).
+ */
+Test(scenario, count_failure_replays_with_its_seed)
+{
+	struct wt_test_dir d;
+
+	wt_test_dir_make(&d);
+	for (int iters = 1; iters <= 3; iters += 2) {
+		struct wt_test_run r, again;
+		char *text, *f, *json, *json2, *line;
+		json_t *doc, *doc2, *fl, *fl2;
+
+		cr_assert(asprintf(&text, "name: count%d\n"
+				   "threads:\n"
+				   "  walker: { do: [\"stat /\"] }\n"
+				   "budget: { iterations: 1 }\n"
+				   "expect:\n"
+				   "  - path rcu.ok == 7\n", iters) > 0);
+		f = wt_test_write(&d, "count.yaml", text);
+		cr_assert(asprintf(&json, "%s/run.json", d.path) > 0);
+		cr_assert(asprintf(&json2, "%s/again.json", d.path) > 0);
+		wt_test_run(&r, (const char *[]){ "run", f, "--seed", "0x77",
+			    "--iterations", iters == 1 ? "1" : "3", "--json", json,
+			    NULL });
+		cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
+		doc = load(json);
+		fl = failure_with(doc, "path rcu.ok == 7: got ");
+		cr_assert_not_null(fl, "%s", r.out);
+		cr_assert(strstr(json_string_value(json_object_get(fl, "replay")),
+				 iters == 1 ? "walktorture replay " : "walktorture run "));
+		cr_assert(asprintf(&line, "%s --json '%s'", json_string_value(
+			json_object_get(fl, "replay")), json2) > 0);
+		sh_run(&again, &d, line);
+		cr_assert_eq(again.status, 1, "%s\n%s%s", line, again.out, again.err);
+		doc2 = load(json2);
+		fl2 = failure_with(doc2, "path rcu.ok == 7: got ");
+		cr_assert_not_null(fl2, "%s:\n%s", line, again.out);
+		cr_assert_str_eq(json_string_value(json_object_get(fl2, "message")),
+				 json_string_value(json_object_get(fl, "message")));
+		cr_assert_str_eq(json_string_value(json_object_get(fl2, "seed")),
+				 json_string_value(json_object_get(fl, "seed")), "%s", line);
+		cr_assert_str_eq(json_string_value(json_object_get(fl2, "replay")),
+				 json_string_value(json_object_get(fl, "replay")));
+		json_decref(doc);
+		json_decref(doc2);
+		wt_test_run_free(&r);
+		wt_test_run_free(&again);
+		free(line);
+		free(json2);
+		free(json);
+		free(f);
+		free(text);
+	}
+	wt_test_dir_remove(&d);
+}
+
+/* --json and --out write a file like any other: 0666 less the umask. */
+Test(scenario, results_file_mode_follows_umask)
+{
+	static const mode_t masks[] = { 022, 002, 077 };
+	struct wt_test_dir d;
+	char *f, *json, *out, *rj;
+
+	wt_test_dir_make(&d);
+	f = wt_test_write(&d, "holds.yaml", passing);
+	cr_assert(asprintf(&json, "%s/r.json", d.path) > 0);
+	cr_assert(asprintf(&out, "%s/out", d.path) > 0);
+	cr_assert(asprintf(&rj, "%s/results.json", out) > 0);
+	for (size_t i = 0; i < sizeof(masks) / sizeof(masks[0]); i++) {
+		mode_t old = umask(masks[i]);
+		struct wt_test_run r;
+		struct stat st;
+
+		wt_test_run(&r, (const char *[]){ "run", f, "--seed", "7",
+			    "--json", json, "--out", out, NULL });
+		umask(old);
+		cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+		cr_assert_eq(stat(json, &st), 0);
+		cr_assert_eq(st.st_mode & 07777, 0666 & ~masks[i],
+			     "umask %03o: --json file mode %03o", masks[i],
+			     st.st_mode & 07777);
+		cr_assert_eq(stat(rj, &st), 0);
+		cr_assert_eq(st.st_mode & 07777, 0666 & ~masks[i],
+			     "umask %03o: --out results mode %03o", masks[i],
+			     st.st_mode & 07777);
+		wt_test_run_free(&r);
+	}
+	free(rj);
+	free(out);
+	free(json);
 	free(f);
 	wt_test_dir_remove(&d);
 }
