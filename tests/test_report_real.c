@@ -8,10 +8,14 @@
  * parses strictly, has the verdict, one section per scenario, and every
  * failure either a timeline with one lane per thread of its trace (each
  * holding that thread's events, one operation block where its op changes,
- * the failing event marked) or says it has no trace.  The replay command is taken from the page (entities decoded),
- * run as it is plus --json, and must fail again (exit 1) with the same
- * kind, check, step, message and trace; the same command with the bug
- * removed, or with another seed where the seed matters, must not.
+ * the failing event -- the failing thread's, inside the window -- marked)
+ * or says it has no trace.  The replay command is taken from the page
+ * (entities decoded), run as it is plus --json, and must fail again (exit
+ * 1) with the same kind, check, step, message, seed, replay command and
+ * trace, failing event included; the same command with the bug removed,
+ * or with another seed where the seed matters, must not.  A random-policy
+ * zoo run (may_lookup_blocks: untraced, then rerun traced) checks that
+ * each failure's window is centred where it was found.
  */
 #define _GNU_SOURCE	/* asprintf */
 #include <criterion/criterion.h>
@@ -145,7 +149,38 @@ static long long attr_ll(struct ht_doc *d, long i, const char *name)
 	return strtoll(v, NULL, 10);
 }
 
-/* The failing event is marked once when it is inside the window. */
+/*
+ * The failing event of a real trace: inside the window the runner kept
+ * around it, and the failing thread's own event when the failure names a
+ * thread (the failure was found on that thread, at that point).
+ */
+static void check_failing_event(json_t *fl, json_t *tr)
+{
+	json_t *fe = json_object_get(tr, "failing_event");
+	long long first = json_integer_value(json_object_get(tr, "first_index"));
+	long long n = (long long)json_array_size(json_object_get(tr, "events"));
+	const char *who = json_string_value(json_object_get(fl, "thread"));
+	json_t *ev, *name;
+	size_t k;
+
+	cr_assert(json_is_integer(fe), "a real trace names its failing event");
+	cr_assert(json_integer_value(fe) >= first &&
+		  json_integer_value(fe) < first + n,
+		  "failing event %lld outside the kept window [%lld, %lld)",
+		  json_integer_value(fe), first, first + n);
+	if (!who)
+		return;
+	ev = json_array_get(json_object_get(tr, "events"),
+			    (size_t)(json_integer_value(fe) - first));
+	k = (size_t)json_integer_value(json_object_get(ev, "thread"));
+	name = json_array_get(json_object_get(tr, "threads"), k);
+	cr_assert_str_eq(json_string_value(name), who,
+			 "the failing event is %s's, not the failing thread's",
+			 json_string_value(name));
+}
+
+/* The failing event is marked once (the report's window holds the
+ * runner's: its default is wider). */
 static void check_failing_mark(struct ht_doc *d, long tl, json_t *tr)
 {
 	long long failing = json_integer_value(json_object_get(tr, "failing_event"));
@@ -154,9 +189,9 @@ static void check_failing_mark(struct ht_doc *d, long tl, json_t *tr)
 	char buf[32];
 	long ev;
 
-	if (!json_is_integer(json_object_get(tr, "failing_event")) ||
-	    failing < first || failing >= first + shown)
-		return;
+	cr_assert(failing >= first && failing < first + shown,
+		  "failing event %lld not shown (%lld..%lld)", failing, first,
+		  first + shown);
 	cr_assert_eq(ht_count(d, tl, "g", "failing"), 1);
 	ev = ht_next(d, tl, d->nodes[tl].last, "g", "failing");
 	snprintf(buf, sizeof(buf), "%lld", failing);
@@ -208,6 +243,7 @@ static void check_failure(struct ht_doc *d, size_t i, size_t k, json_t *fl)
 	cr_assert_geq(div, 0, "no block for failure %s", id);
 	snprintf(id, sizeof(id), "tl-%zu-%zu", i, k);
 	if (json_is_object(tr)) {
+		check_failing_event(fl, tr);
 		check_timeline(d, id, tr);
 	} else {
 		cr_assert_lt(ht_by_id(d, id), 0);
@@ -305,8 +341,9 @@ static int same_trace(json_t *a, json_t *b)
 
 static int same_failure(json_t *a, json_t *b)
 {
+	/* the seed and the command too: a replay's record replays itself */
 	static const char *const keys[] = { "kind", "check", "step", "message",
-					    "thread", "walk" };
+					    "thread", "walk", "seed", "replay" };
 	json_t *ta = json_object_get(a, "trace"), *tb = json_object_get(b, "trace");
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -506,6 +543,108 @@ Test(report_real, pct_failure_needs_its_seed)
 	cr_assert_eq(run_replay(dir, t, path_in(dir, "plain.json")), 0, "%s", t);
 	free(t);
 	free(cmd);
+	free(html);
+	ht_free(&d);
+	json_decref(doc);
+	tmpdir_remove(dir);
+}
+
+/* The failures of scenario 0 with a trace, of iteration it. */
+static size_t traced_failures(json_t *doc, long long it, json_t **out, size_t max)
+{
+	json_t *fls = json_object_get(json_array_get(json_object_get(doc, "scenarios"), 0),
+				      "failures"), *fl;
+	size_t i, n = 0;
+
+	json_array_foreach(fls, i, fl)
+		if (json_is_object(json_object_get(fl, "trace")) && n < max &&
+		    json_integer_value(json_object_get(fl, "iteration")) == it)
+			out[n++] = fl;
+	return n;
+}
+
+Test(report_real, untraced_failure_marks_where_it_was_found)
+{
+	/*
+	 * may_lookup_blocks with its bug, under a random schedule: the
+	 * iteration runs untraced, fails (two rcu_sleep checks, one per
+	 * walk), and is rerun traced for its window.  Each failure's failing
+	 * event is the walker's, where that check fired -- not the trace's
+	 * last event, not one window for both -- and is the one its replay
+	 * from the page finds (check_replays compares failing_event).
+	 */
+	const char *dir = tmpdir(), *json = path_in(dir, "sleep.json");
+	struct ht_doc d;
+	json_t *doc, *fl[4], *ta, *tb;
+	char *html;
+
+	cr_assert_eq(wt_run(dir, source_path("scenarios/zoo/may_lookup_blocks.yaml"),
+			    "0x5eed", NULL, "may_lookup_blocks", json), 1);
+	doc = load_json(json);
+	html = render(&d, dir, json);
+	check_structure(&d, doc, "FAIL");
+	cr_assert_eq(traced_failures(doc, 0, fl, 4), 2, "two traced failures in iteration 0");
+	ta = json_object_get(fl[0], "trace");
+	tb = json_object_get(fl[1], "trace");
+	for (int i = 0; i < 2; i++) {
+		json_t *tr = json_object_get(fl[i], "trace");
+
+		cr_assert_str_eq(json_string_value(json_object_get(fl[i], "check")),
+				 "rcu_sleep");
+		cr_assert_lt(json_integer_value(json_object_get(tr, "failing_event")),
+			     json_integer_value(json_object_get(tr, "total_events")) - 1,
+			     "a check during a walk is not at the trace's end");
+	}
+	cr_assert_neq(json_integer_value(json_object_get(ta, "failing_event")),
+		      json_integer_value(json_object_get(tb, "failing_event")),
+		      "two checks at two moments, two failing events");
+	check_replays(&d, dir, doc);
+	free(html);
+	ht_free(&d);
+	json_decref(doc);
+	tmpdir_remove(dir);
+}
+
+Test(report_real, failing_event_is_the_failing_threads)
+{
+	/*
+	 * A walker whose every answer is "wrong" beside a renamer, switching
+	 * at nine points in ten: the walker's checks run after the renamer
+	 * has had its turn, so the trace's latest event when each failure is
+	 * found is often the renamer's.  Each failure still marks the
+	 * walker's own event (check_structure), its four walks four distinct
+	 * ones, and each replay finds the same.
+	 */
+	const char *dir = tmpdir(), *json = path_in(dir, "narrow.json");
+	const char *scn = path_in(dir, "narrow.yaml");
+	struct ht_doc d;
+	json_t *doc, *fl[4];
+	FILE *f = fopen(scn, "w");
+	char *html;
+
+	cr_assert_not_null(f);
+	fputs("name: narrow\n"
+	      "tree: |\n"
+	      "  mkdir -p /a/b\n"
+	      "threads:\n"
+	      "  walker: { do: [\"stat /a/b\"], loop: 4 }\n"
+	      "  renamer: { do: [\"mv /a/b /a/c\", \"mv /a/c /a/b\"], loop: forever }\n"
+	      "sched: { switch_p: 0.9 }\n"
+	      "expect:\n"
+	      "  - result walker == EACCES\n", f);
+	fclose(f);
+	cr_assert_eq(wt_run(dir, scn, "0x5eed", NULL, NULL, json), 1);
+	doc = load_json(json);
+	html = render(&d, dir, json);
+	check_structure(&d, doc, "FAIL");
+	cr_assert_eq(traced_failures(doc, 0, fl, 4), 4);
+	for (int i = 1; i < 4; i++)
+		cr_assert_gt(json_integer_value(json_object_get(json_object_get(fl[i], "trace"),
+								"failing_event")),
+			     json_integer_value(json_object_get(json_object_get(fl[i - 1], "trace"),
+								"failing_event")),
+			     "walk %d is found after walk %d", i + 1, i);
+	check_replays(&d, dir, doc);
 	free(html);
 	ht_free(&d);
 	json_decref(doc);
