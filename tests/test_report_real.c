@@ -15,12 +15,15 @@
  * trace, failing event included; the same command with the bug removed,
  * or with another seed where the seed matters, must not.  A random-policy
  * zoo run (may_lookup_blocks: untraced, then rerun traced) checks that
- * each failure's window is centred where it was found.
+ * each failure's window is centred where it was found.  Nightlies into
+ * one OUT each keep their night (a taken id gets a suffix).
  */
 #define _GNU_SOURCE	/* asprintf */
 #include <criterion/criterion.h>
 #include <inttypes.h>
 #include <jansson.h>
+#include <sqlite3.h>
+#include <time.h>
 
 #include "tests/test_report_html.h"
 #include "tests/test_report_util.h"
@@ -648,5 +651,169 @@ Test(report_real, failing_event_is_the_failing_threads)
 	free(html);
 	ht_free(&d);
 	json_decref(doc);
+	tmpdir_remove(dir);
+}
+
+/* --- nightly: one id per night --- */
+
+/* The night id `walktorture nightly' derives from start second t. */
+static void night_id_of(time_t t, char *buf, size_t len)
+{
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H%M%SZ", &tm);
+}
+
+/* walktorture nightly basic/quiet.yaml --seeds 1 --seed S --out OUT. */
+static void nightly(const char *dir, const char *out, const char *seed)
+{
+	char *argv[] = { "walktorture", "nightly",
+			 (char *)source_path("scenarios/basic/quiet.yaml"),
+			 "--seeds", "1", "--seed", (char *)seed, "--out",
+			 (char *)out, NULL };
+
+	cr_assert_eq(run_cli(path_in(dir, "nightly.stderr"), argv), 0,
+		     "nightly into %s failed", out);
+}
+
+/* One integer from the history of OUT (the first column of sql's first row). */
+static long long db_int(const char *out, const char *sql, const char *arg)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	long long v = -1;
+
+	cr_assert_eq(sqlite3_open_v2(path_in(out, "history.sqlite"), &db,
+				     SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK,
+		     "%s: %s", sql, sqlite3_errmsg(db));
+	if (arg)
+		sqlite3_bind_text(st, 1, arg, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return v;
+}
+
+static void db_exec(const char *out, const char *sql, const char *arg)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+
+	cr_assert_eq(sqlite3_open(path_in(out, "history.sqlite"), &db), SQLITE_OK);
+	cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK,
+		     "%s: %s", sql, sqlite3_errmsg(db));
+	sqlite3_bind_text(st, 1, arg, -1, SQLITE_TRANSIENT);
+	cr_assert_eq(sqlite3_step(st), SQLITE_DONE, "%s", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+}
+
+#define NIGHT_AHEAD 30	/* seconds of ids taken in advance: the run starts in them */
+
+/*
+ * The night of the nightly just run into out, whose start second's id
+ * was taken: it is that id plus "-2", with its report, and the taken id
+ * is untouched (no results recorded under it, its directory as it was).
+ */
+static void check_suffixed(const char *out, time_t t0, time_t t1)
+{
+	char id[48], id2[64], rel[96];
+	int found = 0;
+
+	for (time_t t = t0; t <= t1 && !found; t++) {
+		night_id_of(t, id, sizeof(id));
+		snprintf(id2, sizeof(id2), "%s-2", id);
+		found = db_int(out, "SELECT count(*) FROM nights WHERE night_id = ?",
+			       id2) == 1;
+	}
+	cr_assert(found, "no night <start>-2 recorded");
+	cr_assert_eq(db_int(out, "SELECT count(*) FROM results WHERE night_id = ?",
+			    id2), 1, "the night's scenario row");
+	cr_assert_eq(db_int(out, "SELECT count(*) FROM results WHERE night_id = ?",
+			    id), 0, "the taken night %s was recorded over", id);
+	snprintf(rel, sizeof(rel), "%s/results-1-1-0.html", id2);
+	cr_assert(file_exists(path_in(out, rel)), "no report %s", rel);
+	snprintf(rel, sizeof(rel), "%s/results-1-1-0.html", id);
+	cr_assert(!file_exists(path_in(out, rel)), "a report in the taken %s", id);
+}
+
+/* Remove the directories under out (the nights' reports), not its files. */
+static void rm_subdirs(const char *out)
+{
+	DIR *d = opendir(out);
+	struct dirent *e;
+	char path[PATH_MAX + sizeof(e->d_name)];
+	struct stat st;
+
+	cr_assert_not_null(d);
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", out, e->d_name);
+		if (!lstat(path, &st) && S_ISDIR(st.st_mode))
+			rm_tree(path);
+	}
+	closedir(d);
+}
+
+/* Take the ids of the seconds [t0, t0 + NIGHT_AHEAD] in out. */
+static void take_ids(const char *out, time_t t0, int dirs)
+{
+	char id[48], path[PATH_MAX];
+
+	for (time_t t = t0; t <= t0 + NIGHT_AHEAD; t++) {
+		night_id_of(t, id, sizeof(id));
+		snprintf(path, sizeof(path), "%s/%s", out, id);
+		if (dirs)
+			cr_assert_eq(mkdir(path, 0755), 0, "%s", path);
+		else
+			db_exec(out, "INSERT INTO nights(night_id, verdict) "
+				"VALUES (?, 'PASS')", id);
+	}
+}
+
+Test(report_real, nightly_ids_are_unique_in_out)
+{
+	/*
+	 * Two nightlies in one OUT each get their night, back to back (in
+	 * the same second or not); a night whose start second's directory
+	 * exists, or whose history row exists (its directory removed), gets
+	 * the id with "-2" instead of recording over the other.
+	 */
+	const char *dir = tmpdir();
+	char pair[PATH_MAX], dirs[PATH_MAX], rows[PATH_MAX];
+	time_t t0, t1;
+
+	snprintf(pair, sizeof(pair), "%s/pair", dir);
+	snprintf(dirs, sizeof(dirs), "%s/dirs", dir);
+	snprintf(rows, sizeof(rows), "%s/rows", dir);
+	nightly(dir, pair, "1");
+	nightly(dir, pair, "2");
+	cr_assert_eq(db_int(pair, "SELECT count(*) FROM nights", NULL), 2,
+		     "two nightlies, two nights");
+
+	/* directories taken for the next seconds */
+	cr_assert_eq(mkdir(dirs, 0755), 0);
+	t0 = time(NULL);
+	take_ids(dirs, t0, 1);
+	nightly(dir, dirs, "3");
+	t1 = time(NULL);
+	cr_assert_leq(t1, t0 + NIGHT_AHEAD, "the night took too long to test");
+	check_suffixed(dirs, t0, t1);
+
+	/* rows taken, no directories: a history whose nights were moved */
+	nightly(dir, rows, "4");
+	db_exec(rows, "DELETE FROM results WHERE night_id != ?", "");
+	db_exec(rows, "DELETE FROM nights WHERE night_id != ?", "");
+	rm_subdirs(rows);
+	t0 = time(NULL);
+	take_ids(rows, t0, 0);
+	nightly(dir, rows, "5");
+	t1 = time(NULL);
+	cr_assert_leq(t1, t0 + NIGHT_AHEAD, "the night took too long to test");
+	check_suffixed(rows, t0, t1);
 	tmpdir_remove(dir);
 }
