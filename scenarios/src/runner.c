@@ -578,15 +578,15 @@ static json_t *aggregate_failure(const struct wt_scn_result *r,
 	/* a replay's one iteration runs under the seed it was given */
 	uint64_t iseed = o->replay ? r->seed : wt_seed_iteration(r->seed, 0);
 
-	file_args(tail, sizeof(tail), r->s, o);
-	if (r->iterations == 1)
-		snprintf(replay, sizeof(replay), "walktorture replay %#" PRIx64
-			 "%s", iseed, tail);
-	else
+	if (r->iterations == 1) {
+		wt_scn_replay_cmd(replay, sizeof(replay), r->s, iseed, o);
+	} else {
+		file_args(tail, sizeof(tail), r->s, o);
 		snprintf(replay, sizeof(replay), "walktorture run%s --seed %#"
 			 PRIx64 " --mode %s --iterations %" PRIu64, tail,
 			 run_seed, r->mode == WT_SCN_STRESS ? "stress" : "sim",
 			 r->iterations);
+	}
 	snprintf(seed, sizeof(seed), "%#" PRIx64,
 		 r->iterations == 1 ? iseed : r->seed);
 	return json_pack("{s:s, s:n, s:s, s:n, s:s, s:n, s:s}", "kind",
