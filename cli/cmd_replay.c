@@ -2,17 +2,25 @@
 /*
  * walktorture replay SEED SCENARIO [--bug NAME] [--memory sc|tso] [--json FILE]
  * walktorture replay RESULTS.json#N [--bug NAME] [--memory sc|tso] [--json FILE]
+ *	[--order FILE]
  *
  * Re-runs one iteration -- the one whose iteration seed is SEED, as every
  * failure's replay line says -- in sim mode with the full trace, prints
  * the trace and a timeline (one lane per thread), then the failure if it
  * happens again.  RESULTS.json#N takes the N-th failure (0-based, in
  * file order) of a results file, and the memory model its scenario ran
- * under (unless --memory says otherwise).  --json writes the iteration's results
+ * under (unless --memory says otherwise).  --order FILE follows a
+ * recorded order (a traced stress failure's NAME-SEED.order, or any trace
+ * in its text form): the sim schedules the events in that order, and
+ * where the iteration can no longer follow it (another point comes next,
+ * or the thread is blocked) replay says at which event and goes on
+ * under the seeded policy.  --json writes the iteration's results
  * (with the failure's walk steps and history window).  Exit 1 when it
  * fails, 0 when not.
  */
 #define _GNU_SOURCE	/* strndup */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -21,6 +29,7 @@
 
 #include "cli/cli.h"
 #include "scenarios/src/driver.h"
+#include "sim/sched/trace.h"
 
 /* The seed and file of failure N of a results file, and the memory model
  * its scenario ran under (*memory: -1 when the file does not say). */
@@ -89,6 +98,38 @@ static int write_json(const char *file, const struct wt_scn_result *r,
 	return ret;
 }
 
+/* An order file (the trace's text form) against s's thread names; NULL
+ * when it cannot be read or parsed (reported as file:line:col). */
+static struct wt_trace_event *load_order(const char *file,
+					 const struct wt_scenario *s,
+					 size_t *n)
+{
+	const char *names[WT_SCN_THREADS_MAX];
+	struct wt_parse_error err = { 0 };
+	struct wt_trace_event *ev;
+	FILE *f = fopen(file, "r");
+	char *text = NULL;
+	size_t cap = 0;
+
+	/* The whole file: a trace has no NUL byte to stop getdelim. */
+	if (!f || getdelim(&text, &cap, '\0', f) < 0) {
+		wt_usage_error("%s: cannot read: %s", file,
+			       f && !ferror(f) ? "empty" : strerror(errno));
+		if (f)
+			fclose(f);
+		free(text);
+		return NULL;
+	}
+	fclose(f);
+	for (unsigned i = 0; i < s->nthreads; i++)
+		names[i] = s->threads[i].name;
+	ev = wt_trace_parse(text, names, s->nthreads, n, &err);
+	if (!ev)
+		wt_usage_error("%s:%u:%u: %s", file, err.line, err.col, err.msg);
+	free(text);
+	return ev;
+}
+
 int wt_cmd_replay(int argc, char **argv)
 {
 	struct wt_scn_list l = { 0 };
@@ -96,7 +137,8 @@ int wt_cmd_replay(int argc, char **argv)
 	const char *pos[2];
 	unsigned npos = 0, nr = 0, failed = 0;
 	char *file = NULL;
-	const char *json_file = NULL;
+	const char *json_file = NULL, *order_file = NULL;
+	struct wt_trace_event *order = NULL;
 	struct wt_scn_opts o;
 	bool seed_set = false;
 	int ret = WT_EXIT_USAGE;
@@ -118,6 +160,8 @@ int wt_cmd_replay(int argc, char **argv)
 				return WT_EXIT_USAGE;
 		} else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
 			json_file = argv[++i];
+		} else if (!strcmp(argv[i], "--order") && i + 1 < argc) {
+			order_file = argv[++i];
 		} else if (argv[i][0] == '-' || npos == 2) {
 			return wt_usage_error("usage: walktorture replay SEED "
 					      "SCENARIO | RESULTS.json#N");
@@ -150,6 +194,12 @@ int wt_cmd_replay(int argc, char **argv)
 			       pos[0], l.n);
 		goto out;
 	}
+	if (order_file) {
+		order = load_order(order_file, l.v[0], &o.norder);
+		if (!order)
+			goto out;
+		o.order = order;
+	}
 	ret = wt_scn_run_all(&l, &o, &r, &nr, &failed) ? WT_EXIT_USAGE :
 	      failed ? WT_EXIT_FAIL : WT_EXIT_OK;
 	if (json_file && write_json(json_file, r, nr, &o, argc, argv))
@@ -157,6 +207,7 @@ int wt_cmd_replay(int argc, char **argv)
 out:
 	wt_scn_results_free(r, nr);
 	wt_scn_list_free(&l);
+	free(order);
 	free(file);
 	return ret;
 }

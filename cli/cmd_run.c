@@ -2,7 +2,11 @@
 /*
  * walktorture run SCENARIO|SUITE... [--seed S] [--mode sim|stress]
  *		[--iterations N|--duration T] [--cpus LIST] [--out DIR]
- *		[--json FILE] [--bug NAME] [--memory sc|tso]
+ *		[--json FILE] [--bug NAME] [--memory sc|tso] [--trace]
+ *
+ * --trace (stress mode): trace every iteration, and write a failing
+ * iteration's observed order to DIR (--out, else the current directory)
+ * as NAME-SEED.order; its replay command replays that order in sim mode.
  *
  * --memory overrides the memory model of every sim-mode scenario (its
  * `memory:' key); stress-mode scenarios run on the machine's memory.
@@ -153,6 +157,8 @@ int wt_cmd_run(int argc, char **argv)
 		    i + 1 < argc) {
 			*(argv[i][2] == 'j' ? &json_file : &out_dir) = argv[i + 1];
 			i++;
+		} else if (!strcmp(argv[i], "--trace")) {
+			o.trace_stress = true;
 		} else if (argv[i][0] == '-') {
 			wt_usage_error("run: unknown option '%s'", argv[i]);
 			goto out;
@@ -174,6 +180,20 @@ int wt_cmd_run(int argc, char **argv)
 			       "runs on the machine's memory");
 		goto out;
 	}
+	if (o.trace_stress && o.mode != WT_SCN_STRESS) {
+		wt_usage_error("run: --trace is for --mode stress (sim runs "
+			       "trace what fails anyway)");
+		goto out;
+	}
+	if (out_dir) {
+		char err[1024];
+
+		if (wt_scn_mkdirs(out_dir, err, sizeof(err))) {
+			wt_usage_error("%s", err);
+			goto out;
+		}
+	}
+	o.order_dir = out_dir;
 	if (!seed_set)
 		o.seed = wt_scn_random_seed();
 	if (wt_scn_list_load(&l, args, nargs, stderr))

@@ -320,3 +320,103 @@ Test(zoo, memory_option_is_checked)
 	cr_expect_eq(r.status, 2);
 	wt_test_run_free(&r);
 }
+
+/* The "walktorture: NAME paths ..." line of an output (caller frees). */
+static char *paths_line(const char *out)
+{
+	return wt_test_line(out, "walktorture: may_lookup_blocks.stress paths");
+}
+
+/* Swap the point of the order's line for event k with another point's. */
+static void edit_order(const char *file, unsigned long k)
+{
+	char *text = wt_test_slurp(file), *line, *sp;
+	char want[32];
+	FILE *f;
+
+	cr_assert(text);
+	snprintf(want, sizeof(want), "\n%lu ", k);
+	line = strstr(text, want);
+	cr_assert(line, "event %lu in %s", k, file);
+	/* "SEQ TIME THREAD POINT ...": the fourth field becomes another point */
+	sp = line + 1;
+	for (int field = 0; field < 3; field++)
+		sp = strchr(sp, ' ') + 1;
+	f = fopen(file, "w");
+	cr_assert(f);
+	fwrite(text, 1, (size_t)(sp - text), f);
+	/* another point of the catalogue than the recorded one */
+	fputs(strncmp(sp, "path_init.rcu.enter ", 20) ? "path_init.rcu.enter" :
+	      "path_init.mount_lock", f);
+	fputs(sp + strcspn(sp, " \n"), f);
+	fclose(f);
+	free(text);
+}
+
+/*
+ * Lift, as a user does it: a traced stress run (--trace) of a zoo bug's
+ * plain load fails; its replay command, which names the order file the
+ * run wrote, replays that iteration in sim mode in the observed order:
+ * followed to the end, the same check, the same exit-path counts.  An
+ * order edited at one event makes replay say it diverged at exactly
+ * that event, and the iteration still ends.
+ */
+Test(zoo, stress_failure_lifts_to_a_sim_replay, .timeout = 600)
+{
+	const struct wt_zoo_bug *b = wt_zoo_by_name("may_lookup_blocks");
+	struct wt_test_dir d;
+	struct wt_test_run run, rp;
+	char *file, *json, *order, *pr, *pp;
+	json_t *doc, *f;
+	uint64_t seed;
+	const char *seedstr;
+
+	cr_assert(b && b->stress);
+	file = scenario_path(b->stress);
+	wt_test_dir_make(&d);
+	cr_assert(asprintf(&json, "%s/r.json", d.path) > 0);
+	wt_test_run(&run, (const char *[]){ "run", file, "--mode", "stress",
+					    "--trace", "--iterations", "1",
+					    "--bug", b->name, "--seed", "0x5eed",
+					    "--out", d.path, "--json", json,
+					    NULL });
+	cr_assert_eq(run.status, 1, "%s%s", run.out, run.err);
+	doc = json_load_file(json, 0, NULL);
+	cr_assert(doc);
+	f = json_array_get(json_object_get(json_array_get(
+		json_object_get(doc, "scenarios"), 0), "failures"), 0);
+	cr_assert(f);
+	cr_assert(strstr(json_string_value(json_object_get(f, "replay")),
+			 " --order "), "the replay follows the order");
+	order = strdup(json_string_value(json_object_get(f, "order")));
+	seedstr = json_string_value(json_object_get(f, "seed"));
+	cr_assert(order && seedstr);
+	seed = strtoull(seedstr, NULL, 0);
+	cr_assert(seed);
+	wt_test_run(&rp, (const char *[]){ "replay", seedstr, file, "--bug",
+					   b->name, "--order", order, NULL });
+	cr_expect_eq(rp.status, 1, "%s", rp.err);
+	cr_expect(strstr(rp.out, "followed to the end"), "no divergence");
+	cr_expect(strstr(rp.out, "rcu_sleep"), "the same check");
+	pr = paths_line(run.out);
+	pp = paths_line(rp.out);
+	cr_assert(pr && pp);
+	cr_expect_str_eq(pr, pp, "the stress run's exit paths, replayed");
+	free(pr);
+	free(pp);
+	wt_test_run_free(&rp);
+	edit_order(order, 40);
+	wt_test_run(&rp, (const char *[]){ "replay", seedstr, file, "--bug",
+					   b->name, "--order", order, NULL });
+	cr_expect(strstr(rp.out, "replay diverged from the order at event 40:"),
+		  "divergence at the edited event");
+	cr_expect(rp.status == 0 || rp.status == 1, "it ends: %d\n%s",
+		  rp.status, rp.err);
+	wt_test_run_free(&rp);
+	wt_test_run_free(&run);
+	json_decref(doc);
+	free(order);
+	free(json);
+	free(file);
+	wt_test_dir_remove(&d);
+}

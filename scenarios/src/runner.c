@@ -12,7 +12,9 @@
  * failure records carry a trace window, and a rerun whose digest differs
  * is itself an anomaly.
  */
+#include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -130,7 +132,9 @@ static void make_config(struct wt_run_config *cfg, const struct wt_scenario *s,
 	cfg->nrules = s->nrules;
 	cfg->schedule = s->schedule;
 	cfg->trace = traced;
-	cfg->trace_capacity = o->replay ? (1u << 20) : 0;
+	cfg->trace_capacity = o->replay || mode == WT_SCN_STRESS ? (1u << 20) : 0;
+	cfg->replay = o->order;
+	cfg->nreplay = o->norder;
 	cfg->count_hits = true;
 	cfg->max_points = s->max_points;
 	cfg->timeout_ms = s->timeout_ms;
@@ -152,6 +156,7 @@ struct iter_out {
 	uint64_t digest;
 	bool failed;
 	struct wt_trace *trace;	/* traced runs: taken from the result */
+	char diverged[300];	/* replay --order: where it left the order */
 };
 
 static void status_failure(struct wt_scn_iter *it,
@@ -296,6 +301,9 @@ static int run_iteration(struct wt_scn_result *r, const struct wt_scenario *s,
 	io->failed = io->nfailures > 0;
 	io->trace = res.trace;
 	res.trace = NULL;
+	if (res.diverged)
+		snprintf(io->diverged, sizeof(io->diverged), "event %zu: %s",
+			 res.diverged_at, res.diverge_report);
 	wt_run_result_free(&res);
 	wt_scn_iter_teardown(&it);
 	return 0;
@@ -679,6 +687,13 @@ static void print_replay(const struct wt_scn_opts *o,
 	const char *names[WT_SCN_THREADS_MAX];
 	FILE *f = o->trace_out ? o->trace_out : stdout;
 
+	if (o->order)
+		fprintf(f, "# order: %zu events, %s\n", o->norder,
+			io->diverged[0] ? "diverged" : "followed to the end");
+	if (io->diverged[0])
+		fprintf(f, "walktorture: %s replay diverged from the order at %s; "
+			"the rest ran under the seeded policy\n", s->name,
+			io->diverged);
 	if (!io->trace) {
 		fprintf(f, "# no trace\n");
 		return;
@@ -793,6 +808,47 @@ static int result_init(struct wt_scn_result *r, const struct wt_scenario *s,
 }
 
 /*
+ * Lift: a failing traced stress iteration's observed order goes to a file
+ * (the trace's text form), and its failures' replay commands follow it:
+ * `walktorture replay SEED FILE --order NAME-SEED.order' runs the same
+ * iteration in sim mode in that order.
+ */
+static void save_order(const struct wt_scenario *s,
+		       const struct wt_scn_opts *o, uint64_t seed,
+		       struct iter_out *io)
+{
+	const char *names[WT_SCN_THREADS_MAX];
+	char path[1024], cmd[1400], quoted[1100];
+	size_t i;
+	json_t *f;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s-%#" PRIx64 ".order",
+		 o->order_dir ? o->order_dir : ".", s->name, seed);
+	fp = fopen(path, "w");
+	if (!fp) {
+		fprintf(stderr, "walktorture: !!! %s: %s\n", path, strerror(errno));
+		return;
+	}
+	for (unsigned k = 0; k < s->nthreads; k++)
+		names[k] = s->threads[k].name;
+	wt_trace_write(fp, io->trace, names, s->nthreads);
+	if (fclose(fp)) {
+		fprintf(stderr, "walktorture: !!! %s: %s\n", path, strerror(errno));
+		return;
+	}
+	wt_scn_replay_cmd(cmd, sizeof(cmd), s, seed, o);
+	wt_scn_shell_quote(quoted, sizeof(quoted), path);
+	json_array_foreach(io->failures, i, f) {
+		char replay[2600];
+
+		snprintf(replay, sizeof(replay), "%s --order %s", cmd, quoted);
+		json_object_set_new(f, "replay", json_string(replay));
+		json_object_set_new(f, "order", json_string(path));
+	}
+}
+
+/*
  * One iteration, and in sim mode its traced rerun when it failed (the
  * same seed: the same interleaving, now with the events to show).
  */
@@ -805,11 +861,13 @@ static int one(struct wt_scn_result *r, const struct wt_scn_opts *o,
 	bool traced = o->replay || s->policy == WT_SCN_DIRECTED;
 	struct iter_out io, again;
 
-	if (r->mode == WT_SCN_STRESS)
-		traced = false;	/* a shared ticket counter hides races */
+	if (r->mode == WT_SCN_STRESS)	/* the token serialises: asked only */
+		traced = o->trace_stress;
 	if (run_iteration(r, s, o, r->mode, index, seed, traced, true, unseen,
 			  &io))
 		return -1;
+	if (r->mode == WT_SCN_STRESS && io.failed && io.trace && io.trace->n)
+		save_order(s, o, seed, &io);
 	r->digest = wt_fnv1a(r->digest, &io.digest, sizeof(io.digest));
 	if (io.failed && !traced && r->mode == WT_SCN_SIM && *reruns < keep) {
 		(*reruns)++;

@@ -46,6 +46,18 @@ struct wt_scn_opts {
 	bool progress;			/* a progress line on stderr */
 	unsigned keep_failures;		/* 0: WT_SCN_KEEP_FAILURES */
 	FILE *out;			/* the greppable lines */
+	/*
+	 * Stress: trace every iteration (--trace; off by default, the
+	 * token handed between threads serialises them), and write a
+	 * failing iteration's observed order to order_dir (NULL: ".") as
+	 * NAME-SEED.order, whose replay command follows it (lift).
+	 */
+	bool trace_stress;
+	const char *order_dir;
+	/* replay --order: a recorded order for the sim to follow; where it
+	 * diverges replay says so and goes on under the seeded policy */
+	const struct wt_trace_event *order;
+	size_t norder;
 	/* replay: one iteration whose seed is `seed', fully traced */
 	bool replay;
 	FILE *trace_out;		/* replay: the trace and the timeline */
