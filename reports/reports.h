@@ -19,7 +19,7 @@
 #include "reports/results.h"
 
 struct wt_report_opts {
-	unsigned window_events;	/* timeline events around a failure; 0 = 200 */
+	unsigned window_events;	/* timeline events around a failure; 0 = 500 */
 	unsigned top_points;	/* injection points in the chart; 0 = 20 */
 	const char *index_href;	/* a link back to the nightly index, or NULL */
 };

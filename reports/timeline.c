@@ -21,7 +21,7 @@
 #define TL_PAD 8
 #define TL_CHAR_W 6.1
 #define TL_LABEL_CHARS 30
-#define TL_DEFAULT_WINDOW 200
+#define TL_DEFAULT_WINDOW 500
 
 /* Everything the drawing needs, computed once. */
 struct tl {

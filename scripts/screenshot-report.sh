@@ -10,7 +10,7 @@
 # usage: scripts/screenshot-report.sh [-o PNG] [--size WxH] [--index PNG] [--seed S]
 #                                     [--run BUG [SCENARIO...] | RESULTS.json...]
 #
-#   (no argument)    the README's screenshot: --run legitimize_lockless_sync
+#   (no argument)    the README's screenshot: --run step_into_no_seq
 #                    scenarios/zoo/follow_mount_no_stop.yaml
 #                    scenarios/echild/restart.lookup_fast.parent_seq.yaml
 #   --run BUG [SCENARIO...]
@@ -57,7 +57,7 @@ while [ $# -gt 0 ]; do
 done
 if [ -z "$run" ] && [ $# -eq 0 ]; then
 	run=1
-	bug=legitimize_lockless_sync
+	bug=step_into_no_seq
 	set -- scenarios/zoo/follow_mount_no_stop.yaml scenarios/echild/restart.lookup_fast.parent_seq.yaml
 fi
 case $size in

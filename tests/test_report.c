@@ -200,7 +200,7 @@ static void check_window(const char *file, const char *cut, long long shown,
 Test(report, big_trace_is_windowed_around_the_failing_event)
 {
 	/*
-	 * A 20000-event trace shows the 200 events around the failing one and
+	 * A 20000-event trace shows the 500 events around the failing one and
 	 * says how many it cut; the cut counts against total_events, also when
 	 * the file itself only holds an excerpt; --window changes the width.
 	 */
@@ -208,14 +208,14 @@ Test(report, big_trace_is_windowed_around_the_failing_event)
 	struct wt_report_opts narrow = { .window_events = 50 };
 
 	check_window(big_trace(dir, 20000, 0, 20000, 15000),
-		     "showing events 14900\u201315099 of 20000; 19800 not shown",
-		     200, "15000", NULL);
+		     "showing events 14750\u201315249 of 20000; 19500 not shown",
+		     500, "15000", NULL);
 	check_window(big_trace(dir, 500, 4900, 12000, 5150),
-		     "showing events 5050\u20135249 of 12000; 11800 not shown",
-		     200, "5150", NULL);
+		     "showing events 4900\u20135399 of 12000; 11500 not shown",
+		     500, "5150", NULL);
 	/* Failing event near the start: the window is clamped, not centred. */
 	check_window(big_trace(dir, 20000, 0, 20000, 10),
-		     "showing events 0\u2013199 of 20000; 19800 not shown", 200, "10", NULL);
+		     "showing events 0\u2013499 of 20000; 19500 not shown", 500, "10", NULL);
 	check_window(big_trace(dir, 20000, 0, 20000, 15000),
 		     "showing events 14975\u201315024 of 20000; 19950 not shown",
 		     50, "15000", &narrow);

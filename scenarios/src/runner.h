@@ -29,8 +29,9 @@
 #define WT_SCN_SEED_TAG		0x300000000ull	/* + fnv1a32(name) */
 #define WT_SCN_NIGHT_TAG	0x400000000ull	/* + seed index */
 #define WT_SCN_KEEP_FAILURES	8	/* failure records kept per scenario */
-#define WT_SCN_TRACE_BEFORE	160	/* trace events kept before a failure */
-#define WT_SCN_TRACE_AFTER	40
+#define WT_SCN_TRACE_BEFORE	400	/* trace events kept before a failure: a
+					 * directed scenario's whole story */
+#define WT_SCN_TRACE_AFTER	100
 
 struct wt_scn_opts {
 	uint64_t seed;			/* the run seed */
