@@ -32,7 +32,8 @@
 #include "sim/sched/trace.h"
 
 /* The seed and file of failure N of a results file, and the memory model
- * its scenario ran under (*memory: -1 when the file does not say). */
+ * its scenario ran under (*memory: -1 when the file does not say); not 0
+ * when there is no such failure or it is not one iteration's. */
 static int from_results(const char *arg, uint64_t *seed, char **file,
 			int *memory)
 {
@@ -59,10 +60,21 @@ static int from_results(const char *arg, uint64_t *seed, char **file,
 					json_object_get(f, "seed"));
 				const char *fl = json_string_value(
 					json_object_get(sc, "file"));
-
 				const char *m = json_string_value(
 					json_object_get(sc, "memory"));
+				const char *rp = json_string_value(
+					json_object_get(f, "replay"));
 
+				/* A count over several iterations is no one
+				 * iteration's: its replay is the whole run. */
+				if (rp && !strncmp(rp, "walktorture run ", 16)) {
+					fprintf(stderr, "walktorture: failure %s "
+						"of %s is over several iterations, "
+						"not one; replay it with: %s\n",
+						hash + 1, path, rp);
+					ret = 1;
+					break;
+				}
 				if (s && fl && !wt_scn_parse_seed(s, seed)) {
 					*file = strdup(fl);
 					*memory = !m ? -1 : !strcmp(m, "tso") ?
@@ -70,7 +82,7 @@ static int from_results(const char *arg, uint64_t *seed, char **file,
 					ret = 0;
 				}
 			}
-	if (ret)
+	if (ret < 0)
 		fprintf(stderr, "walktorture: %s has no failure %s with a seed\n",
 			path, hash + 1);
 	json_decref(doc);

@@ -657,3 +657,39 @@ Test(scenario, results_file_mode_follows_umask)
 	free(f);
 	wt_test_dir_remove(&d);
 }
+
+/* A count over several iterations is no one iteration's: replay of that
+ * failure from the results says so and names the run that reproduces it. */
+Test(scenario, replay_of_a_several_iteration_count_names_the_run)
+{
+	static const char *const agg =
+		"name: agg\n"
+		"threads:\n"
+		"  walker: { do: [\"stat /\"] }\n"
+		"budget: { iterations: 3 }\n"
+		"expect:\n"
+		"  - path rcu.ok == 1\n";
+	struct wt_test_dir d;
+	struct wt_test_run r;
+	char *f, *json, *arg;
+
+	wt_test_dir_make(&d);
+	f = wt_test_write(&d, "agg.yaml", agg);
+	cr_assert(asprintf(&json, "%s/agg.json", d.path) > 0);
+	cr_assert(asprintf(&arg, "%s#0", json) > 0);
+	wt_test_run(&r, (const char *[]){ "run", f, "--seed", "1", "--json",
+					  json, NULL });
+	cr_assert_eq(r.status, 1, "%s", r.out);
+	wt_test_run_free(&r);
+	wt_test_run(&r, (const char *[]){ "replay", arg, NULL });
+	cr_expect_eq(r.status, 2);
+	cr_expect(strstr(r.err, "is over several iterations, not one; replay it "
+			 "with: walktorture run "), "%s", r.err);
+	cr_expect(strstr(r.err, "--iterations 3"), "%s", r.err);
+	cr_expect_str_eq(r.out, "");
+	wt_test_run_free(&r);
+	free(arg);
+	free(json);
+	free(f);
+	wt_test_dir_remove(&d);
+}
