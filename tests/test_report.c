@@ -29,14 +29,6 @@ static char *build(struct ht_doc *d, const char *dir, const char *const *files,
 	return html;
 }
 
-static char *text_of_id(struct ht_doc *d, const char *id)
-{
-	long i = ht_by_id(d, id);
-
-	cr_assert_geq(i, 0, "no element with id %s", id);
-	return ht_text_of(d, (size_t)i);
-}
-
 Test(report, passing_run_has_verdict_charts_and_no_timeline)
 {
 	/* pass.json: PASS verdict, one section and one path chart per scenario, no failure. */

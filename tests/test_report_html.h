@@ -406,4 +406,13 @@ __attribute__((unused)) static char *ht_text_of(const struct ht_doc *d, size_t i
 	return out;
 }
 
+/* The text of the element with id `id', which must exist (caller frees). */
+__attribute__((unused)) static char *text_of_id(struct ht_doc *d, const char *id)
+{
+	long i = ht_by_id(d, id);
+
+	cr_assert_geq(i, 0, "no element with id %s", id);
+	return ht_text_of(d, (size_t)i);
+}
+
 #endif /* WT_TEST_REPORT_HTML_H */

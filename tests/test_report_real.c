@@ -86,14 +86,6 @@ static char *render(struct ht_doc *d, const char *dir, const char *json)
 	return html;
 }
 
-static char *text_of_id(struct ht_doc *d, const char *id)
-{
-	long i = ht_by_id(d, id);
-
-	cr_assert_geq(i, 0, "no element with id %s", id);
-	return ht_text_of(d, (size_t)i);
-}
-
 static void check_verdict(struct ht_doc *d, const char *expect)
 {
 	char *v = text_of_id(d, "verdict");

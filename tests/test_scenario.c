@@ -378,12 +378,8 @@ Test(scenario, same_seed_same_digest_under_tso)
 static void sh_run(struct wt_test_run *r, struct wt_test_dir *d,
 		   const char *line)
 {
-	char out[] = "/tmp/wt-out.XXXXXX", err[] = "/tmp/wt-err.XXXXXX";
 	char *bin, *link, *script;
-	int fo = mkstemp(out), fe = mkstemp(err), st;
-	pid_t pid;
 
-	cr_assert(fo >= 0 && fe >= 0);
 	cr_assert(asprintf(&bin, "%s/bin", d->path) > 0);
 	cr_assert(asprintf(&link, "%s/walktorture", bin) > 0);
 	if (access(link, X_OK)) {
@@ -391,22 +387,8 @@ static void sh_run(struct wt_test_run *r, struct wt_test_dir *d,
 		cr_assert_eq(symlink(WT_WALKTORTURE, link), 0);
 	}
 	cr_assert(asprintf(&script, "PATH='%s':\"$PATH\"\n%s\n", bin, line) > 0);
-	pid = fork();
-	if (pid == 0) {		/* no assertion in the child */
-		dup2(fo, 1);
-		dup2(fe, 2);
-		execl("/bin/sh", "sh", "-c", script, (char *)NULL);
-		_exit(127);
-	}
-	cr_assert(pid > 0);
-	cr_assert_eq(waitpid(pid, &st, 0), pid);
-	close(fo);
-	close(fe);
-	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	r->out = wt_test_slurp(out);
-	r->err = wt_test_slurp(err);
-	unlink(out);
-	unlink(err);
+	wt_test_spawn(r, "/bin/sh", (const char *const[]){ "sh", "-c", script,
+							   NULL });
 	free(script);
 	free(link);
 	free(bin);

@@ -101,28 +101,24 @@ static inline char *wt_test_slurp(const char *path)
 	return buf;
 }
 
-/* Run walktorture with argv (NULL-terminated, without argv[0]). */
-static inline void wt_test_run(struct wt_test_run *r, const char **args)
+/*
+ * Run path with argv (argv[0] included), stdout and stderr captured into
+ * r.  The child must not assert: Criterion (--full-stats) would take a
+ * message from a process that is not its test.
+ */
+static inline void wt_test_spawn(struct wt_test_run *r, const char *path,
+				 const char *const *argv)
 {
 	char out[] = "/tmp/wt-out.XXXXXX", err[] = "/tmp/wt-err.XXXXXX";
 	int fo = mkstemp(out), fe = mkstemp(err), st;
-	const char *argv[64] = { WT_WALKTORTURE };
-	unsigned n = 1;
 	pid_t pid;
 
 	cr_assert(fo >= 0 && fe >= 0);
-	while (args[n - 1] && n < 63) {
-		argv[n] = args[n - 1];
-		n++;
-	}
-	argv[n] = NULL;
-	/* The child must not assert: Criterion (--full-stats) would take a
-	 * message from a process that is not its test. */
 	pid = fork();
 	if (pid == 0) {
 		dup2(fo, 1);
 		dup2(fe, 2);
-		execv(WT_WALKTORTURE, (char *const *)argv);
+		execv(path, (char *const *)argv);
 		_exit(127);
 	}
 	cr_assert(pid > 0);
@@ -134,6 +130,20 @@ static inline void wt_test_run(struct wt_test_run *r, const char **args)
 	r->err = wt_test_slurp(err);
 	unlink(out);
 	unlink(err);
+}
+
+/* Run walktorture with argv (NULL-terminated, without argv[0]). */
+static inline void wt_test_run(struct wt_test_run *r, const char **args)
+{
+	const char *argv[64] = { WT_WALKTORTURE };
+	unsigned n = 1;
+
+	while (args[n - 1] && n < 63) {
+		argv[n] = args[n - 1];
+		n++;
+	}
+	argv[n] = NULL;
+	wt_test_spawn(r, WT_WALKTORTURE, argv);
 }
 
 static inline void wt_test_run_free(struct wt_test_run *r)
