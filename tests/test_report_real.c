@@ -30,17 +30,6 @@
 
 #define MAX_ARGS 32
 
-static const char *source_path(const char *rel)
-{
-	static char buf[8][PATH_MAX];
-	static int next;
-	const char *src = getenv("WT_SOURCE_DIR");
-	char *out = buf[next++ % 8];
-
-	snprintf(out, PATH_MAX, "%s/%s", src ? src : WT_SOURCE_DIR, rel);
-	return out;
-}
-
 static json_t *load_json(const char *path)
 {
 	json_error_t je;

@@ -19,16 +19,26 @@
 
 extern char **environ;
 
-/* tests/data/NAME (WT_SOURCE_DIR from the environment, else the build's). */
-__attribute__((unused)) static const char *fixture(const char *name)
+/* REL under the source tree (WT_SOURCE_DIR from the environment, else
+ * the build's); eight results may be in use at a time. */
+__attribute__((unused)) static const char *source_path(const char *rel)
 {
 	static char buf[8][PATH_MAX];
 	static int next;
 	const char *src = getenv("WT_SOURCE_DIR");
 	char *out = buf[next++ % 8];
 
-	snprintf(out, PATH_MAX, "%s/tests/data/%s", src ? src : WT_SOURCE_DIR, name);
+	snprintf(out, PATH_MAX, "%s/%s", src ? src : WT_SOURCE_DIR, rel);
 	return out;
+}
+
+/* tests/data/NAME. */
+__attribute__((unused)) static const char *fixture(const char *name)
+{
+	char rel[PATH_MAX / 2];
+
+	snprintf(rel, sizeof(rel), "tests/data/%s", name);
+	return source_path(rel);
 }
 
 /* A fresh temporary directory (left behind on failure, for a look). */
