@@ -13,13 +13,15 @@
  * (a second estimate; the two differing much says the machine was busy).
  *
  * Where the ratio comes from (x86-64, gcc 12): a lookup here reaches
- * about 135 points, 25 per component, 83 of them field loads; unarmed
- * each costs its test, `cmpb $0,%fs:wt_self_armed; jne', and the hot
- * functions of the two builds differ by little else (objdump -d; under
- * callgrind the tests are about 270 of the 290 instructions a lookup
- * gains on 4400).  At bench_hooks' 0.12-0.16 ns a point that is 6-8% of
- * a 250 ns lookup: getting to 1.03 takes fewer tests, not a cheaper one
- * (sim/inject.h, above wt_hook).
+ * about 135 points, 25 per component, 83 of them field loads.  Unarmed,
+ * a point costs its test, `cmpb $0,%fs:wt_self_armed; jne' (about
+ * 0.13 ns, bench_hooks), and the hot functions of the two builds differ
+ * by little else (objdump -d; under callgrind the tests were about 270
+ * of the 290 instructions a lookup gained on 4400): 6-8% of a 250 ns
+ * lookup, ratio 1.06-1.07.  The field loads now pay no test of their
+ * own: wt_access() compares the object's magic, which the poison check
+ * loads anyway, with a thread-local that equals WT_OBJ_LIVE only while
+ * nothing is armed (sim/thread.h, wt_access_key): 1.02-1.03.
  *
  *	bench_lookup [LOOKUPS [ROUNDS]]	both, and the ratio (target <= 1.03)
  *	bench_lookup_nohooks LOOKUPS	one round: "ns_per_lookup=X"

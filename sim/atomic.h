@@ -58,9 +58,21 @@ static inline void wt_obj_check(const struct wt_obj *o,
 		wt_obj_poisoned(o, p);
 }
 
+/*
+ * Every field access: the object is alive (a use after the grace period
+ * is reported), and the access is an injection point.  Unarmed and
+ * alive -- the usual case -- is one compare, the magic against
+ * wt_access_key (sim/thread.h), which fails both when the object is dead
+ * and when the thread is armed; only then come the two real tests.
+ */
 static inline void wt_access(const struct wt_obj *o, const struct wt_point *p,
 			     const void *obj)
 {
+#ifndef WT_NO_HOOKS
+	if (__builtin_expect(__atomic_load_n(&o->magic, __ATOMIC_RELAXED) ==
+			     wt_access_key, 1))
+		return;
+#endif
 	wt_obj_check(o, p);
 	wt_hook(p, obj);
 }

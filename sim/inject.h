@@ -186,12 +186,13 @@ static inline void wt_hook_call(const struct wt_point *p, const void *obj)
  * would merge the tests of points with only plain code between them,
  * but the relaxed __atomic loads and the fences of sim/atomic.h that
  * sit between nearly all points are compiler barriers, so it reloads
- * the flag at each.  What would take tests away (bench_lookup: ~135 a
- * lookup, 6-8% of it): folding the armed test into the poison check of
- * wt_access() -- compare magic with a thread-local key that is
- * WT_OBJ_LIVE only while nothing is armed, one compare for both -- which
- * removes the 83 field-load tests of a lookup (a prototype measured
- * 1.07 -> 1.04); or passing a walk step's armed state to its accessors.
+ * the flag at each.  Field accesses, most of a lookup's ~135 points,
+ * therefore do not come here unarmed: wt_access() (sim/atomic.h) folds
+ * this test into its poison check -- the object's magic against
+ * wt_access_key, which is WT_OBJ_LIVE only while nothing is armed -- one
+ * compare for both (bench_lookup: 1.07 -> 1.02-1.03 of the no-hooks
+ * build).  The other points (seq, locks, refcounts, events) pay this
+ * test.
  */
 static inline void wt_hook(const struct wt_point *p, const void *obj)
 {

@@ -10,6 +10,7 @@
 
 __thread struct wt_thread *wt_self;
 __thread bool wt_self_armed;
+__thread uint32_t wt_access_key = WT_OBJ_LIVE;
 
 static const char *const check_names[WT_CHECK__COUNT] = {
 	[WT_CHECK_POISON] = "poison",
@@ -56,7 +57,7 @@ void wt_thread_arm(struct wt_thread *t, bool armed)
 {
 	t->hook_armed = armed;
 	if (wt_self == t)
-		wt_self_armed = armed;
+		wt_self_armed_set(armed);
 }
 
 bool wt_should_stop(void)

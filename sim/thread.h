@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "sim/obj.h"
 #include "sim/sched/prng.h"
 
 struct wt_point;
@@ -121,10 +122,29 @@ extern __thread struct wt_thread *wt_self WT_TLS_LE;
  */
 extern __thread bool wt_self_armed WT_TLS_LE;
 
+/*
+ * The magic an object must carry for wt_access() (sim/atomic.h) to skip
+ * both of its checks at once: WT_OBJ_LIVE while the current thread has
+ * nothing armed, WT_ACCESS_KEY_ARMED -- no object's magic -- while it has,
+ * so that every access then takes the slow path (the poison check, then
+ * the hook).  One compare of the object's magic with this stands for the
+ * poison test and the armed test: field accesses are most of a lookup's
+ * points (83 of 135), and each test costs about 0.13 ns (bench_hooks).
+ * Kept with wt_self_armed by wt_self_armed_set().
+ */
+#define WT_ACCESS_KEY_ARMED	0x41524d44u	/* "ARMD" */
+extern __thread uint32_t wt_access_key WT_TLS_LE;
+
+static inline void wt_self_armed_set(bool armed)
+{
+	wt_self_armed = armed;
+	wt_access_key = armed ? WT_ACCESS_KEY_ARMED : WT_OBJ_LIVE;
+}
+
 static inline void wt_self_set(struct wt_thread *t)
 {
 	wt_self = t;
-	wt_self_armed = t && t->hook_armed;
+	wt_self_armed_set(t && t->hook_armed);
 }
 
 void wt_thread_init(struct wt_thread *t, uint32_t id, const char *name);

@@ -51,7 +51,7 @@ static bool condition_holds(struct wt_sim *s, struct wt_fiber *f)
 	/* As the waiter, but with its hooks off: a point reached inside a
 	 * predicate must not reenter the scheduler in mid-decision. */
 	wt_self = f->t;
-	wt_self_armed = false;
+	wt_self_armed_set(false);
 	b = wt_sim_tso_buf(s, (int)(f - s->f));
 	wt_tso_self = b;
 	if (b)
