@@ -8,11 +8,12 @@
  * seeds derived from one night seed, with the scenarios' nightly budgets.
  * The jobs are the (seed, scenario) pairs in that order; --shard K/N runs
  * job j when j % N == K-1, so N shards together run every job once and a
- * merge of their results is the unsharded night.  Each seed's run writes
- * OUT/results-SHARD-K.json; the nightly index (reports/) then records the
- * night in the history database, writes one HTML report per run and
- * OUT/index.html.  The night's id is its start second, made unique in
- * OUT (claim_night_id).
+ * merge of their results is the unsharded night.  The night's id is its
+ * start second, made unique in OUT (claim_night_id); each seed's run
+ * writes OUT/ID/results-SHARD-K.json, so a later night into the same OUT
+ * keeps this one's results beside its reports.  The nightly index
+ * (reports/) then records the night in the history database, writes one
+ * HTML report per run into OUT/ID and OUT/index.html.
  */
 #define _GNU_SOURCE	/* asprintf */
 #include <dirent.h>
@@ -90,8 +91,9 @@ static void shard_list(const struct wt_scn_list *all, unsigned k,
 }
 
 static int one_seed(const struct wt_scn_list *mine, struct wt_scn_opts *o,
-		    const struct night *n, unsigned k, char **results,
-		    unsigned *failed_total, int argc, char **argv)
+		    const struct night *n, const char *id, unsigned k,
+		    char **results, unsigned *failed_total, int argc,
+		    char **argv)
 {
 	char shard[32] = "", err[1024];
 	struct wt_scn_result *r = NULL;
@@ -124,7 +126,7 @@ static int one_seed(const struct wt_scn_list *mine, struct wt_scn_opts *o,
 
 		doc = wt_scn_results_json(r, nr, o, &info);
 	}
-	if (asprintf(&results[k], "%s/results-%u-%u-%u.json", n->out,
+	if (asprintf(&results[k], "%s/%s/results-%u-%u-%u.json", n->out, id,
 		     n->shard_n ? n->shard_k : 1, n->shard_n ? n->shard_n : 1,
 		     k) < 0 || wt_scn_write_json(results[k], doc, err,
 						 sizeof(err))) {
@@ -253,7 +255,7 @@ static int run_night(const char **args, unsigned nargs, struct wt_scn_opts *o,
 	for (unsigned k = 0; k < n->seeds; k++) {
 		o->seed = wt_scn_night_seed(night_seed, k);
 		shard_list(&all, k, n, &mine);
-		if (one_seed(&mine, o, n, k, results, &failed, argc, argv))
+		if (one_seed(&mine, o, n, id, k, results, &failed, argc, argv))
 			ret = WT_EXIT_USAGE;
 	}
 	if (night_index(n, id, results, n->seeds) && ret == WT_EXIT_OK)

@@ -29,6 +29,8 @@ static char *build(struct ht_doc *d, const char *dir, const char *const *files,
 	return html;
 }
 
+TestSuite(report, .fini = tmpdirs_remove);
+
 Test(report, passing_run_has_verdict_charts_and_no_timeline)
 {
 	/* pass.json: PASS verdict, one section and one path chart per scenario, no failure. */

@@ -96,6 +96,8 @@ static const char *spark_colour(struct ht_doc *d, long row, int which)
 	return ht_attr(d, (size_t)dot, "fill");
 }
 
+TestSuite(index, .fini = tmpdirs_remove);
+
 Test(index, two_nights_give_two_point_trends_and_report_links)
 {
 	/*

@@ -42,6 +42,8 @@ static long long count(json_t *sc, const char *map, const char *key)
 	return json_integer_value(json_object_get(json_object_get(sc, map), key));
 }
 
+TestSuite(merge, .fini = tmpdirs_remove);
+
 Test(merge, counts_of_a_scenario_in_both_shards_are_summed)
 {
 	/* step_into.child_seq runs in both shards: iterations, paths, points add up. */

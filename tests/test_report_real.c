@@ -434,6 +434,8 @@ static json_t *failure_of_kind(json_t *doc, const char *kind, size_t *k)
 	return NULL;
 }
 
+TestSuite(report_real, .fini = tmpdirs_remove);
+
 Test(report_real, passing_suite)
 {
 	/* scenarios/basic under one seed: PASS, a section and charts per scenario. */
@@ -453,7 +455,6 @@ Test(report_real, passing_suite)
 	free(html);
 	ht_free(&d);
 	json_decref(doc);
-	tmpdir_remove(dir);
 }
 
 Test(report_real, zoo_failure_replays_from_the_page)
@@ -490,7 +491,6 @@ Test(report_real, zoo_failure_replays_from_the_page)
 	free(html);
 	ht_free(&d);
 	json_decref(doc);
-	tmpdir_remove(dir);
 }
 
 Test(report_real, pct_failure_needs_its_seed)
@@ -530,7 +530,6 @@ Test(report_real, pct_failure_needs_its_seed)
 	free(html);
 	ht_free(&d);
 	json_decref(doc);
-	tmpdir_remove(dir);
 }
 
 /* The failures of scenario 0 with a trace, of iteration it. */
@@ -586,7 +585,6 @@ Test(report_real, untraced_failure_marks_where_it_was_found)
 	free(html);
 	ht_free(&d);
 	json_decref(doc);
-	tmpdir_remove(dir);
 }
 
 Test(report_real, failing_event_is_the_failing_threads)
@@ -632,7 +630,6 @@ Test(report_real, failing_event_is_the_failing_threads)
 	free(html);
 	ht_free(&d);
 	json_decref(doc);
-	tmpdir_remove(dir);
 }
 
 /* --- nightly: one id per night --- */
@@ -690,6 +687,33 @@ static void db_exec(const char *out, const char *sql, const char *arg)
 	cr_assert_eq(sqlite3_step(st), SQLITE_DONE, "%s", sqlite3_errmsg(db));
 	sqlite3_finalize(st);
 	sqlite3_close(db);
+}
+
+/*
+ * Every night recorded in out still has its results file beside its
+ * report: a later night into the same OUT writes its own.  The count.
+ */
+static int nights_keep_results(const char *out)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	char path[PATH_MAX];
+	int n = 0;
+
+	cr_assert_eq(sqlite3_open_v2(path_in(out, "history.sqlite"), &db,
+				     SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	cr_assert_eq(sqlite3_prepare_v2(db, "SELECT night_id FROM nights", -1,
+					&st, NULL), SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		cr_assert_lt(snprintf(path, sizeof(path), "%s/%s/results-1-1-0.json",
+				      out, sqlite3_column_text(st, 0)),
+			     (int)sizeof(path));
+		cr_assert(file_exists(path), "no %s", path);
+		n++;
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return n;
 }
 
 #define NIGHT_AHEAD 30	/* seconds of ids taken in advance: the run starts in them */
@@ -775,6 +799,7 @@ Test(report_real, nightly_ids_are_unique_in_out)
 	nightly(dir, pair, "2");
 	cr_assert_eq(db_int(pair, "SELECT count(*) FROM nights", NULL), 2,
 		     "two nightlies, two nights");
+	cr_assert_eq(nights_keep_results(pair), 2);
 
 	/* directories taken for the next seconds */
 	cr_assert_eq(mkdir(dirs, 0755), 0);
@@ -796,5 +821,4 @@ Test(report_real, nightly_ids_are_unique_in_out)
 	t1 = time(NULL);
 	cr_assert_leq(t1, t0 + NIGHT_AHEAD, "the night took too long to test");
 	check_suffixed(rows, t0, t1);
-	tmpdir_remove(dir);
 }

@@ -8,6 +8,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include <criterion/criterion.h>
+#include <criterion/logging.h>
 
 extern char **environ;
 
@@ -41,15 +43,21 @@ __attribute__((unused)) static const char *fixture(const char *name)
 	return source_path(rel);
 }
 
-/* A fresh temporary directory (left behind on failure, for a look). */
+#define TMPDIRS_MAX 16
+
+/* The tmpdir()s this test made (each test runs in its own process). */
+static char *tmpdirs_made[TMPDIRS_MAX];
+static int tmpdirs_n;
+
+/* A fresh temporary directory, removed when the test ends (tmpdirs_remove). */
 __attribute__((unused)) static const char *tmpdir(void)
 {
-	static char buf[4][64];
-	static int next;
-	char *d = buf[next++ % 4];
+	char *d = strdup("/tmp/wt-report-test.XXXXXX");
 
-	strcpy(d, "/tmp/wt-report-test.XXXXXX");
+	cr_assert_not_null(d);
 	cr_assert_not_null(mkdtemp(d));
+	cr_assert_lt(tmpdirs_n, TMPDIRS_MAX, "more than %d tmpdirs", TMPDIRS_MAX);
+	tmpdirs_made[tmpdirs_n++] = d;
 	return d;
 }
 
@@ -59,7 +67,8 @@ __attribute__((unused)) static const char *path_in(const char *dir, const char *
 	static int next;
 	char *out = buf[next++ % 8];
 
-	snprintf(out, PATH_MAX, "%s/%s", dir, name);
+	cr_assert_lt(snprintf(out, PATH_MAX, "%s/%s", dir, name), PATH_MAX,
+		     "path too long: %s/%s", dir, name);
 	return out;
 }
 
@@ -86,11 +95,23 @@ __attribute__((unused)) static void rm_tree(const char *dir)
 	rmdir(dir);
 }
 
-/* Remove a tmpdir(): call it at the end of a test, reached when it passed. */
-__attribute__((unused)) static void tmpdir_remove(const char *dir)
+/*
+ * The suites' .fini: remove this test's tmpdir()s, passed or failed (a
+ * nightly test farm would fill /tmp otherwise); WT_KEEP_TMP=1 keeps them
+ * for a look, and says where.
+ */
+__attribute__((unused)) static void tmpdirs_remove(void)
 {
-	if (!strncmp(dir, "/tmp/wt-report-test.", 20))
-		rm_tree(dir);
+	bool keep = getenv("WT_KEEP_TMP") && *getenv("WT_KEEP_TMP");
+
+	for (int i = 0; i < tmpdirs_n; i++) {
+		if (keep)
+			cr_log_info("kept %s", tmpdirs_made[i]);
+		else
+			rm_tree(tmpdirs_made[i]);
+		free(tmpdirs_made[i]);
+	}
+	tmpdirs_n = 0;
 }
 
 /* The whole file as a string (NULL if it cannot be read); caller frees. */
