@@ -26,9 +26,13 @@ int __legitimize_mnt(struct wt_world *w, struct vfsmount *bastard,
 
 	/*
 	 * Validates that no mount operation ran since the walk sampled
-	 * mount_lock, before we touch the count: then the mount the walk
-	 * found is still where the walk found it.  Without it we would raise
-	 * counts on mounts that umount already judged.  No zoo bug here.
+	 * mount_lock, before we touch the count.  For a mount it is a fast
+	 * path: the recheck after the increment below sees the same moved
+	 * seq and undoes the count.  For bastard == NULL (the kernel's
+	 * lookup_mnt passes it when it found no mount; the sim's copy is
+	 * lookup_mnt_legitimize) it is the only check: without it "nothing
+	 * is mounted here" would be trusted after a mount operation raced
+	 * the hash lookup.  No zoo bug here.
 	 */
 	if (read_seqretry_at(&w->mount_lock, seq, "legitimize_mnt.early")) {
 		*how = LEGIT_MNT_MOVED_EARLY;

@@ -115,9 +115,10 @@ static struct dentry *lookup_fast_rcu(struct nameidata *nd, int *status,
 	 * Validates that the parent had no changes (rename, unlink) while
 	 * we looked up its child: together with the child's seq, sampled in
 	 * the hash walk before this check, it is the hand-over-hand that
-	 * REF-walk does with a reference on the parent.  The memory barrier
-	 * of the child's sample is the one read_seqcount_retry needs.
-	 * Without it a child found under a parent that was renamed away,
+	 * REF-walk does with a reference on the parent.  read_seqcount_retry
+	 * brings its own read barrier, as in 6.x: the 2015 argument that the
+	 * child's sample orders it (and __read_seqcount_retry suffices) is
+	 * not relied on.  Without it a child found under a parent that was renamed away,
 	 * or was already a removed directory, would be taken for a child of
 	 * the path we walked.  Zoo WT_BUG_LOOKUP_FAST_NO_PARENT_SEQ
 	 * (`--bug lookup_fast_no_parent_seq`) removes it.
