@@ -35,8 +35,16 @@ static inline bool nd_bug(const struct nameidata *nd, unsigned bug)
 	return wt_bug(nd->world, bug);
 }
 
+/*
+ * Count an exit path.  One the catalogue calls unreachable means the
+ * model took a branch its invariants rule out: report it, the walk goes on.
+ */
 static inline void nd_count(struct nameidata *nd, enum wt_path id)
 {
+	if (__builtin_expect(wt_path_unreachable(id) != NULL, 0))
+		wt_violation(WT_CHECK_INVARIANT, NULL, NULL,
+			     "exit path %s counted, but it cannot happen, %s",
+			     wt_path_info(id)->name, wt_path_unreachable(id));
 	wt_path_count(nd->stats, id);
 }
 

@@ -13,6 +13,12 @@ static const struct wt_path_info path_table[WT_PATH__COUNT] = {
 #undef WT_PATH_ENTRY
 };
 
+static const char *const unreachable[WT_PATH__COUNT] = {
+#define WT_PATH_UNREACHABLE_ENTRY(id, why) [WT_PATH_##id] = (why),
+	WT_PATH_UNREACHABLE_LIST(WT_PATH_UNREACHABLE_ENTRY)
+#undef WT_PATH_UNREACHABLE_ENTRY
+};
+
 static const char *const kind_names[WT_PATH_KIND__COUNT] = {
 	[WT_PATH_KIND_OUTCOME] = "outcome",
 	[WT_PATH_KIND_UNLAZY] = "unlazy",
@@ -27,6 +33,11 @@ const struct wt_path_info *wt_path_info(enum wt_path id)
 {
 	assert(id < WT_PATH__COUNT);
 	return &path_table[id];
+}
+
+const char *wt_path_unreachable(enum wt_path id)
+{
+	return id < WT_PATH__COUNT ? unreachable[id] : NULL;
 }
 
 int wt_path_lookup(const char *name)

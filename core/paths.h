@@ -235,6 +235,28 @@ struct wt_path_info {
 	const char *desc;	/* what forces it */
 };
 
+/*
+ * Paths the catalogue names because the kernel's code has the branch, but
+ * that cannot be taken -- in Linux, or in this model -- with why.  A walk
+ * that counts one breaks an invariant (nd_count reports it); the coverage
+ * test excuses exactly these from being forced.  X(ID, "why").
+ */
+#define WT_PATH_UNREACHABLE_LIST(X)					\
+	X(UNLAZY_FOLLOW_MOUNT_MOUNT_LOCK,				\
+	  "as in Linux: taken only when mount_lock moved since "	\
+	  "nd->m_seq, and try_to_unlazy_next legitimizes the mount against " \
+	  "that same sample, so the unlazy always fails "		\
+	  "(restart.follow_mount.mount_lock)")				\
+	X(UNLAZY_FOLLOW_MOUNT_NO_MOUNT,					\
+	  "for the same reason as unlazy.follow_mount.mount_lock "	\
+	  "(restart.follow_mount.no_mount)")				\
+	X(RESTART_LEGITIMIZE_ROOT_DEAD,					\
+	  "in this model: every root a walk legitimizes is also "	\
+	  "referenced by its owner (the task's root, a scoped lookup's dirfd) " \
+	  "and no task changes its root (no chroot verb), so its lockref "	\
+	  "cannot be dead; open_root's root is ND_ROOT_PRESET and never " \
+	  "legitimized")
+
 /* One walker's counters.  Owned by the caller; zero it to start. */
 struct wt_path_counts {
 	uint64_t counts[WT_PATH__COUNT];
@@ -244,6 +266,8 @@ struct wt_path_counts {
 const struct wt_path_info *wt_path_info(enum wt_path id);
 /* The id of a dotted name, or -1 when unknown. */
 int wt_path_lookup(const char *name);
+/* Why id cannot be taken (WT_PATH_UNREACHABLE_LIST), or NULL. */
+const char *wt_path_unreachable(enum wt_path id);
 /* The kind's name: "outcome", "unlazy", "restart", "cause", ... */
 const char *wt_path_kind_name(enum wt_path_kind kind);
 
