@@ -193,6 +193,8 @@ struct dentry *lookup_fast(struct nameidata *nd)
 }
 
 /* Called with dir's inode locked; REF mode. */
+#define LOOKUP_SLOW_INVALID_MAX 1000	/* invalidations in a row: livelock */
+
 static struct dentry *__lookup_slow(struct nameidata *nd,
 				    const struct qstr *name,
 				    struct dentry *dir, unsigned flags)
@@ -209,7 +211,7 @@ static struct dentry *__lookup_slow(struct nameidata *nd,
 		return ERR_PTR(-ENAMETOOLONG);
 	if (!iop || !iop->lookup)
 		return ERR_PTR(-ENOTDIR);
-	for (unsigned tries = 0;; tries++) {	/* bounded below */
+	for (unsigned tries = 0;; tries++) {	/* bounded below: a livelock */
 		dentry = d_alloc_parallel(dir, name);
 		if (IS_ERR(dentry))
 			return dentry;
@@ -218,12 +220,23 @@ static struct dentry *__lookup_slow(struct nameidata *nd,
 
 			if (error > 0)
 				break;
-			if (!error && tries < 1000) {
+			if (!error && tries < LOOKUP_SLOW_INVALID_MAX) {
 				nd_count(nd, WT_PATH_RETRY_LOOKUP_SLOW_INVALID);
 				d_invalidate(dentry);
 				dput(dentry);
 				continue;
 			}
+			/*
+			 * The kernel loops here for as long as d_revalidate
+			 * says 0: a livelock, not an answer.  Report it and
+			 * unwind with -ESTALE, which no oracle then has to
+			 * explain as a kernel result.
+			 */
+			if (!error)
+				wt_violation(WT_CHECK_INVARIANT, NULL, dentry,
+					     "livelock: lookup_slow invalidated %u "
+					     "dentries in a row (the kernel would "
+					     "loop forever)", tries);
 			dput(dentry);
 			return ERR_PTR(error ? error : -ESTALE);
 		}

@@ -11,6 +11,7 @@
 #include "sim/bug.h"
 #include "sim/rcu.h"
 #include "sim/sched/sched.h"
+#include "sim/thread.h"
 #include "sim/vfs/dcache.h"
 #include "sim/vfs/dcache_internal.h"
 #include "sim/vfs/world.h"
@@ -305,6 +306,13 @@ struct dentry *d_alloc_parallel(struct dentry *parent, const struct qstr *name)
 		/* Its lookup failed or it moved: start over. */
 		dput(other);
 	}
+	/*
+	 * The kernel starts over for as long as it takes: a livelock, not
+	 * an answer (no lookup returns EAGAIN).  Report it, then unwind.
+	 */
+	wt_violation(WT_CHECK_INVARIANT, NULL, parent,
+		     "livelock: d_alloc_parallel started over %u times (the "
+		     "kernel would loop forever)", WT_IN_LOOKUP_ROUNDS_MAX);
 	return ERR_PTR(-EAGAIN);
 }
 
