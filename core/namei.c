@@ -253,7 +253,7 @@ static struct dentry *__lookup_slow(struct nameidata *nd,
 	return dentry;
 }
 
-/* REF mode: ask the filesystem, under the directory's i_rwsem. */
+/* REF mode: ask the filesystem, under the directory's i_rwsem (shared). */
 struct dentry *lookup_slow(struct nameidata *nd, const struct qstr *name,
 			   struct dentry *dir, unsigned flags)
 {
@@ -261,9 +261,11 @@ struct dentry *lookup_slow(struct nameidata *nd, const struct qstr *name,
 	struct dentry *res;
 
 	assert(!(nd->flags & LOOKUP_RCU));
-	mutex_lock_at(&inode->i_rwsem, "lookup_slow.i_rwsem");
+	/* shared, as the kernel's inode_lock_shared: d_alloc_parallel, not
+	 * the lock, keeps two lookups of one name apart */
+	mutex_lock_shared_at(&inode->i_rwsem, "lookup_slow.i_rwsem");
 	res = __lookup_slow(nd, name, dir, flags);
-	mutex_unlock_at(&inode->i_rwsem, "lookup_slow.i_rwsem_unlock");
+	mutex_unlock_shared_at(&inode->i_rwsem, "lookup_slow.i_rwsem_unlock");
 	record_lookup(nd, res, IS_ERR(res) ? (int)PTR_ERR(res) : 0,
 		      WT_LOOKUP_SLOW, 0);
 	return res;
