@@ -149,23 +149,23 @@ static void record_open_lookup(struct nameidata *nd, struct dentry *dentry)
 
 /*
  * Create the name at the negative dentry (referenced; the directory's
- * i_rwsem held): through sim's writer API, which takes the lock itself,
- * so it is dropped around the call and the name looked up again (see
+ * i_rwsem held exclusive): vfs_create through sim's writer API in the
+ * directory the walk holds, under the lock we hold, owned by our fsuid
+ * and fsgid; the positive dentry is taken back from the dcache (see
  * open_create.h).  The new positive dentry, referenced, or ERR_PTR.
  */
 static struct dentry *create_last(struct nameidata *nd, struct dentry *dentry,
 				  umode_t mode)
 {
 	struct dentry *dir = nd->path.dentry;
-	struct inode *dir_inode = d_inode(dir);
 	int error;
 
+	error = wt_open_create(nd->world, &nd->path, &nd->last, mode,
+			       &nd->task->cred);
 	dput(dentry);
-	mutex_unlock_at(&dir_inode->i_rwsem, "lookup_open.create_unlock");
-	error = wt_open_create(nd->world, &nd->path, &nd->last, mode);
-	mutex_lock_at(&dir_inode->i_rwsem, "lookup_open.create_relock");
 	if (error)
 		return ERR_PTR(error);
+	WT_EVENT("lookup_open.created", dir);
 	dentry = d_lookup(dir, &nd->last);
 	if (!dentry)
 		return ERR_PTR(-ENOENT);

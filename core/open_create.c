@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* O_CREAT through sim/ops: see open_create.h. */
+#include <assert.h>
 #include <string.h>
 
 #include "core/open_create.h"
@@ -86,20 +87,13 @@ int wt_dir_path(struct wt_world *w, const struct path *dir, char *buf,
 }
 
 int wt_open_create(struct wt_world *w, const struct path *dir,
-		   const struct qstr *name, umode_t mode)
+		   const struct qstr *name, umode_t mode,
+		   const struct cred *cred)
 {
-	char buf[PATH_MAX_LEN];
-	size_t len;
-	int err = wt_dir_path(w, dir, buf, sizeof(buf));
-
-	if (err)
-		return err;
-	len = strlen(buf);
-	if (len + 1 + name->len >= sizeof(buf))
-		return -ENAMETOOLONG;
-	if (len > 1)
-		buf[len++] = '/';
-	memcpy(buf + len, name->name, name->len);
-	buf[len + name->len] = '\0';
-	return wt_op_create(w, buf, (umode_t)(mode & 07777));
+	assert(name->len > 0 && name->len <= NAME_MAX_LEN);
+	assert(WT_S_ISREG(mode) || !(mode & WT_S_IFMT));
+	/* vfs_create in the directory the walk holds, under its i_rwsem:
+	 * never by a path rebuilt from names (which may lead elsewhere) */
+	return wt_op_create_in(w, dir, name->name, name->len,
+			       (umode_t)(mode & 07777), cred);
 }

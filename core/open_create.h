@@ -4,15 +4,18 @@
  *
  * The walk engine never builds VFS objects itself: the writer side owns
  * the publication protocol, the history log and the creating-path table.
- * sim/ops offers path-level operations only, so the directory the open
- * reached is named by its path from the namespace root (a d_path over
- * dentries and mounts) and wt_op_create() is asked to create the name in
- * it.  Two consequences, both documented deviations from the kernel's
- * creation under the directory's i_rwsem: the creation is not atomic with
- * the walk's lookup of the negative name (the caller drops and retakes
- * i_rwsem around it and looks the name up again), and the new file is
- * owned by 0:0 (writers act as root).  A directory no longer reachable
- * from the namespace root (removed, lazily unmounted) answers -ENOENT.
+ * The file is created as the kernel's lookup_open has vfs_create make it:
+ * in the directory dentry the walk holds (nd->path), under that
+ * directory's i_rwsem, which open_locked holds exclusive for O_CREAT --
+ * so a mount over the directory's path or a lazy umount of its tree
+ * changes nothing -- owned by the caller's fsuid:fsgid.
+ * wt_op_create_in() instantiates the name's cached negative dentry (the
+ * one lookup_open found or allocated).  One deviation is left: the
+ * caller takes the positive dentry back with d_lookup (still under the
+ * lock) instead of keeping its own -- the one d_lookup in the walk with
+ * no d_alloc_parallel behind it, which is where d_lookup_no_rename_lock
+ * shows (scenarios/zoo/README.md).  Not modelled either: the umask and
+ * a setgid directory's group (inode_init_owner).
  */
 #ifndef WT_CORE_OPEN_CREATE_H
 #define WT_CORE_OPEN_CREATE_H
@@ -21,14 +24,15 @@
 
 /*
  * Create the regular file name (mode's permission bits) in the directory
- * dir.  0 when the name exists afterwards (created now, or by someone
- * just before: the caller looks), or -errno.
+ * dir (referenced; its i_rwsem held exclusive by the caller), owned by
+ * cred's uid:gid.  0 when the name is positive afterwards, or -errno.
  */
 int wt_open_create(struct wt_world *w, const struct path *dir,
-		   const struct qstr *name, umode_t mode);
+		   const struct qstr *name, umode_t mode,
+		   const struct cred *cred);
 
 /* d_path from the namespace root into buf: 0, -ENOENT (unreachable) or
- * -ENAMETOOLONG. */
+ * -ENAMETOOLONG.  (walktorture lookup's display; no longer creation's.) */
 int wt_dir_path(struct wt_world *w, const struct path *dir, char *buf,
 		size_t size);
 

@@ -116,16 +116,38 @@ void wt_origin_set(struct wt_world *w, const struct inode *inode,
 	struct wt_history *h = w->history;
 	char *old;
 
-	if (!h || !inode || wt_idmap_get(&h->origins, inode->wt.id))
+	char *name;
+
+	if (!h || !inode)
+		return;
+	name = normalise(prefix, path, len);
+	/*
+	 * The log's lock, not the writer mutex: open(O_CREAT) records its
+	 * file from a walker (wt_op_create_in) beside the writers.
+	 */
+	spin_lock(&h->lock);
+	if (wt_idmap_get(&h->origins, inode->wt.id)) {
+		spin_unlock(&h->lock);
+		free(name);
 		return;	/* a hard link keeps the first name */
-	old = wt_idmap_put(&h->origins, inode->wt.id,
-			   normalise(prefix, path, len));
+	}
+	old = wt_idmap_put(&h->origins, inode->wt.id, name);
+	spin_unlock(&h->lock);
 	free(old);
 }
 
 const char *wt_inode_origin(const struct wt_world *w, uint64_t inode_id)
 {
-	return w->history ? wt_idmap_get(&w->history->origins, inode_id) : NULL;
+	struct wt_history *h = w->history;
+	const char *name;
+
+	if (!h)
+		return NULL;
+	/* entries are never replaced: the string outlives the lock */
+	spin_lock(&h->lock);
+	name = wt_idmap_get(&h->origins, inode_id);
+	spin_unlock(&h->lock);
+	return name;
 }
 
 /* ------------------------------------------------------------------ */

@@ -11,7 +11,8 @@
  * directories, rename_lock around d_move, namespace_sem and mount_lock
  * (lock_mount_hash) around every mount-tree change, d_lock inside the
  * dcache calls.  Writers act as root (no permission checks) and create
- * objects owned by 0:0.
+ * objects owned by 0:0 -- except wt_op_create_in, open(O_CREAT)'s
+ * creation on a walker's behalf, which owns the file to the caller.
  *
  * Paths are resolved by sim/resolve (the writers' REF-style resolver, not
  * the walk engine under test).  Every operation may be called from a
@@ -50,6 +51,22 @@ int wt_op_unlink(struct wt_world *w, const char *path);
 int wt_op_rmdir(struct wt_world *w, const char *path);
 int wt_op_symlink(struct wt_world *w, const char *target, const char *path);
 int wt_op_link(struct wt_world *w, const char *oldpath, const char *newpath);
+/*
+ * open(O_CREAT)'s creation: lookup_open's vfs_create, not a writer verb.
+ * Called by a walker with dir's i_rwsem held exclusive (open_locked), the
+ * directory being the one the walk holds (dir: referenced by the caller),
+ * so the name is made in that very directory whatever is mounted over
+ * its path now or whether the tree is still attached.  Takes no writer
+ * mutex (a writer holds it while it waits for i_rwsem: the inverse
+ * order), as finish_automount logs without it.  The regular file gets
+ * mode's permission bits and the owner cred->uid:cred->gid (fsuid,
+ * fsgid).  0, or -ENOENT (dead directory), -EEXIST (the name is
+ * positive: the caller saw it negative under the same lock, so never),
+ * -ENOMEM, or the lookup's error.
+ */
+int wt_op_create_in(struct wt_world *w, const struct path *dir,
+		    const char *name, uint32_t len, umode_t mode,
+		    const struct cred *cred);
 
 #define WT_RENAME_NOREPLACE	0x1	/* the kernel's RENAME_NOREPLACE */
 #define WT_RENAME_EXCHANGE	0x2	/* the kernel's RENAME_EXCHANGE */
@@ -117,6 +134,7 @@ uint64_t wt_ops_done(const struct wt_world *w);
 enum wt_op {
 	WT_OP_MKDIR,
 	WT_OP_CREATE,
+	WT_OP_OPEN_CREATE,
 	WT_OP_UNLINK,
 	WT_OP_RMDIR,
 	WT_OP_SYMLINK,

@@ -10,6 +10,8 @@
  * (d_make_persistent) and unpins before d_delete.  Link counts (i_nlink)
  * are no lookup state, so they are plain stores, not writer steps.
  */
+#include <assert.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sim/atomic.h"
@@ -106,12 +108,18 @@ static void nlink_add(struct inode *inode, int n)
 	WRITE_ONCE(inode->i_nlink, inode->i_nlink + (uint32_t)n);
 }
 
-/* The new object at the name n stands on (locked, looked up, negative). */
+/*
+ * The new object at the name n stands on (locked, looked up, negative),
+ * owned by owner (NULL: a writer's, 0:0); path names it in the history
+ * and is its creating path.
+ */
 static int create_new(struct wt_world *w, struct nameop *n, const char *path,
 		      umode_t mode, const char *body, const char *op,
-		      const char *step)
+		      const char *step, const struct cred *owner)
 {
-	struct inode *inode = wt_inode_alloc(n->parent.dentry->d_sb, mode, 0, 0);
+	struct inode *inode = wt_inode_alloc(n->parent.dentry->d_sb, mode,
+					     owner ? owner->uid : 0,
+					     owner ? owner->gid : 0);
 	struct wt_hist_rec *rec;
 	struct dentry *d;
 	int err;
@@ -170,7 +178,7 @@ static int create_at(struct wt_world *w, const char *path, umode_t mode,
 		err = -ENOENT;
 		goto out;
 	}
-	err = create_new(w, &n, path, mode, body, op, step);
+	err = create_new(w, &n, path, mode, body, op, step, NULL);
 out:
 	nameop_end(&n);
 	return err;
@@ -241,6 +249,56 @@ int wt_op_create(struct wt_world *w, const char *path, umode_t mode)
 	err = create_at(w, path, (umode_t)(WT_S_IFREG | (mode & 07777)), NULL,
 			false, "create", "create.d_instantiate");
 	return writer_end(w, err);
+}
+
+/* "ORIGIN-OF-DIR/name" ("/name" under the root): the new file's creating
+ * path in the creating-path table and its history entry's text. */
+static void open_create_path(struct wt_world *w, const struct inode *dir,
+			     const char *name, uint32_t len, char *buf,
+			     size_t size)
+{
+	const char *at = wt_inode_origin(w, dir->wt.id);
+
+	if (!at || !strcmp(at, "/"))
+		at = "";
+	snprintf(buf, size, "%s/%.*s", at, (int)len, name);
+}
+
+int wt_op_create_in(struct wt_world *w, const struct path *dir,
+		    const char *name, uint32_t len, umode_t mode,
+		    const struct cred *cred)
+{
+	char path[PATH_MAX_LEN];
+	struct nameop n;
+	struct dentry *d;
+	int err;
+
+	assert(dir && dir->dentry && d_inode(dir->dentry));
+	assert(cred && len > 0 && len <= NAME_MAX_LEN);
+	memset(&n, 0, sizeof(n));
+	n.parent = *dir;	/* the caller's references; not put here */
+	n.last.type = WT_LAST_NORM;
+	n.last.len = len;
+	memcpy(n.last.name, name, len);
+	n.dir = d_inode(dir->dentry);
+	/* i_rwsem is the caller's: n.locked stays false */
+	if (n.dir->i_flags & S_DEAD)
+		return -ENOENT;
+	d = wt_lookup_one(w, dir->dentry, n.last.name, len);
+	if (IS_ERR(d))
+		return (int)PTR_ERR(d);
+	n.d = d;
+	if (positive(d)) {
+		err = -EEXIST;	/* never: lookup_open saw it negative */
+	} else {
+		open_create_path(w, n.dir, name, len, path, sizeof(path));
+		err = create_new(w, &n, path,
+				 (umode_t)(WT_S_IFREG | (mode & 07777)), NULL,
+				 "open_create", "create.d_instantiate", cred);
+	}
+	if (n.d)
+		dput(n.d);
+	return err;
 }
 
 int wt_op_symlink(struct wt_world *w, const char *target, const char *path)

@@ -34,6 +34,18 @@ const struct wt_op_row wt_op_table[WT_OP__COUNT] = {
 		.publish = { "create.d_instantiate" },
 		.notes = "an existing name is left alone: no step, no bump",
 	},
+	[WT_OP_OPEN_CREATE] = {
+		.op = WT_OP_OPEN_CREATE, .name = "open O_CREAT",
+		.locks = { "i_rwsem(dir) [held by the caller: open_last_lookups]",
+			   "d_lock(dentry) [in d_instantiate]" },
+		.seqs = WT_SEQ_CREATED_DENTRY,
+		.stores = { "create.d_instantiate" },
+		.publish = { "create.d_instantiate" },
+		.notes = "wt_op_create_in, a walker's creation: no writer mutex"
+			 " (writers take it before i_rwsem); the name's cached"
+			 " negative dentry (lookup_open's) is the one made"
+			 " positive; owner = the caller's fsuid:fsgid",
+	},
 	[WT_OP_UNLINK] = {
 		.op = WT_OP_UNLINK, .name = "rm",
 		.locks = { "writer_mutex", "i_rwsem(dir)", "i_rwsem(victim)",

@@ -425,7 +425,10 @@ Test(ops_protocol, every_row_bumps_exactly_its_seqcounts)
 		covered[seq_cases[i].op] = true;
 	}
 	for (unsigned op = 0; op < WT_OP__COUNT; op++)
-		if (op != WT_OP_ACL_UNCACHE && op != WT_OP_AUTOFS_BUSY)
+		/* WT_OP_OPEN_CREATE is no verb: tests/test_open_create.c
+		 * checks its row against a walker's open(O_CREAT) */
+		if (op != WT_OP_ACL_UNCACHE && op != WT_OP_AUTOFS_BUSY &&
+		    op != WT_OP_OPEN_CREATE)
 			cr_expect(covered[op], "row %s has no case", wt_op_table[op].name);
 }
 
