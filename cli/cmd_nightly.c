@@ -240,7 +240,8 @@ static int run_night(const char **args, unsigned nargs, struct wt_scn_opts *o,
 	int ret = WT_EXIT_USAGE;
 	char err[512], id[64];
 
-	if (!results || wt_scn_list_load(&all, args, nargs, stderr))
+	if (!results || wt_scn_list_load(&all, args, nargs, stderr) ||
+	    wt_scn_list_check_machine(&all, o, stderr))
 		goto out;	/* nothing runs half-parsed */
 	if (wt_scn_mkdirs(n->out, err, sizeof(err))) {
 		fprintf(stderr, "walktorture: %s\n", err);

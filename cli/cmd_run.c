@@ -24,6 +24,27 @@
 #include "cli/cli.h"
 #include "reports/reports.h"
 #include "scenarios/src/driver.h"
+#include "sim/sched/cpus.h"
+
+/* --cpus LIST: its syntax, and every PU on this machine, whatever the
+ * mode (a stress-mode scenario in the list would bind to it), before
+ * anything runs.  0, or -1 (reported). */
+static int cpus_option(const char *v)
+{
+	unsigned cpus[WT_CPUS_MAX];
+	char msg[512];
+	int n = wt_cpus_parse(v, cpus, WT_CPUS_MAX, msg, sizeof(msg));
+
+	if (n < 0) {
+		wt_usage_error("--cpus %s", msg);
+		return -1;
+	}
+	if (wt_cpus_check(cpus, (unsigned)n, NULL, msg, sizeof(msg))) {
+		wt_usage_error("--cpus '%s': %s", v, msg);
+		return -1;
+	}
+	return 0;
+}
 
 /* Options shared by run and nightly; 1 consumed (with its value), 0 not
  * ours, -1 bad. */
@@ -69,6 +90,8 @@ int wt_cli_scn_option(int argc, char **argv, int *i, struct wt_scn_opts *o,
 		if (wt_cli_memory_parse(v, o))
 			return -1;
 	} else if (!strcmp(a, "--cpus")) {
+		if (cpus_option(v))
+			return -1;
 		o->cpus = v;
 	} else if (wt_scn_bug_parse(v, &o->bugs)) {
 		wt_usage_error("unknown bug '%s'", v);
@@ -196,7 +219,8 @@ int wt_cmd_run(int argc, char **argv)
 	o.order_dir = out_dir;
 	if (!seed_set)
 		o.seed = wt_scn_random_seed();
-	if (wt_scn_list_load(&l, args, nargs, stderr))
+	if (wt_scn_list_load(&l, args, nargs, stderr) ||
+	    wt_scn_list_check_machine(&l, &o, stderr))
 		goto out;	/* nothing runs half-parsed */
 	fprintf(o.out, "walktorture: run seed=%#" PRIx64 " scenarios=%u\n",
 		o.seed, l.n);

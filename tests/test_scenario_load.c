@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Malformed scenario files: each kind of mistake (unknown key, wrong type,
- * bad verb, unknown path name, unknown point, bad schedule step, unknown
- * thread, impossible schedule, YAML syntax) is reported by
+ * bad verb, unknown path name, unknown point or a point glob matching
+ * none, bad schedule step, unknown thread, impossible schedule, a `where
+ * name=' named nowhere, YAML syntax; a bad --cpus list, a CPU the machine
+ * lacks) is reported by
  * `walktorture run` as exactly one "file:line:col: message" line on
  * stderr with exit status 2, and nothing runs -- not even the other,
  * valid file of the same invocation.
@@ -287,4 +289,169 @@ Test(scenario_load, flush_step_needs_tso)
 		     "  - walker run 1\n"
 		     "  - flush walker\n",
 		     "6:5: a 'flush' step needs 'memory: tso'");
+}
+
+Test(scenario_load, point_glob_matching_nothing)
+{
+	expect_error("name: x\n"
+		     "threads:\n"
+		     "  walker: { do: [\"stat /\"] }\n"
+		     "expect:\n"
+		     "  - point nosuch.* >= 1\n",
+		     "5:11: no injection point matches 'nosuch.*' (see "
+		     "walktorture points)");
+}
+
+Test(scenario_load, schedule_component_named_nowhere)
+{
+	expect_error("name: x\n"
+		     "tree: |\n"
+		     "  mkdir -p /a/b\n"
+		     "threads:\n"
+		     "  walker: { do: [\"stat /a/b\"] }\n"
+		     "  renamer: { do: [\"mv /a/b /a/c\"] }\n"
+		     "schedule:\n"
+		     "  - walker until lookup_fast.parent_seq where name=zzz\n"
+		     "  - walker finish\n",
+		     "8:52: impossible step: no walk of 'walker' looks up 'zzz' "
+		     "(no path of its walks, no tree line and no writer verb "
+		     "names it)");
+}
+
+/* A name the thread's walks do not spell but a symlink body (a tree
+ * line) or a writer verb does may be looked up: accepted. */
+Test(scenario_load, schedule_component_from_a_symlink_or_a_writer)
+{
+	static const char *const files[] = {
+		"name: x\n"
+		"tree: |\n"
+		"  mkdir -p /a/b\n"
+		"  ln -s b /a/l\n"
+		"threads:\n"
+		"  walker: { do: [\"stat /a/l\"] }\n"
+		"schedule:\n"
+		"  - walker until lookup_fast.parent_seq where name=b\n"
+		"  - walker finish\n",
+		"name: x\n"
+		"tree: |\n"
+		"  mkdir -p /a\n"
+		"  ln -s c /a/l\n"
+		"threads:\n"
+		"  walker: { do: [\"stat /a/l\"] }\n"
+		"  maker: { do: [\"mkdir /a/c\"] }\n"
+		"schedule:\n"
+		"  - maker finish\n"
+		"  - walker until lookup_fast.parent_seq where name=c\n"
+		"  - walker finish\n",
+	};
+
+	for (unsigned i = 0; i < 2; i++) {
+		struct wt_test_dir d;
+		struct wt_test_run r;
+		char *f;
+
+		wt_test_dir_make(&d);
+		f = wt_test_write(&d, "ok.yaml", files[i]);
+		wt_test_run(&r, (const char *[]){ "run", f, "--seed", "1", NULL });
+		cr_expect_eq(r.status, 0, "file %u: exit %d: %s", i, r.status,
+			     r.err);
+		free(f);
+		wt_test_run_free(&r);
+		wt_test_dir_remove(&d);
+	}
+}
+
+/* Run `walktorture run FILE ARGS...' on text; exit 2, nothing on stdout
+ * (no FAIL line, no "0 passed, 1 failed"), stderr starting with want
+ * (FILE: in front of it when file_prefix).  The machine's PU list ends
+ * the message, so only its start is compared. */
+static void expect_refused(const char *text, const char *const *args,
+			   bool file_prefix, const char *want)
+{
+	const char *argv[16] = { "run" };
+	struct wt_test_dir d;
+	struct wt_test_run r;
+	char *f, *w;
+	unsigned n = 2;
+
+	wt_test_dir_make(&d);
+	f = wt_test_write(&d, "x.yaml", text);
+	argv[1] = f;
+	while (*args && n < 15)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+	wt_test_run(&r, argv);
+	cr_assert(asprintf(&w, "%s%s%s", file_prefix ? f : "",
+			   file_prefix ? ":" : "", want) > 0);
+	cr_expect_eq(r.status, 2, "exit status %d, want 2: %s", r.status, r.err);
+	cr_expect_str_eq(r.out, "", "stdout: %s", r.out);
+	cr_expect(!strncmp(r.err, w, strlen(w)), "stderr: %s\nwant: %s...",
+		  r.err, w);
+	cr_expect(!strchr(r.err, '\n') || !strchr(r.err, '\n')[1],
+		  "one line: %s", r.err);
+	free(w);
+	free(f);
+	wt_test_run_free(&r);
+	wt_test_dir_remove(&d);
+}
+
+static const char *const stress_file =
+	"name: x\n"
+	"mode: stress\n"
+	"threads:\n"
+	"  walker: { do: [\"stat /\"] }\n"
+	"  other: { do: [\"stat /\"] }\n"
+	"expect:\n"
+	"  - result walker == ok\n";
+
+/* --cpus: the syntax in every mode, the PUs against the machine, both
+ * before anything runs. */
+Test(scenario_load, bad_cpus_list_runs_nothing)
+{
+	expect_refused(good, (const char *[]){ "--cpus", "99-1", NULL }, false,
+		       "walktorture: --cpus '99-1': range 99-1 runs backwards\n");
+	expect_refused(good, (const char *[]){ "--cpus", "0,,1", NULL }, false,
+		       "walktorture: --cpus '0,,1': an empty item\n");
+	expect_refused(good, (const char *[]){ "--cpus", "0-x", NULL }, false,
+		       "walktorture: --cpus '0-x': bad CPU list at '0-x'");
+	expect_refused(stress_file, (const char *[]){ "--cpus", "4095", NULL },
+		       false, "walktorture: --cpus '4095': no PU 4095 on this "
+		       "machine (PUs: ");
+	expect_refused(good, (const char *[]){ "--mode", "stress", "--cpus",
+					      "0,4095", NULL }, false,
+		       "walktorture: --cpus '0,4095': no PU 4095 on this "
+		       "machine (PUs: ");
+}
+
+/* A thread pinned to a PU the machine lacks: an error at its `cpu:'
+ * when the scenario runs in stress mode (the file's or --mode), pinned
+ * alone or with every thread; ignored in sim mode. */
+Test(scenario_load, cpu_pin_the_machine_lacks)
+{
+	static const char *const alone =
+		"name: x\n"
+		"mode: stress\n"
+		"threads:\n"
+		"  walker: { cpu: 4095, do: [\"stat /\"] }\n"
+		"  other: { do: [\"stat /\"] }\n";
+	static const char *const all =
+		"name: x\n"
+		"threads:\n"
+		"  walker: { cpu: 0, do: [\"stat /\"] }\n"
+		"  other: { cpu: 4095, do: [\"stat /\"] }\n";
+	struct wt_test_dir d;
+	struct wt_test_run r;
+	char *f;
+
+	expect_refused(alone, (const char *[]){ NULL }, true,
+		       "4:18: thread 'walker': no PU 4095 on this machine");
+	expect_refused(all, (const char *[]){ "--mode", "stress", NULL }, true,
+		       "4:17: thread 'other': no PU 4095 on this machine");
+	wt_test_dir_make(&d);
+	f = wt_test_write(&d, "x.yaml", all);
+	wt_test_run(&r, (const char *[]){ "run", f, "--seed", "1", NULL });
+	cr_expect_eq(r.status, 0, "sim mode: exit %d: %s", r.status, r.err);
+	free(f);
+	wt_test_run_free(&r);
+	wt_test_dir_remove(&d);
 }

@@ -17,6 +17,18 @@ int wt_scn_run_all(const struct wt_scn_list *l, const struct wt_scn_opts *o,
 		   unsigned *failed);
 void wt_scn_results_free(struct wt_scn_result *r, unsigned n);
 
+/*
+ * The checks that need the machine and the options, after loading and
+ * before anything runs: a thread's `cpu: N' must be a PU of this machine
+ * when its scenario is going to run in stress mode (the file's mode or
+ * --mode; not a directed one, which is skipped there; not under --cpus,
+ * which replaces the pins and was checked itself).  In sim mode a pin
+ * means nothing and is not checked.  Prints file:line:col: message per
+ * scenario to errf; 0, or -1 when anything failed (then nothing may run).
+ */
+int wt_scn_list_check_machine(const struct wt_scn_list *l,
+			      const struct wt_scn_opts *o, FILE *errf);
+
 /* A random 64-bit seed (getrandom, else time and pid). */
 uint64_t wt_scn_random_seed(void);
 /* "0x1234" / "1234" -> seed; -1 when not a number. */

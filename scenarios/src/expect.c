@@ -15,8 +15,9 @@
  *				check fired
  *
  * OP is one of == != >= <= > < (result: == != in).  ERR is ok or an errno
- * name.  Unknown path, point and thread names are load errors, so a typo
- * cannot make an expectation vacuous.
+ * name.  Unknown path, point and thread names, and path and point globs
+ * that match nothing, are load errors, so a typo cannot make an
+ * expectation vacuous.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -179,6 +180,10 @@ static int parse_point(struct cursor *c, struct wt_expect *e)
 		return cfail(c, at, "expected an injection point");
 	if (wt_point_set_build(&e->points, e->pattern, &pe))
 		return cfail(c, at + pe.pos, "%s", pe.msg);
+	/* a glob (or kind) selecting nothing would count 0 hits forever */
+	if (!e->points.count)
+		return cfail(c, at, "no injection point matches '%s' (see "
+			     "walktorture points)", e->pattern);
 	return parse_cmp(c, &e->cmp) || parse_count(c, &e->value) ||
 	       end_of_text(c);
 }

@@ -673,6 +673,7 @@ static int load_thread(struct wt_ld *ld, yaml_node_t *k, yaml_node_t *n,
 		if (cpu > 4095)
 			return wt_ld_fail(ld, v[1], "'cpu' is too large");
 		t->cpu = (int)cpu;
+		t->cpu_pos = wt_ld_pos(v[1]);
 	}
 	if ((v[2] && get_u32(ld, v[2], "uid", 0, &t->uid)) ||
 	    (v[3] && get_u32(ld, v[3], "gid", 0, &t->gid)) ||

@@ -84,6 +84,7 @@ struct wt_scn_thread {
 	char role[WT_SCN_NAME_MAX];
 	struct wt_scn_pos pos;
 	int cpu;		/* stress: the PU; -1 spread */
+	struct wt_scn_pos cpu_pos;	/* of the `cpu:' value */
 	uint32_t uid;
 	uint32_t gid;
 	char *cwd;		/* NULL: / */

@@ -12,8 +12,16 @@
  *	- `until ... where name=C' on a thread that does no walk (only the
  *	  walk engine sets the component);
  *	- `flush THREAD' unless the scenario says `memory: tso' (under SC
- *	  there is no store buffer to flush).
+ *	  there is no store buffer to flush);
+ *	- `until ... where name=C' when C is named nowhere a walk of the
+ *	  thread could take it from: no word of the thread's walks or cwd,
+ *	  of a tree line or of any thread's writer verbs has C as a path
+ *	  component.  Whether a walk really reaches C is not decidable here
+ *	  in general (symlink bodies, renames and mounts by writers, and
+ *	  the interleaving decide it), so a step whose name does appear
+ *	  but is never looked up still fails at run time.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +35,51 @@ static int step_fail(struct wt_scenario *s, struct wt_scn_error *err,
 
 	pos.col += (unsigned)off;
 	return wt_scn_fail(err, s->file, pos, "%s", msg);
+}
+
+/* Is name a component of a word of text: a piece between '/'s of a
+ * word (blank-separated, quotes dropped), or of what follows a word's
+ * first '=' (at=/a/b)?  A name with blanks or quotes in it: anywhere. */
+static bool names_component(const char *text, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = text;
+
+	if (!text)
+		return false;
+	if (strpbrk(name, " \t='\"\\"))
+		return strstr(text, name) != NULL;
+	while (*p) {	/* one piece a round: bounded by strlen(text) */
+		size_t n = strcspn(p, " \t/='\"\\");
+
+		if (n == len && !strncmp(p, name, len))
+			return true;
+		p += n;
+		if (*p)
+			p++;
+	}
+	return false;
+}
+
+/* Could a walk of thread t look up component name? */
+static bool component_named(const struct wt_scenario *s, unsigned t,
+			    const char *name)
+{
+	if (names_component(s->threads[t].cwd, name))
+		return true;
+	for (unsigned i = 0; i < s->ntree; i++)
+		if (names_component(s->tree[i].text, name))
+			return true;
+	for (unsigned i = 0; i < s->nthreads; i++)
+		for (unsigned k = 0; k < s->threads[i].nops; k++) {
+			const struct wt_scn_op *op = &s->threads[i].ops[k];
+
+			if ((op->kind == WT_SCN_OP_VERB ||
+			     (op->kind == WT_SCN_OP_WALK && i == t)) &&
+			    names_component(op->text, name))
+				return true;
+		}
+	return false;
 }
 
 static int check_step(struct wt_scenario *s, struct wt_scn_error *err,
@@ -66,6 +119,17 @@ static int check_step(struct wt_scenario *s, struct wt_scn_error *err,
 		snprintf(msg, sizeof(msg), "impossible step: '%s' does no walk, "
 			 "so it never looks up '%s'", st->thread, st->component);
 		return step_fail(s, err, l, w ? (size_t)(w - l->text) : toff,
+				 msg);
+	}
+	if (st->kind == WT_SCHED_UNTIL && st->component[0] &&
+	    !component_named(s, (unsigned)t, st->component)) {
+		const char *w = strstr(l->text, "name=");
+
+		snprintf(msg, sizeof(msg), "impossible step: no walk of '%s' "
+			 "looks up '%s' (no path of its walks, no tree line "
+			 "and no writer verb names it)", st->thread,
+			 st->component);
+		return step_fail(s, err, l, w ? (size_t)(w - l->text) + 5 : toff,
 				 msg);
 	}
 	return 0;

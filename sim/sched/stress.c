@@ -38,6 +38,7 @@
 #include <hwloc.h>
 
 #include "sim/atomic.h"
+#include "sim/sched/cpus.h"
 #include "sim/sched/run.h"
 #include "sim/tso.h"
 #include "sim/sched/sched.h"
@@ -299,34 +300,6 @@ static void *stress_entry(void *arg)
 
 /* ---- binding ---- */
 
-/* "0,1,4-6" -> PU os indexes; -1 on a syntax error. */
-static int parse_cpus(const char *s, unsigned *out, unsigned max)
-{
-	unsigned n = 0;
-
-	while (*s && n < max) {
-		char *e;
-		unsigned long a = strtoul(s, &e, 10), b = a;
-
-		if (e == s)
-			return -1;
-		if (*e == '-') {
-			s = e + 1;
-			b = strtoul(s, &e, 10);
-			if (e == s || b < a)
-				return -1;
-		}
-		for (unsigned long c = a; c <= b && n < max; c++)
-			out[n++] = (unsigned)c;
-		if (*e == ',')
-			e++;
-		else if (*e)
-			return -1;
-		s = e;
-	}
-	return (int)n;
-}
-
 /* The PU of thread i: spread over the cores first, then over each
  * core's hardware threads. */
 static hwloc_obj_t default_pu(hwloc_topology_t topo, unsigned i)
@@ -350,16 +323,20 @@ static hwloc_obj_t default_pu(hwloc_topology_t topo, unsigned i)
 
 static int stress_bind(struct wt_stress *s, struct wt_run_result *out)
 {
-	unsigned cpus[256];
+	unsigned cpus[WT_CPUS_MAX];
 	int ncpus = 0;
 	size_t len = 0;
 
 	if (s->cfg->cpus && *s->cfg->cpus) {
-		ncpus = parse_cpus(s->cfg->cpus, cpus, 256);
+		char msg[512];
+
+		/* The callers checked it already (bad input, exit 2); this
+		 * is a library's last line of defence. */
+		ncpus = wt_cpus_parse(s->cfg->cpus, cpus, WT_CPUS_MAX, msg,
+				      sizeof(msg));
 		if (ncpus <= 0) {
 			snprintf(out->report, sizeof(out->report),
-				 "stress: bad cpus list '%s' (e.g. 0,1 or 0-3)",
-				 s->cfg->cpus);
+				 "stress: cpus %s", msg);
 			return -1;
 		}
 	}
