@@ -336,7 +336,7 @@ static int stress_bind(struct wt_stress *s, struct wt_run_result *out)
 				      sizeof(msg));
 		if (ncpus <= 0) {
 			snprintf(out->report, sizeof(out->report),
-				 "stress: cpus %s", msg);
+				 "stress: bad cpus %s", msg);
 			return -1;
 		}
 	}
