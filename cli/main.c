@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "wt_git_rev.h"	/* generated at build time */
 
 static const struct wt_cmd commands[] = {
 	{ "points", "points [--json]", wt_cmd_points },

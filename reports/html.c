@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "reports/html.h"
+#include "wt_git_rev.h"	/* generated at build time */
 
 void wt_html_esc(FILE *f, const char *s)
 {

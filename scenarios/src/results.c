@@ -14,6 +14,7 @@
 
 #include "scenarios/src/runner.h"
 #include "sim/inject.h"
+#include "wt_git_rev.h"	/* generated at build time */
 
 static void hex(char *buf, size_t len, uint64_t v)
 {
