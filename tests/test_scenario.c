@@ -675,3 +675,60 @@ Test(scenario, replay_of_a_several_iteration_count_names_the_run)
 	free(f);
 	wt_test_dir_remove(&d);
 }
+
+/* An expectation summed over several iterations of a directed scenario
+ * carries the scenario's schedule (every iteration ran under it); one of
+ * a scenario without a schedule carries null. */
+Test(scenario, count_failure_carries_the_schedule)
+{
+	static const char *const files[] = {
+		"name: agg\n"
+		"tree: |\n"
+		"  mkdir -p /a/b\n"
+		"threads:\n"
+		"  walker: { do: [\"stat /a/b\"] }\n"
+		"schedule:\n"
+		"  - walker until lookup_fast.parent_seq where name=b\n"
+		"  - walker finish\n"
+		"budget: { iterations: 3 }\n"
+		"expect:\n"
+		"  - walks == 1\n",
+		"name: agg\n"
+		"threads:\n"
+		"  walker: { do: [\"stat /\"] }\n"
+		"budget: { iterations: 3 }\n"
+		"expect:\n"
+		"  - walks == 1\n",
+	};
+	struct wt_test_dir d;
+
+	wt_test_dir_make(&d);
+	for (unsigned i = 0; i < 2; i++) {
+		struct wt_test_run r;
+		char *f, *json;
+		json_t *doc, *fl, *sched;
+
+		f = wt_test_write(&d, "agg.yaml", files[i]);
+		cr_assert(asprintf(&json, "%s/agg.json", d.path) > 0);
+		wt_test_run(&r, (const char *[]){ "run", f, "--seed", "1",
+						  "--json", json, NULL });
+		cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
+		doc = load(json);
+		fl = failure_with(doc, "walks == 1: got 3");
+		cr_assert_not_null(fl, "%s", r.out);
+		sched = json_object_get(fl, "schedule");
+		if (i == 0) {
+			cr_assert(json_is_array(sched));
+			cr_expect_eq(json_array_size(sched), 2);
+			cr_expect_str_eq(json_string_value(json_array_get(sched, 1)),
+					 "walker finish");
+		} else {
+			cr_expect(json_is_null(sched));
+		}
+		json_decref(doc);
+		wt_test_run_free(&r);
+		free(json);
+		free(f);
+	}
+	wt_test_dir_remove(&d);
+}

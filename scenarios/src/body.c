@@ -45,23 +45,30 @@ void wt_scn_add_failure(struct wt_scn_tctx *tc, json_t *f)
 	json_decref(f);
 }
 
+json_t *wt_scn_schedule_json(const struct wt_scenario *s)
+{
+	json_t *sched;
+
+	if (!s->nsteps)
+		return json_null();
+	sched = json_array();
+	for (unsigned i = 0; i < s->nsteps; i++)
+		json_array_append_new(sched, json_string(s->steps[i].text));
+	return sched;
+}
+
 json_t *wt_scn_failure_new(const struct wt_scn_iter *it, const char *kind,
 			   const char *check, const char *thread,
 			   const char *message)
 {
 	char seed[24], replay[1024];
 
-	json_t *f, *sched = json_null();
+	json_t *f, *sched;
 
 	snprintf(seed, sizeof(seed), "%#" PRIx64, it->seed);
 	wt_scn_replay_cmd(replay, sizeof(replay), it->s, it->seed, it->opts);
 	/* a directed iteration is replayed by its seed and this schedule */
-	if (it->s->nsteps) {
-		sched = json_array();
-		for (unsigned i = 0; i < it->s->nsteps; i++)
-			json_array_append_new(sched,
-					      json_string(it->s->steps[i].text));
-	}
+	sched = wt_scn_schedule_json(it->s);
 	f = json_pack("{s:s, s:s?, s:s, s:I, s:s, s:s?, s:s, s:n, s:n, s:o}",
 		      "kind", kind, "check", check, "message", message,
 		      "iteration", (json_int_t)it->index, "seed", seed,

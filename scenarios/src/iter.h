@@ -85,6 +85,10 @@ json_t *wt_scn_history_window(const struct wt_history *h,
  */
 json_t *wt_scn_event_now(const struct wt_thread *t);
 
+/* A failure record's `schedule': the scenario's directed schedule, one
+ * string a step, the same for every iteration; null without one. */
+json_t *wt_scn_schedule_json(const struct wt_scenario *s);
+
 json_t *wt_scn_failure_new(const struct wt_scn_iter *it, const char *kind,
 			   const char *check, const char *thread,
 			   const char *message);

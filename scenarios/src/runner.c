@@ -597,9 +597,12 @@ static json_t *aggregate_failure(const struct wt_scn_result *r,
 	}
 	snprintf(seed, sizeof(seed), "%#" PRIx64,
 		 r->iterations == 1 ? iseed : r->seed);
-	return json_pack("{s:s, s:n, s:s, s:n, s:s, s:n, s:s}", "kind",
+	/* Every iteration ran under the scenario's schedule (if any), so a
+	 * count summed over several still has one. */
+	return json_pack("{s:s, s:n, s:s, s:n, s:s, s:n, s:s, s:o}", "kind",
 			 "expectation", "check", "message", msg, "iteration",
-			 "seed", seed, "thread", "replay", replay);
+			 "seed", seed, "thread", "replay", replay, "schedule",
+			 wt_scn_schedule_json(r->s));
 }
 
 static void evaluate(struct wt_scn_result *r, const struct wt_scn_opts *o,
