@@ -20,6 +20,7 @@
 
 #include "cli/cli.h"
 #include "core/zoo.h"
+#include "reports/results.h"
 #include "scenarios/src/driver.h"
 #include "sim/rules.h"
 
@@ -555,7 +556,7 @@ static int bench_write(const char *file, struct bench_row *rows, unsigned n,
 			"stress", detection_json(&rows[i].stress),
 			"stress_clean", rows[i].stress_clean));
 	}
-	if (wt_scn_write_json(file, doc, err, sizeof(err))) {
+	if (wt_results_write(file, doc, err, sizeof(err))) {
 		fprintf(stderr, "walktorture: !!! %s\n", err);
 		ret = -1;
 	}

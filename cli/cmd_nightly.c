@@ -128,7 +128,7 @@ static int one_seed(const struct wt_scn_list *mine, struct wt_scn_opts *o,
 	}
 	if (asprintf(&results[k], "%s/%s/results-%u-%u-%u.json", n->out, id,
 		     n->shard_n ? n->shard_k : 1, n->shard_n ? n->shard_n : 1,
-		     k) < 0 || wt_scn_write_json(results[k], doc, err,
+		     k) < 0 || wt_results_write(results[k], doc, err,
 						 sizeof(err))) {
 		fprintf(stderr, "walktorture: !!! %s\n", err);
 		ret = -1;
@@ -243,7 +243,7 @@ static int run_night(const char **args, unsigned nargs, struct wt_scn_opts *o,
 	if (!results || wt_scn_list_load(&all, args, nargs, stderr) ||
 	    wt_scn_list_check_machine(&all, o, stderr))
 		goto out;	/* nothing runs half-parsed */
-	if (wt_scn_mkdirs(n->out, err, sizeof(err))) {
+	if (wt_mkdirs(n->out, err, sizeof(err))) {
 		fprintf(stderr, "walktorture: %s\n", err);
 		goto out;
 	}

@@ -28,6 +28,7 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "reports/results.h"
 #include "scenarios/src/driver.h"
 #include "sim/sched/trace.h"
 
@@ -101,7 +102,7 @@ static int write_json(const char *file, const struct wt_scn_result *r,
 		.binding = "",
 	};
 	json_t *doc = wt_scn_results_json(r, nr, o, &info);
-	int ret = wt_scn_write_json(file, doc, err, sizeof(err));
+	int ret = wt_results_write(file, doc, err, sizeof(err));
 
 	if (ret)
 		fprintf(stderr, "walktorture: !!! %s\n", err);

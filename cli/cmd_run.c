@@ -131,16 +131,16 @@ static int write_outputs(const char *json_file, const char *out_dir,
 	char err[1024], *path = NULL, *html = NULL;
 	int ret = 0;
 
-	if (json_file && wt_scn_write_json(json_file, doc, err, sizeof(err))) {
+	if (json_file && wt_results_write(json_file, doc, err, sizeof(err))) {
 		fprintf(stderr, "walktorture: !!! %s\n", err);
 		ret = -1;
 	}
 	if (!out_dir)
 		return ret;
-	if (wt_scn_mkdirs(out_dir, err, sizeof(err)) ||
+	if (wt_mkdirs(out_dir, err, sizeof(err)) ||
 	    asprintf(&path, "%s/results.json", out_dir) < 0 ||
 	    asprintf(&html, "%s/report.html", out_dir) < 0 ||
-	    wt_scn_write_json(path, doc, err, sizeof(err)) ||
+	    wt_results_write(path, doc, err, sizeof(err)) ||
 	    wt_report_write(html, (const char *const *)&path, 1, err,
 			    sizeof(err))) {
 		fprintf(stderr, "walktorture: !!! %s\n", err);
@@ -211,7 +211,7 @@ int wt_cmd_run(int argc, char **argv)
 	if (out_dir) {
 		char err[1024];
 
-		if (wt_scn_mkdirs(out_dir, err, sizeof(err))) {
+		if (wt_mkdirs(out_dir, err, sizeof(err))) {
 			wt_usage_error("%s", err);
 			goto out;
 		}

@@ -16,6 +16,7 @@
 
 #include <jansson.h>
 
+#include "reports/atomic_file.h"	/* wt_mkdirs */
 #include "reports/results.h"
 
 struct wt_report_opts {

@@ -596,7 +596,8 @@ int wt_results_write(const char *file, json_t *doc, char *err, size_t errlen)
 
 	if (wt_atomic_open(&a, file, err, errlen))
 		return -1;
-	if (json_dumpf(doc, a.f, JSON_INDENT(1) | JSON_PRESERVE_ORDER) ||
+	if (json_dumpf(doc, a.f, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
+				  JSON_ENSURE_ASCII) ||
 	    fputc('\n', a.f) == EOF) {
 		snprintf(err, errlen, "%s: write failed", file);
 		wt_atomic_abort(&a);

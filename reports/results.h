@@ -37,7 +37,10 @@ json_t *wt_results_merge(json_t *const *docs, const char *const *files,
 int wt_results_load_all(const char *const *files, unsigned n, json_t **out,
 			char *err, size_t errlen);
 
-/* Write doc to file atomically (temporary file in the same directory, rename). */
+/* Write doc to file atomically (temporary file in the same directory,
+ * fsync, rename; reports/atomic_file.h), indented, non-ASCII escaped: the
+ * one writer of results files, `run', `nightly', `replay', `zoo-bench'
+ * and `merge' alike. */
 int wt_results_write(const char *file, json_t *doc, char *err, size_t errlen);
 
 /* Totals over a validated document. */

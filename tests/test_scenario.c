@@ -241,13 +241,13 @@ Test(scenario, results_write_is_atomic)
 
 	wt_test_dir_make(&d);
 	target = wt_test_write(&d, "results.json", old);
-	cr_assert(asprintf(&tmp_prefix, "%s.tmp.", "results.json") > 0);
+	cr_assert(asprintf(&tmp_prefix, ".%s.tmp.", "results.json") > 0);
 	for (int round = 0; round < 5; round++) {
 		pid_t pid = fork();
 
 		/* no assertion in the child (see wt_test_run) */
 		if (pid == 0)
-			_exit(wt_scn_write_json(target, doc, err, sizeof(err)));
+			_exit(wt_results_write(target, doc, err, sizeof(err)));
 		cr_assert(pid > 0);
 		/* kill it once its temporary file exists (or it is done) */
 		for (int spin = 0; spin < 200000 && !has_entry(d.path, tmp_prefix);

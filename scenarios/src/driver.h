@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Drivers of `walktorture run', `nightly' and `replay': the loops over
- * scenarios and seeds, the final line, the results files.  The command
- * line parsing is cli/'s; the HTML reports are reports/'s (the cli calls
- * them with the files written here).
+ * scenarios and seeds, the final line, the results documents.  The
+ * command line parsing is cli/'s; writing files, the results (atomically,
+ * wt_results_write) and the HTML reports, is reports/' (the cli links
+ * both and calls it with the documents made here).
  */
 #ifndef WT_SCENARIOS_DRIVER_H
 #define WT_SCENARIOS_DRIVER_H

@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Results JSON (reports/SCHEMA.md, schema version 1), written atomically:
- * a temporary file beside the target, fsync, rename -- a reader (or a
- * crash) sees the old file or the new one, never half of one.
+ * Results JSON (reports/SCHEMA.md, schema version 1): the document.  The
+ * cli writes it with reports/' wt_results_write (temporary file beside
+ * the target, fsync, rename), the one atomic writer: scenarios/ does not
+ * link reports/, and writes no files.
  */
 #define _GNU_SOURCE	/* strdup, gethostname */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "scenarios/src/runner.h"
@@ -180,49 +179,6 @@ json_t *wt_scn_results_json(const struct wt_scn_result *r, unsigned n,
 			 "failed", (int)failed);
 }
 
-int wt_scn_write_json(const char *file, json_t *doc, char *err, size_t len)
-{
-	char *tmp = NULL;
-	mode_t mask;
-	FILE *f;
-	int fd;
-
-	if (asprintf(&tmp, "%s.tmp.XXXXXX", file) < 0) {
-		snprintf(err, len, "%s: out of memory", file);
-		return -1;
-	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		snprintf(err, len, "%s: %s", tmp, strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	/* mkstemp makes 0600; results are for sharing, like any new file */
-	mask = umask(0);
-	umask(mask);
-	f = fchmod(fd, 0666 & ~mask) ? NULL : fdopen(fd, "w");
-	if (!f || json_dumpf(doc, f, JSON_INDENT(1) | JSON_ENSURE_ASCII) ||
-	    fputc('\n', f) == EOF || fflush(f) || fsync(fileno(f))) {
-		snprintf(err, len, "%s: %s", tmp, strerror(errno));
-		if (f)
-			fclose(f);
-		else
-			close(fd);
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	/* the new name only once every byte is on disk */
-	if (fclose(f) || rename(tmp, file)) {
-		snprintf(err, len, "%s: %s", file, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	free(tmp);
-	return 0;
-}
-
 /* Characters a POSIX shell takes literally in a word; '#' only inside
  * one (at its start it begins a comment). */
 static bool needs_quotes(const char *a)
@@ -283,32 +239,4 @@ char *wt_scn_command_line(int argc, char **argv)
 		n += wt_scn_shell_quote(s + n, len - n, argv[i]);
 	}
 	return s;
-}
-
-int wt_scn_mkdirs(const char *dir, char *err, size_t len)
-{
-	char *p = strdup(dir);
-
-	if (!p) {
-		snprintf(err, len, "%s: out of memory", dir);
-		return -1;
-	}
-	/* each prefix in turn: mkdir -p */
-	for (char *q = p + 1;; q++) {
-		char c = *q;
-
-		if (c != '/' && c != '\0')
-			continue;
-		*q = '\0';
-		if (mkdir(p, 0777) && errno != EEXIST) {
-			snprintf(err, len, "%s: %s", p, strerror(errno));
-			free(p);
-			return -1;
-		}
-		*q = c;
-		if (!c)
-			break;
-	}
-	free(p);
-	return 0;
 }

@@ -139,10 +139,8 @@ struct wt_scn_run_info {
 json_t *wt_scn_results_json(const struct wt_scn_result *r, unsigned n,
 			    const struct wt_scn_opts *o,
 			    const struct wt_scn_run_info *info);
-/* Write doc to file atomically (temp file beside it, fsync, rename). */
-int wt_scn_write_json(const char *file, json_t *doc, char *err, size_t len);
-/* mkdir -p: 0, or -1 with err set. */
-int wt_scn_mkdirs(const char *dir, char *err, size_t len);
+/* (Writing it is reports/' wt_results_write: the cli's, which links
+ * both; scenarios/ builds the document and writes no files.) */
 /* "walktorture " + argv joined with spaces, shell-quoted where needed
  * (caller frees). */
 char *wt_scn_command_line(int argc, char **argv);
