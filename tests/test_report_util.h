@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include <criterion/criterion.h>
-#include <criterion/logging.h>
 
 extern char **environ;
 
@@ -106,7 +105,7 @@ __attribute__((unused)) static void tmpdirs_remove(void)
 
 	for (int i = 0; i < tmpdirs_n; i++) {
 		if (keep)
-			cr_log_info("kept %s", tmpdirs_made[i]);
+			fprintf(stderr, "kept %s\n", tmpdirs_made[i]);
 		else
 			rm_tree(tmpdirs_made[i]);
 		free(tmpdirs_made[i]);
