@@ -793,6 +793,7 @@ void set_nameidata(struct nameidata *nd, const struct wt_walker *w,
 		wt_record_reset(nd->record);
 		nd->record->entry = entry;
 		nd->record->flags = flags;
+		nd->record->ref_only = w->ref_only;
 	}
 }
 
@@ -863,14 +864,23 @@ int nd_path_lookupat(struct nameidata *nd, unsigned flags, struct path *path)
 	return path_lookupat(nd, flags, path);
 }
 
-/* The ladder: RCU, then REF on -ECHILD, then REVAL on -ESTALE. */
+/*
+ * The ladder: RCU, then REF on -ECHILD, then REVAL on -ESTALE.  A walker's
+ * ref_only (a test knob, no kernel counterpart) skips the RCU rung as if
+ * it had answered -ECHILD before taking a step: attempt 2 is the first,
+ * so nd_attempt_end counts ref.* and never rcu.*.
+ */
 int nd_ladder(struct nameidata *nd, nd_path_fn fn, unsigned flags, void *res)
 {
-	int retval;
+	int retval = -ECHILD;
 
-	nd->attempt = 1;
-	retval = fn(nd, flags | LOOKUP_RCU, res);
-	nd_attempt_end(nd, retval);
+	assert(nd->walker);
+	assert(!(flags & LOOKUP_RCU));
+	if (!nd->walker->ref_only) {
+		nd->attempt = 1;
+		retval = fn(nd, flags | LOOKUP_RCU, res);
+		nd_attempt_end(nd, retval);
+	}
 	if (retval == -ECHILD) {
 		nd->attempt = 2;
 		retval = fn(nd, flags, res);

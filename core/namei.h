@@ -19,7 +19,8 @@
  * (LOOKUP_RCU); on -ECHILD an attempt in REF-walk; on -ESTALE one with
  * LOOKUP_REVAL.  It returns 0 with referenced results, or -errno (never
  * -ECHILD).  The counters and the record are the caller's, never shared
- * between threads; stats and record may be NULL.
+ * between threads; stats and record may be NULL.  A walker with ref_only
+ * set skips the RCU attempt (a test knob: REF-walk forced from the start).
  *
  * The world is reached only through sim/'s VFS API (the sim/vfs headers) and the
  * primitives, which carry the injection points.  Every seq read and retry
@@ -64,6 +65,16 @@ struct wt_walker {
 	struct wt_path_counts *stats;	/* NULL: nothing counted */
 	struct wt_record *record;	/* NULL: nothing recorded */
 	bool protected_symlinks;	/* the fs.protected_symlinks sysctl */
+	/*
+	 * A test and diagnostic knob, not a kernel behaviour: the ladder
+	 * starts in REF-walk, skipping the LOOKUP_RCU attempt as if it had
+	 * answered -ECHILD at once (the REVAL rung still follows -ESTALE).
+	 * It shows what REF-walk alone answers, for comparison with the
+	 * full ladder; the walk counts ref.* (reval.*), never rcu.* or
+	 * unlazy.*, and its record says so (wt_record.ref_only) so the
+	 * oracle expects a REF first attempt.
+	 */
+	bool ref_only;
 };
 
 /*

@@ -27,7 +27,8 @@ bool oj_name_too_long(const char *name, size_t len)
 }
 
 /*
- * The ladder: RCU first; -ECHILD, and only it, leads to plain REF-walk;
+ * The ladder: RCU first (plain REF-walk first when the walker's ref_only
+ * test knob skipped it); -ECHILD, and only it, leads to plain REF-walk;
  * -ESTALE, and only it, to LOOKUP_REVAL.  -ECHILD never reaches the
  * caller, nor -ESTALE before the LOOKUP_REVAL attempt.
  */
@@ -35,8 +36,14 @@ bool oj_check_ladder(struct oj *j)
 {
 	const struct wt_record *r = j->r;
 
-	if (!(r->attempts[0].flags & LOOKUP_RCU))
+	/* a walker's ref_only knob starts the ladder at plain REF-walk */
+	if (r->ref_only) {
+		if (r->attempts[0].flags & (LOOKUP_RCU | LOOKUP_REVAL))
+			return oj_reject(j, -1, "the first attempt of a ref_only "
+					 "walk is not plain REF-walk");
+	} else if (!(r->attempts[0].flags & LOOKUP_RCU)) {
 		return oj_reject(j, -1, "the first attempt is not in RCU-walk");
+	}
 	for (uint32_t i = 1; i < r->nattempts; i++) {
 		const struct wt_record_attempt *prev = &r->attempts[i - 1];
 		unsigned flags = r->attempts[i].flags;

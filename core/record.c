@@ -43,6 +43,7 @@ void wt_record_reset(struct wt_record *r)
 	r->nsteps = 0;
 	r->text_len = 0;
 	r->overflow = false;
+	r->ref_only = false;
 	r->result = 0;
 	r->nattempts = 0;
 	r->first_unvalidated = 0;
@@ -90,8 +91,9 @@ static void print_ident(FILE *f, const char *what, const struct wt_ident *id)
 
 void wt_record_print(const struct wt_record *r, FILE *f)
 {
-	fprintf(f, "record entry=%d flags=%#x result=%d attempts=%u steps=%u%s\n",
+	fprintf(f, "record entry=%d flags=%#x result=%d attempts=%u steps=%u%s%s\n",
 		r->entry, r->flags, r->result, r->nattempts, r->nsteps,
+		r->ref_only ? " ref_only=1" : "",
 		r->overflow ? " overflow=1 !!!" : "");
 	for (uint32_t i = 0; i < r->nattempts; i++) {
 		const struct wt_record_attempt *a = &r->attempts[i];

@@ -163,6 +163,7 @@ struct wt_record {
 	bool overflow;
 	enum wt_entry entry;
 	unsigned flags;		/* the caller's lookup flags */
+	bool ref_only;		/* the walker's ref_only: no RCU attempt */
 	int result;		/* what the entry point returned */
 	uint32_t nattempts;
 	struct wt_record_attempt attempts[WT_RECORD_MAX_ATTEMPTS];

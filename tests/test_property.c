@@ -10,16 +10,20 @@
  *   1. the entry point's ladder (filename_lookup), twice: the first run
  *      leaves negative dentries behind, the second must not answer
  *      otherwise;
- *   2. the reference resolver (core/refwalk.c) over a snapshot of the
+ *   2. the same entry point with REF-walk forced from the start (the
+ *      walker's ref_only knob: the ladder skips its LOOKUP_RCU attempt);
+ *   3. the reference resolver (core/refwalk.c) over a snapshot of the
  *      namespace;
  * and the answers (errno, and mount/dentry/inode identity on success)
- * must agree.  The step oracle must accept every walk, and must reject
- * the same record with its last name changed (so it is not accepting by
- * default).  core/namei.h has no way to force REF-walk from the start, so
- * the second run and the reference resolver stand in for it.  A third
- * pass resolves relative names from a random directory with the RESOLVE_*
- * flags that need no concurrency (no-symlinks, no-xdev, beneath, in-root)
- * and LOOKUP_DIRECTORY.
+ * must agree.  The same three-way comparison is made for
+ * filename_parentat (the parent, the last component and its type) and
+ * for openat2 with O_PATH (do_openat2; O_NOFOLLOW when not following,
+ * the scoping flags as RESOLVE_*).  The step oracle must accept every
+ * walk, RCU-first and REF-only alike, and must reject the same record
+ * with its last name changed (so it is not accepting by default).  A
+ * further pass resolves relative names from a random directory with the
+ * RESOLVE_* flags that need no concurrency (no-symlinks, no-xdev,
+ * beneath, in-root) and LOOKUP_DIRECTORY.
  *
  * Exit paths: with no writer running, a walk may count only rcu.ok, the
  * error outcomes, and the unlazies the tree itself forces -- a name absent
@@ -27,8 +31,12 @@
  * (unlazy.not_dir), a refused exec check (unlazy.may_lookup.denied); and
  * with a scoping flag what REF-walk must answer for it (`..` at the root
  * under RESOLVE_BENEATH, a crossing under RESOLVE_NO_XDEV).  A success is
- * exactly one rcu.ok; nothing else restarts.
+ * exactly one rcu.ok; nothing else restarts.  A REF-only walk counts
+ * ref.ok or ref.error and what a scoping flag forces in REF mode, never
+ * rcu.* or unlazy.*, and a success is exactly one ref.ok.
  */
+#define _GNU_SOURCE	/* O_PATH */
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -53,6 +61,9 @@
 
 struct totals {
 	uint64_t walks;
+	uint64_t ref_only_walks;	/* REF-walk forced from the start */
+	uint64_t parentat;		/* comparisons of filename_parentat */
+	uint64_t openat2;		/* comparisons of do_openat2 */
 	uint64_t ok;
 	uint64_t errors;
 	uint64_t ref_walks;	/* walks that left RCU-walk */
@@ -116,24 +127,43 @@ static bool allowed_by_flags(unsigned id, unsigned flags)
 }
 
 static const char *forbidden_path(const struct wt_path_counts *c, int err,
-				  unsigned flags)
+				  unsigned flags, bool ref_only)
 {
 	for (unsigned id = 0; id < WT_PATH__COUNT; id++) {
+		const char *name = wt_path_info(id)->name;
 		bool ok = allowed_by_flags(id, flags);
 
 		if (!c->counts[id])
 			continue;
 		for (unsigned k = 0; k < sizeof(allowed) / sizeof(allowed[0]); k++)
 			ok |= allowed[k] == id;
+		/* REF-walk from the start never was in RCU-walk to leave it */
+		if (ref_only)
+			ok = (ok || id == WT_PATH_REF_OK) &&
+			     strncmp(name, "rcu.", 4) && strncmp(name, "unlazy.", 7);
 		if (!ok)
-			return wt_path_info(id)->name;
+			return name;
 	}
 	if (!err && c->counts[WT_PATH_RCU_OK] + c->counts[WT_PATH_REF_OK] != 1)
 		return "a success counted more than once";
-	if (!err && !(flags & LOOKUP_NO_XDEV) && c->counts[WT_PATH_RCU_OK] != 1)
+	if (!err && ref_only && c->counts[WT_PATH_REF_OK] != 1)
+		return "a REF-only success that is not exactly one ref.ok";
+	if (!err && !ref_only && !(flags & LOOKUP_NO_XDEV) &&
+	    c->counts[WT_PATH_RCU_OK] != 1)
 		return "a success that is not exactly one rcu.ok";
 	return NULL;
 }
+
+/* The entry points compared */
+enum entry { E_LOOKUP, E_PARENTAT, E_OPENAT2 };
+
+/* What an entry point answered. */
+struct answer {
+	int err;
+	struct wt_ident id;	/* the result; filename_parentat's: the parent */
+	int last_type;		/* filename_parentat only */
+	char last[256];
+};
 
 struct ctx {
 	struct wt_world *w;
@@ -180,15 +210,79 @@ static void mutated_is_rejected(struct ctx *c, struct wt_oracle_input *in,
 	}
 }
 
+/* openat2's open_how for lookup flags: O_PATH, so nothing but the walk. */
+static struct open_how how_of(unsigned flags)
+{
+	static const struct { unsigned lookup; uint64_t resolve; } map[] = {
+		{ LOOKUP_NO_SYMLINKS, RESOLVE_NO_SYMLINKS },
+		{ LOOKUP_NO_MAGICLINKS, RESOLVE_NO_MAGICLINKS },
+		{ LOOKUP_NO_XDEV, RESOLVE_NO_XDEV },
+		{ LOOKUP_BENEATH, RESOLVE_BENEATH },
+		{ LOOKUP_IN_ROOT, RESOLVE_IN_ROOT },
+	};
+	struct open_how how = { .flags = O_PATH };
+
+	if (!(flags & LOOKUP_FOLLOW))
+		how.flags |= O_NOFOLLOW;
+	if (flags & LOOKUP_DIRECTORY)
+		how.flags |= O_DIRECTORY;
+	for (unsigned k = 0; k < sizeof(map) / sizeof(map[0]); k++)
+		if (flags & map[k].lookup)
+			how.resolve |= map[k].resolve;
+	cr_assert(wt_resolve_lookup_flags(how.resolve) ==
+	       (flags & ~(LOOKUP_FOLLOW | LOOKUP_DIRECTORY)));
+	return how;
+}
+
+/* Call entry e; a successful answer's references are dropped. */
+static void call_entry(const struct wt_walker *wk, enum entry e,
+		       const struct path *dir, const char *path,
+		       unsigned flags, struct answer *a)
+{
+	struct path p = { NULL, NULL };
+	struct open_how how;
+	struct wt_file f;
+	struct qstr last;
+
+	memset(a, 0, sizeof(*a));
+	switch (e) {
+	case E_LOOKUP:
+		a->err = filename_lookup(wk, dir, path, flags, &p, NULL);
+		break;
+	case E_PARENTAT:
+		a->err = filename_parentat(wk, dir, path, flags, &p, &last,
+					   &a->last_type);
+		if (!a->err && a->last_type != LAST_ROOT)
+			snprintf(a->last, sizeof(a->last), "%.*s",
+				 (int)last.len, last.name);
+		break;
+	case E_OPENAT2:
+		how = how_of(flags);
+		a->err = do_openat2(wk, dir, path, &how, &f);
+		if (!a->err)
+			p = f.path;
+		break;
+	}
+	if (a->err)
+		return;
+	a->id = ident_of_path(&p);
+	if (e == E_OPENAT2)
+		wt_file_close(&f);
+	else
+		path_put(&p);
+}
+
 /* One ladder run, judged by the oracle and checked for exit paths. */
-static int ladder(struct ctx *c, struct wt_task *task, const struct path *dir,
-		  const char *path, unsigned flags, struct wt_ident *id)
+static void ladder(struct ctx *c, struct wt_task *task, const struct path *dir,
+		   const char *path, unsigned flags, enum entry e, bool ref_only,
+		   struct answer *a)
 {
 	const struct path *root = (flags & LOOKUP_IS_SCOPED) && dir ? dir
 								    : &task->root;
 	struct wt_path_counts stats = { 0 };
 	struct wt_walker wk = { .task = task, .stats = &stats, .record = c->rec,
-				.protected_symlinks = c->protected_symlinks };
+				.protected_symlinks = c->protected_symlinks,
+				.ref_only = ref_only };
 	struct wt_oracle_input in = {
 		.record = c->rec, .cred = &task->cred, .name = path,
 		.protected_symlinks = c->protected_symlinks,
@@ -197,78 +291,118 @@ static int ladder(struct ctx *c, struct wt_task *task, const struct path *dir,
 	};
 	struct wt_oracle_result res;
 	const char *bad;
-	struct path p = { NULL, NULL };
 	double t0 = now_ns(), t1;
-	int err = filename_lookup(&wk, dir, path, flags, &p, NULL);
 
+	call_entry(&wk, e, dir, path, flags, a);
 	t1 = now_ns();
-	*id = ident_of_path(&p);
-	if (!err)
-		path_put(&p);
-	else
-		memset(id, 0, sizeof(*id));
+	if (ref_only && c->rec->nattempts && (c->rec->attempts[0].flags & LOOKUP_RCU))
+		fail_with_tree(c, path, "a REF-only walk began in RCU-walk");
 	if (wt_oracle_judge(c->oracle, &in, &res) != WT_VERDICT_OK)
 		fail_with_tree(c, path, res.explain);
 	c->tot->oracle_ns += now_ns() - t1;
 	c->tot->walk_ns += t1 - t0;
 	c->tot->walks++;
+	c->tot->ref_only_walks += ref_only;
 	c->tot->ref_walks += !(stats.counts[WT_PATH_RCU_OK] +
 			       stats.counts[WT_PATH_RCU_ERROR]);
-	c->tot->protected += err == -EACCES &&
+	c->tot->protected += !ref_only && a->err == -EACCES &&
 			     stats.counts[WT_PATH_RESTART_MAY_FOLLOW_LINK];
-	bad = forbidden_path(&stats, err, flags);
+	bad = forbidden_path(&stats, a->err, flags, ref_only);
 	if (bad) {
-		char msg[160];
+		char msg[200];
 
 		snprintf(msg, sizeof(msg), "exit path %s with no concurrency "
-			 "(answer %d)", bad, err);
+			 "(entry %d, %s, answer %d)", bad, e,
+			 ref_only ? "REF-only" : "RCU first", a->err);
 		fail_with_tree(c, path, msg);
 	}
-	if (!err && c->tot->walks % 7 == 0)
+	if (!a->err && c->tot->walks % 7 == 0)
 		mutated_is_rejected(c, &in, path);
-	return err;
 }
 
-static void check_path(struct ctx *c, struct wt_task *task,
-		       const struct path *dir, const char *path, unsigned flags)
+static bool same_answer(const struct answer *a, const struct answer *b)
+{
+	return a->err == b->err && same_ident(&a->id, &b->id) &&
+	       a->last_type == b->last_type && !strcmp(a->last, b->last);
+}
+
+static void differ(struct ctx *c, struct wt_task *task, const char *path,
+		   unsigned flags, enum entry e, const char *what,
+		   const struct answer *a, const struct answer *b)
+{
+	char msg[1024];
+
+	snprintf(msg, sizeof(msg), "entry %d uid %u flags %#x: %s: %s "
+		 "(%" PRIu64 ":%" PRIu64 ":%" PRIu64 " last %d '%s') vs %s "
+		 "(%" PRIu64 ":%" PRIu64 ":%" PRIu64 " last %d '%s')", e,
+		 task->cred.uid, flags, what, wt_errno_name(a->err), a->id.mnt,
+		 a->id.dentry, a->id.inode, a->last_type, a->last,
+		 wt_errno_name(b->err), b->id.mnt, b->id.dentry, b->id.inode,
+		 b->last_type, b->last);
+	fail_with_tree(c, path, msg);
+}
+
+/*
+ * One name through entry e: RCU-first twice (e == E_LOOKUP; once for the
+ * others), REF-only once, and the reference resolver; all must agree.
+ */
+static void check_entry(struct ctx *c, struct wt_task *task,
+			const struct path *dir, const char *path,
+			unsigned flags, enum entry e)
 {
 	struct wt_refwalk_opts o = { .cred = &task->cred, .flags = flags,
-				     .protected_symlinks = c->protected_symlinks };
-	struct wt_refwalk_result ref;
-	struct wt_ident id1, id2;
-	char msg[256];
-	int e1, e2;
+				     .protected_symlinks = c->protected_symlinks,
+				     .parent = e == E_PARENTAT };
+	struct wt_refwalk_result rr;
+	struct answer a1, a2, ref_only, ref = { 0 };
 
 	if (dir) {
 		o.cwd_mnt = real_mount(dir->mnt)->wt.id;
 		o.cwd_dentry = dir->dentry->wt.id;
 	}
-	e1 = ladder(c, task, dir, path, flags, &id1);
-	e2 = ladder(c, task, dir, path, flags, &id2);
-	wt_refwalk(c->ns, path, &o, &ref);
-	if (ref.error == -ENOSYS)
+	ladder(c, task, dir, path, flags, e, false, &a1);
+	if (e == E_LOOKUP)
+		ladder(c, task, dir, path, flags, e, false, &a2);
+	else
+		a2 = a1;
+	ladder(c, task, dir, path, flags, e, true, &ref_only);
+	wt_refwalk(c->ns, path, &o, &rr);
+	if (rr.error == -ENOSYS)
 		return;		/* an automount: the resolver cannot say */
-	if (e1 != e2 || !same_ident(&id1, &id2)) {
-		snprintf(msg, sizeof(msg), "uid %u flags %#x: first run %d "
-			 "(%" PRIu64 ":%" PRIu64 ":%" PRIu64 "), second %d",
-			 task->cred.uid, flags, e1, id1.mnt, id1.dentry,
-			 id1.inode, e2);
-		fail_with_tree(c, path, msg);
+	ref.err = rr.error;
+	if (!rr.error) {
+		ref.id = rr.id;
+		if (e == E_PARENTAT) {
+			ref.last_type = rr.last_type;
+			snprintf(ref.last, sizeof(ref.last), "%s", rr.last);
+		}
 	}
-	if (e1 != ref.error || !same_ident(&id1, &ref.id)) {
-		snprintf(msg, sizeof(msg), "uid %u flags %#x: walk %s "
-			 "(%" PRIu64 ":%" PRIu64 ":%" PRIu64 "), reference %s "
-			 "(%" PRIu64 ":%" PRIu64 ":%" PRIu64 ")", task->cred.uid,
-			 flags, wt_errno_name(e1), id1.mnt, id1.dentry, id1.inode,
-			 wt_errno_name(ref.error), ref.id.mnt, ref.id.dentry,
-			 ref.id.inode);
-		fail_with_tree(c, path, msg);
-	}
-	c->tot->links += ref.links;
-	if (e1)
+	if (!same_answer(&a1, &a2))
+		differ(c, task, path, flags, e, "first run, second run", &a1, &a2);
+	if (!same_answer(&a1, &ref_only))
+		differ(c, task, path, flags, e, "RCU-first, REF-only", &a1,
+		       &ref_only);
+	if (!same_answer(&a1, &ref))
+		differ(c, task, path, flags, e, "walk, reference", &a1, &ref);
+	c->tot->parentat += e == E_PARENTAT;
+	c->tot->openat2 += e == E_OPENAT2;
+	if (e != E_LOOKUP)
+		return;
+	c->tot->links += rr.links;
+	if (a1.err)
 		c->tot->errors++;
 	else
 		c->tot->ok++;
+}
+
+/* filename_parentat ignores LOOKUP_FOLLOW and LOOKUP_DIRECTORY. */
+static void check_path(struct ctx *c, struct wt_task *task,
+		       const struct path *dir, const char *path, unsigned flags)
+{
+	check_entry(c, task, dir, path, flags, E_LOOKUP);
+	check_entry(c, task, dir, path, flags, E_OPENAT2);
+	if (!(flags & (LOOKUP_FOLLOW | LOOKUP_DIRECTORY)))
+		check_entry(c, task, dir, path, flags, E_PARENTAT);
 }
 
 static const unsigned scoped_flags[] = {
@@ -361,11 +495,14 @@ Test(property, rcu_walk_is_ref_walk_on_random_trees, .timeout = 300)
 
 	for (uint64_t seed = 1; seed <= seeds; seed++)
 		one_tree(seed, &tot);
-	printf("walktorture: property seeds=%u walks=%" PRIu64 " ok=%" PRIu64
+	printf("walktorture: property seeds=%u walks=%" PRIu64
+	       " ref_only_walks=%" PRIu64 " parentat=%" PRIu64
+	       " openat2=%" PRIu64 " ok=%" PRIu64
 	       " errors=%" PRIu64 " left_rcu=%" PRIu64 " links=%" PRIu64
 	       " scoped=%" PRIu64 " mutants_rejected=%" PRIu64
 	       " protected_symlinks_denials=%" PRIu64 "\n",
-	       seeds, tot.walks, tot.ok, tot.errors, tot.ref_walks, tot.links,
+	       seeds, tot.walks, tot.ref_only_walks, tot.parentat, tot.openat2,
+	       tot.ok, tot.errors, tot.ref_walks, tot.links,
 	       tot.scoped, tot.mutants, tot.protected);
 	printf("walktorture: oracle cost per walk=%.0fns walk=%.0fns ratio=%.2f\n",
 	       tot.oracle_ns / (double)tot.walks, tot.walk_ns / (double)tot.walks,
@@ -374,4 +511,7 @@ Test(property, rcu_walk_is_ref_walk_on_random_trees, .timeout = 300)
 	cr_assert_gt(tot.ok, 100);
 	cr_assert_gt(tot.errors, 100);
 	cr_assert_gt(tot.mutants, 10);
+	cr_assert_gt(tot.ref_only_walks, 1000);
+	cr_assert_gt(tot.parentat, 100);
+	cr_assert_gt(tot.openat2, 100);
 }
