@@ -81,8 +81,12 @@ Test(walk, dotdot_process_root, .init = base, .fini = wfx_fini)
 	}
 	wt_path_put(&want);
 	expect_same("/b/f", 0, "/a/b/f", false);
-	/* an absolute symlink is relative to the process root too */
-	cr_expect_eq(lk_err("/rel/f", LOOKUP_FOLLOW), 0);
+	/* an absolute symlink is relative to the process root too: /b in
+	 * the chroot is /a/b, not the namespace's /b */
+	wfx_verb("mkdir /b");
+	wfx_verb("touch /b/f");
+	wfx_verb("ln -s /b /a/lnk");
+	expect_same("/lnk/f", 0, "/a/b/f", false);
 	expect_clean();
 }
 
@@ -310,6 +314,23 @@ Test(walk, automount, .fini = wfx_fini)
 	expect_clean();
 }
 
+/* RESOLVE_NO_XDEV refuses an automount (a crossing into a new mount). */
+Test(walk, automount_no_xdev, .fini = wfx_fini)
+{
+	struct path p;
+
+	wfx_build("mkdir /auto\nmount -t autofs a /auto\nmkdir /auto/t\n");
+	cr_expect_eq(lk_err("/auto/t/", LOOKUP_NO_XDEV), -EXDEV);
+	cr_expect_eq(lk_err("/auto/t/x", LOOKUP_NO_XDEV), -EXDEV);
+	/* nothing was mounted: a plain stat still stops at the trigger,
+	 * not at the root of a new mount (walk.automount) */
+	cr_assert_eq(lk("/auto/t", 0, &p), 0);
+	cr_expect_neq(p.dentry, p.mnt->mnt_root,
+		      "the refused crossing mounted something");
+	path_put(&p);
+	expect_clean();
+}
+
 /* A proc magic link jumps to its target; RESOLVE_NO_MAGICLINKS refuses. */
 Test(walk, magic_links, .init = base, .fini = wfx_fini)
 {
@@ -320,6 +341,64 @@ Test(walk, magic_links, .init = base, .fini = wfx_fini)
 	expect_same("/proc/cwd", LOOKUP_FOLLOW, "/a/b", false);
 	cr_expect_eq(lk_err("/proc/cwd/f", LOOKUP_NO_MAGICLINKS), -ELOOP);
 	cr_expect_eq(lk_err("/proc/cwd/f", LOOKUP_NO_SYMLINKS), -ELOOP);
+	expect_clean();
+}
+
+/*
+ * A magic link's jump is refused by the scoping flags (nd_jump_link):
+ * under RESOLVE_NO_XDEV when it lands on another mount, under
+ * RESOLVE_BENEATH and RESOLVE_IN_ROOT always (EXDEV), even when the
+ * target lies beneath the starting point.
+ */
+Test(walk, magic_links_scoped, .init = base, .fini = wfx_fini)
+{
+	struct path dir, p;
+
+	wfx_verb("mkdir /proc");
+	wfx_verb("mount -t proc p /proc");
+	wfx_verb("proc-magic /proc cwd /a/b");
+	cr_expect_eq(lk_err("/proc/cwd/f", LOOKUP_NO_XDEV), -EXDEV);
+	cr_expect_eq(lk_err("/proc/cwd", LOOKUP_NO_XDEV | LOOKUP_FOLLOW), -EXDEV);
+	cr_assert_eq(lk("/proc", 0, &dir), 0);
+	cr_expect_eq(lkat(&dir, "cwd/f", LOOKUP_BENEATH, &p, NULL), -EXDEV);
+	cr_expect_eq(lkat(&dir, "cwd", LOOKUP_BENEATH | LOOKUP_FOLLOW, &p, NULL),
+		     -EXDEV);
+	cr_expect_eq(lkat(&dir, "cwd/f", LOOKUP_IN_ROOT, &p, NULL), -EXDEV);
+	/* not followed, the link itself is beneath /proc */
+	cr_assert_eq(lkat(&dir, "cwd", LOOKUP_BENEATH, &p, NULL), 0);
+	path_put(&p);
+	path_put(&dir);
+	expect_clean();
+}
+
+/*
+ * The walker's ref_only knob: the ladder starts in REF-walk, the walk
+ * counts ref.ok, never rcu.*, the record's first attempt is plain
+ * REF-walk and the oracle accepts it -- and rejects the same record
+ * when it claims a full ladder, which must begin in RCU-walk.
+ */
+Test(walk, ref_only, .init = base, .fini = wfx_fini)
+{
+	struct wt_oracle_input in = {
+		.record = fx.rec, .cred = &fx.task.cred, .name = "/a/rel/f",
+		.root_mnt = real_mount(fx.task.root.mnt)->wt.id,
+		.root_dentry = fx.task.root.dentry->wt.id,
+	};
+	struct wt_oracle_result res;
+
+	expect_same("/a/rel/f", 0, "/a/b/f", false);
+	expect_counts("rcu.ok=1");
+	fx.wk.ref_only = true;
+	expect_same("/a/rel/f", 0, "/a/b/f", false);
+	cr_expect(fx.rec->ref_only);
+	cr_assert_eq(fx.rec->nattempts, 1);
+	cr_expect_eq(fx.rec->attempts[0].flags & LOOKUP_RCU, 0);
+	cr_expect_eq(lk_err("/a/b/nope", 0), -ENOENT);
+	expect_counts("ref.ok=1 ref.error=1");
+	cr_assert_eq(lk_err("/a/rel/f", 0), 0);
+	fx.rec->ref_only = false;
+	cr_expect_eq(wt_oracle_check(fx.w->history, &in, &res),
+		     WT_VERDICT_REJECTED, "a REF first attempt of a full ladder");
 	expect_clean();
 }
 
