@@ -143,6 +143,10 @@ struct dentry *lookup_fast(struct nameidata *nd);
 struct dentry *lookup_slow(struct nameidata *nd, const struct qstr *name,
 			   struct dentry *dir, unsigned flags);
 int d_revalidate(struct nameidata *nd, struct dentry *dentry, unsigned flags);
+/* The component a schedule's `where name=` and a rule's component= see
+ * (walk_component's, and open's last one). */
+void nd_tag_component(struct nameidata *nd);
+void nd_untag_component(void);
 int handle_lookup_down(struct nameidata *nd);
 void set_nameidata(struct nameidata *nd, const struct wt_walker *w,
 		   const struct path *dir, const char *name,

@@ -19,7 +19,7 @@
 #include "core/internal.h"
 
 /* Tell injection rules and directed schedules which component this is. */
-static void nd_tag_component(struct nameidata *nd)
+void nd_tag_component(struct nameidata *nd)
 {
 	struct wt_thread *t = wt_self;
 	size_t len;
@@ -32,7 +32,7 @@ static void nd_tag_component(struct nameidata *nd)
 	t->cur_component = nd->component;
 }
 
-static void nd_untag_component(void)
+void nd_untag_component(void)
 {
 	struct wt_thread *t = wt_self;
 

@@ -6,11 +6,15 @@
  * the lookups.
  *
  * The last component of an open is looked up by open_last_lookups, not
- * lookup_last: without O_CREAT it may still be found lazily; with
- * O_CREAT the walk leaves RCU-walk before it (the directory's i_rwsem is
- * needed to create), and the file is created through sim's writer API.
+ * lookup_last.  As since Linux 6.12, it is first looked up lazily, with
+ * O_CREAT too: an existing file is opened without leaving RCU-walk before
+ * complete_walk.  O_EXCL, and a cached negative dentry, leave RCU-walk
+ * there (unlazy.open_create; a hash miss already left it in lookup_fast):
+ * creating needs the directory's i_rwsem.  The file is created through
+ * sim's writer API.
  */
 #define _GNU_SOURCE	/* O_PATH */
+#include <assert.h>
 #include <fcntl.h>
 #include <string.h>
 
@@ -285,43 +289,94 @@ static struct dentry *open_locked(struct nameidata *nd, struct wt_file *file,
 	return dentry;
 }
 
-static const char *open_last_lookups(struct nameidata *nd,
-				     struct wt_file *file,
-				     const struct open_flags *op)
+/* "name/": the last component must be a directory. */
+static bool trailing_slashes(const struct nameidata *nd)
+{
+	return nd->last.name[nd->last.len] != '\0';
+}
+
+/*
+ * lookup_fast_for_open - the opportunistic dcache lookup of open's last
+ * component, O_CREAT included (6.12+, "fs: try an opportunistic lookup for
+ * O_CREAT opens too"; before it every O_CREAT open unlazied here).  We
+ * _can_ be in RCU mode.  A dentry to step into (RCU mode: unreferenced,
+ * its seq in nd->next_seq, which step_into checks), NULL when lookup_open
+ * has to decide under the directory's lock (still in RCU mode only for
+ * an O_CREAT open: O_EXCL, or a negative dentry), or ERR_PTR.
+ */
+static struct dentry *lookup_fast_for_open(struct nameidata *nd, int open_flag)
+{
+	uint32_t mark = nd_recording(nd) ? nd->record->nsteps : 0;
+	struct dentry *dentry;
+
+	if (open_flag & O_CREAT) {
+		/* nothing with a trailing slash is created: no lookup at all */
+		if (trailing_slashes(nd))
+			return ERR_PTR(-EISDIR);
+		/*
+		 * Don't bother on an O_EXCL create: a positive dentry is
+		 * EEXIST and a negative one is created, both decided under
+		 * i_rwsem, so the dcache has nothing to save us.
+		 */
+		if (open_flag & O_EXCL)
+			return NULL;
+	}
+	if (trailing_slashes(nd))
+		nd->flags |= LOOKUP_FOLLOW | LOOKUP_DIRECTORY;
+	dentry = lookup_fast(nd);
+	if (IS_ERR_OR_NULL(dentry) || !(open_flag & O_CREAT))
+		return dentry;
+	/*
+	 * Discard negative dentries: the create needs the directory's
+	 * i_rwsem, and lookup_open looks the name up again under it.  This
+	 * d_inode load is not covered by a seq check, and need not be: a
+	 * dentry seen positive goes to step_into, whose child seq check
+	 * catches an unlink or rename since __d_lookup_rcu; one seen
+	 * negative is dropped unused.  In RCU mode it holds no reference
+	 * and its lookup step was never validated, so the record forgets
+	 * it (REF-walk, which the oracle judges against, never made it).
+	 */
+	if (!nd_d_inode(dentry)) {
+		if (nd->flags & LOOKUP_RCU)
+			nd_record_rewind(nd, mark);
+		else
+			dput(dentry);
+		return NULL;
+	}
+	return dentry;
+}
+
+/* open_last_lookups for a LAST_NORM component; the name is tagged. */
+static const char *open_last_norm(struct nameidata *nd, struct wt_file *file,
+				  const struct open_flags *op)
 {
 	int open_flag = op->open_flag;
 	struct dentry *dentry;
 	const char *res;
 
-	nd->flags |= op->intent;
-	if (nd->last_type != LAST_NORM) {
-		if (nd->depth)
-			put_link(nd);
-		return handle_dots(nd, nd->last_type);
-	}
+	/* we _can_ be in RCU mode here */
+	dentry = lookup_fast_for_open(nd, open_flag);
+	if (IS_ERR(dentry))
+		return ERR_CAST(dentry);
+	if (dentry)
+		goto finish_lookup;
 	if (!(open_flag & O_CREAT)) {
-		if (nd->last.name[nd->last.len])
-			nd->flags |= LOOKUP_FOLLOW | LOOKUP_DIRECTORY;
-		/* we _can_ be in RCU mode here */
-		dentry = lookup_fast(nd);
-		if (IS_ERR(dentry))
-			return ERR_CAST(dentry);
-		if (dentry)
-			goto finish_lookup;
+		/* the kernel's WARN_ON_ONCE: lookup_fast unlazies on a miss */
 		if (nd->flags & LOOKUP_RCU) {
 			wt_violation(WT_CHECK_INVARIANT, NULL, NULL,
 				     "lookup_fast missed and stayed in RCU mode");
 			return ERR_PTR(-ECHILD);
 		}
-	} else {
-		/* create side of things */
-		if ((nd->flags & LOOKUP_RCU) &&
-		    !try_to_unlazy(nd, UNLAZY_WHY(OPEN_CREATE)))
+	} else if (nd->flags & LOOKUP_RCU) {
+		/*
+		 * Still lazy after an O_EXCL create or a cached negative
+		 * dentry (a hash miss already unlazied in lookup_fast):
+		 * lookup_open blocks on i_rwsem, which RCU-walk may not.
+		 */
+		if (!try_to_unlazy(nd, UNLAZY_WHY(OPEN_CREATE)))
 			return ERR_PTR(-ECHILD);
-		/* trailing slashes? */
-		if (nd->last.name[nd->last.len])
-			return ERR_PTR(-EISDIR);
 	}
+	assert(!(nd->flags & LOOKUP_RCU));
 	dentry = open_locked(nd, file, op);
 	if (IS_ERR(dentry))
 		return ERR_CAST(dentry);
@@ -337,6 +392,24 @@ finish_lookup:
 	res = step_into(nd, WALK_TRAILING, dentry);
 	if (res)
 		nd->flags &= ~(LOOKUP_OPEN | LOOKUP_CREATE | LOOKUP_EXCL);
+	return res;
+}
+
+static const char *open_last_lookups(struct nameidata *nd,
+				     struct wt_file *file,
+				     const struct open_flags *op)
+{
+	const char *res;
+
+	nd->flags |= op->intent;
+	if (nd->last_type != LAST_NORM) {
+		if (nd->depth)
+			put_link(nd);
+		return handle_dots(nd, nd->last_type);
+	}
+	nd_tag_component(nd);
+	res = open_last_norm(nd, file, op);
+	nd_untag_component();
 	return res;
 }
 

@@ -172,9 +172,9 @@
 	  "a magic link refused RCU mode; in REF-walk it jumped (nd_jump_link)") \
 									\
 	X(UNLAZY_OPEN_CREATE, "unlazy.open_create", 13, UNLAZY,	\
-	  "open with O_CREAT leaves RCU-walk before the last component") \
+	  "O_EXCL, or O_CREAT at a cached negative dentry: unlazy for lookup_open's i_rwsem") \
 	X(RESTART_OPEN_CREATE, "restart.open_create", 13, RESTART,	\
-	  "O_CREAT's unlazy before the last component failed")		\
+	  "O_CREAT's unlazy for lookup_open (O_EXCL, a negative dentry) failed") \
 									\
 	X(RESTART_COMPLETE_WALK, "restart.complete_walk", 14, RESTART, \
 	  "the walk reached its end lazily and legitimizing the result failed") \

@@ -763,3 +763,68 @@ ORACLE_TEST(open_create_records)
 	cr_log_info("%s", res.explain);
 	wt_task_release(&task);
 }
+
+/* The first LOOKUP step of name in rec, or NULL. */
+static struct wt_step *lookup_step_of(const char *name)
+{
+	for (uint32_t i = 0; i < rec->nsteps; i++) {
+		struct wt_step *s = &rec->steps[i];
+		const char *t = wt_step_text(rec, s);
+
+		if (s->kind == WT_STEP_LOOKUP && t && !strcmp(t, name))
+			return s;
+	}
+	return NULL;
+}
+
+/* The walk engine's records of an O_CREAT open that finds its last
+ * component lazily (6.12+): an existing file is one RCU-mode attempt whose
+ * lookup step is __d_lookup_rcu's, validated by step_into, and accepted;
+ * the same record naming another dentry for the name is rejected.  A
+ * cached negative dentry is discarded unused: its record has only
+ * lookup_open's lookup, then the create, and is accepted. */
+ORACLE_TEST(open_create_lazy_records)
+{
+	struct open_how how = { .flags = O_CREAT | O_RDWR, .mode = 0644 };
+	struct wt_task task;
+	struct wt_walker wk = { .task = &task, .record = rec };
+	struct wt_oracle_input in = { .record = rec, .cred = &root_cred,
+				      .name = "/a/f" };
+	struct wt_file file;
+	struct wt_step *s;
+
+	OK(wt_op_mkdir(w, "/a", 0755, false));
+	OK(wt_op_create(w, "/a/f", 0644));
+	OK(wt_op_create(w, "/a/gone", 0644));
+	OK(wt_op_unlink(w, "/a/gone"));
+	wt_task_init(&task, w, 0, 0);
+
+	cr_assert_eq(do_openat2(&wk, NULL, "/a/f", &how, &file), 0);
+	cr_assert(!file.created);
+	wt_file_close(&file);
+	cr_assert_eq(rec->nattempts, 1);
+	s = lookup_step_of("f");
+	cr_assert_not_null(s);
+	cr_expect_eq(s->arg, WT_LOOKUP_RCU);
+	cr_expect(s->rcu && s->validated);
+	cr_assert_eq(wt_oracle_check(w->history, &in, &res), WT_VERDICT_OK,
+		     "%s", res.explain);
+	s->to.dentry = s->from.dentry;
+	s->to.inode = s->from.inode;
+	cr_assert_eq(wt_oracle_check(w->history, &in, &res), WT_VERDICT_REJECTED);
+	cr_log_info("%s", res.explain);
+
+	in.name = "/a/gone";
+	cr_assert_eq(do_openat2(&wk, NULL, "/a/gone", &how, &file), 0);
+	cr_assert(file.created);
+	wt_file_close(&file);
+	cr_assert_eq(rec->nattempts, 1);
+	s = lookup_step_of("gone");
+	cr_assert_not_null(s);
+	cr_expect_eq(s->arg, WT_LOOKUP_OPEN,
+		     "the discarded RCU-mode lookup is in the record");
+	cr_expect_eq(s->to.inode, 0);
+	cr_assert_eq(wt_oracle_check(w->history, &in, &res), WT_VERDICT_OK,
+		     "%s", res.explain);
+	wt_task_release(&task);
+}

@@ -208,8 +208,9 @@ static int op(const char *name, uint64_t flags, uint64_t mode, struct wt_file *f
 	return err;
 }
 
-/* open: O_CREAT leaves RCU-walk before the last component; a plain open
- * of a cached file stays lazy. */
+/* open: O_CREAT of a new name leaves RCU-walk at lookup_fast's hash miss
+ * (not before the lookup, since 6.12); a plain open of a cached file, and
+ * of the file just created, stays lazy. */
 Test(walk_paths, open_create, .init = plain, .fini = wfx_fini)
 {
 	struct wt_file f;
@@ -218,9 +219,70 @@ Test(walk_paths, open_create, .init = plain, .fini = wfx_fini)
 	wt_file_close(&f);
 	expect_counts("rcu.ok=1");
 	cr_expect_eq(op("/a/b/g", O_CREAT | O_WRONLY, 0600, &f), 0);
+	cr_expect(f.created);
+	wt_file_close(&f);
+	expect_counts("unlazy.lookup_fast.miss=1 ref.ok=1");
+	cr_expect_eq(op("/a/b/g", O_RDONLY, 0, &f), 0);
+	wt_file_close(&f);
+	expect_counts("rcu.ok=1");
+	expect_clean();
+}
+
+/* How many LOOKUP steps of name the last attempt recorded. */
+static unsigned last_attempt_lookups(const char *name)
+{
+	const struct wt_record *r = fx.rec;
+	unsigned n = 0;
+
+	cr_assert_geq(r->nattempts, 1);
+	for (uint32_t i = r->attempts[r->nattempts - 1].first; i < r->nsteps; i++) {
+		const struct wt_step *s = &r->steps[i];
+		const char *t = wt_step_text(r, s);
+
+		n += s->kind == WT_STEP_LOOKUP && t && !strcmp(t, name);
+	}
+	return n;
+}
+
+/*
+ * lookup_fast_for_open (6.12+): O_CREAT of an existing cached file is
+ * opened without leaving RCU-walk; a cached negative dentry is found,
+ * discarded (and forgotten by the record: only lookup_open's lookup
+ * stays) and leaves RCU-walk once for the create; O_CREAT|O_EXCL skips
+ * the dcache, leaves RCU-walk and answers EEXIST for an existing name;
+ * "name/" with O_CREAT is EISDIR before any lookup, still lazy.  Every
+ * walk judged by the oracle; exact counts after each.
+ */
+Test(walk_paths, open_create_lazy_last, .init = plain, .fini = wfx_fini)
+{
+	struct wt_file f;
+
+	cr_expect_eq(op("/a/b/f", O_CREAT | O_WRONLY, 0600, &f), 0);
+	cr_expect(!f.created);
+	wt_file_close(&f);
+	expect_counts("rcu.ok=1");
+	cr_expect_eq(last_attempt_lookups("f"), 1);
+
+	wfx_verb("touch /a/b/gone");
+	wfx_verb("rm /a/b/gone");
+	cr_expect_eq(op("/a/b/gone", O_CREAT | O_WRONLY, 0600, &f), 0);
+	cr_expect(f.created);
 	wt_file_close(&f);
 	expect_counts("unlazy.open_create=1 ref.ok=1");
-	cr_expect_eq(op("/a/b/g", O_RDONLY, 0, &f), 0);
+	cr_expect_eq(fx.rec->nattempts, 1);
+	cr_expect_eq(last_attempt_lookups("gone"), 1,
+		     "the discarded RCU-mode lookup of the negative dentry is "
+		     "still in the record");
+
+	cr_expect_eq(op("/a/b/f", O_CREAT | O_EXCL | O_WRONLY, 0600, &f), -EEXIST);
+	expect_counts("unlazy.open_create=1 ref.error=1");
+
+	cr_expect_eq(op("/a/b/f/", O_CREAT | O_WRONLY, 0600, &f), -EISDIR);
+	expect_counts("rcu.error=1");
+	cr_expect_eq(last_attempt_lookups("f"), 0);
+
+	/* through a symlink to the file: followed lazily, opened lazily */
+	cr_expect_eq(op("/a/rel/f", O_CREAT | O_WRONLY, 0600, &f), 0);
 	wt_file_close(&f);
 	expect_counts("rcu.ok=1");
 	expect_clean();
