@@ -378,11 +378,18 @@ const char *pick_link(struct nameidata *nd, struct path *link,
 	if ((nd->flags & LOOKUP_NO_SYMLINKS) &&
 	    !nd_bug(nd, WT_BUG_NO_SYMLINKS_IGNORED))
 		return ERR_PTR(-ELOOP);
-	if (wt_load(inode, i_flags) & S_NEEDS_ATIME) {
-		/* touch_atime() may block: not in RCU mode */
-		if ((nd->flags & LOOKUP_RCU) &&
-		    !try_to_unlazy(nd, UNLAZY_WHY(ATIME)))
+	/*
+	 * touch_atime() may block (mnt_want_write, the journal): RCU mode
+	 * leaves when an update is due (relatime: atime not after mtime,
+	 * e.g. after touch -h of the link).  REF mode always touches, as
+	 * the kernel does; the model only acts when one is due.
+	 */
+	if (!(nd->flags & LOOKUP_RCU)) {
+		touch_atime(inode);
+	} else if (atime_needs_update(inode)) {
+		if (!try_to_unlazy(nd, UNLAZY_WHY(ATIME)))
 			return ERR_PTR(-ECHILD);
+		touch_atime(inode);
 	}
 	return pick_link_body(nd, last, link, inode);
 }

@@ -76,13 +76,13 @@
 	X(RESTART_REVALIDATE_ECHILD, "restart.revalidate.echild", 3, RESTART, \
 	  "d_revalidate answered -ECHILD and try_to_unlazy_next failed") \
 	X(UNLAZY_REVALIDATE_INVALID, "unlazy.revalidate.invalid", 3, UNLAZY, \
-	  "d_revalidate in RCU mode answered 0: unlazy, invalidate, look up again") \
+	  "d_revalidate in RCU mode answered 0: unlazy, invalidate, look up again (remote-bad: a bad inode)") \
 	X(RESTART_REVALIDATE_INVALID, "restart.revalidate.invalid", 3, RESTART, \
-	  "d_revalidate answered 0 and try_to_unlazy_next failed")	\
+	  "d_revalidate answered 0 and try_to_unlazy_next failed (remote-bad, the child moved)") \
 	X(UNLAZY_REVALIDATE_ERROR, "unlazy.revalidate.error", 3, UNLAZY, \
-	  "d_revalidate in RCU mode answered an error (-ESTALE): unlazy, return it") \
+	  "d_revalidate in RCU mode answered an error (-ESTALE): unlazy, return it (remote-bad under remote-layer on)") \
 	X(RESTART_REVALIDATE_ERROR, "restart.revalidate.error", 3, RESTART, \
-	  "d_revalidate answered an error and try_to_unlazy_next failed") \
+	  "d_revalidate answered an error and try_to_unlazy_next failed (remote-bad, remote-layer on, the child died)") \
 	X(RETRY_REVALIDATE_INVALID, "retry.revalidate.invalid", 3, RETRY, \
 	  "d_revalidate in REF mode answered 0: d_invalidate, then lookup_slow") \
 	X(ESTALE_REVALIDATE, "estale.revalidate", 3, ESTALE,		\
@@ -137,9 +137,9 @@
 	X(RESTART_LINK_STACK, "restart.link_stack", 8, RESTART,	\
 	  "the stack allocation failed in RCU mode and legitimizing (or the link) failed") \
 	X(UNLAZY_ATIME, "unlazy.atime", 8, UNLAZY,			\
-	  "following the link needs an atime update (S_NEEDS_ATIME), which blocks") \
+	  "following the link needs an atime update (S_NEEDS_ATIME: touch -h LINK), which blocks") \
 	X(RESTART_ATIME, "restart.atime", 8, RESTART,			\
-	  "an atime update was needed and legitimizing failed")		\
+	  "an atime update was needed (touch -h LINK) and legitimizing failed") \
 	X(RESTART_MAY_FOLLOW_LINK, "restart.may_follow_link", 8, RESTART, \
 	  "protected_symlinks would deny the trailing link: REF-walk audits and refuses") \
 	X(ESTALE_GET_LINK, "estale.get_link", 8, ESTALE,		\

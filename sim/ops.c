@@ -414,6 +414,87 @@ int wt_op_acl_uncache(struct wt_world *w, const char *path)
 	return err;
 }
 
+/* The client-side inode at fspath/path (path relative to the fs root). */
+static int remote_make_bad(struct wt_world *w, const char *fspath,
+			   const char *path)
+{
+	char full[PATH_MAX_LEN];
+	struct super_block *sb;
+	struct path mnt, p;
+	int err;
+
+	sb = sb_at(w, fspath, &mnt);
+	if (IS_ERR(sb))
+		return (int)PTR_ERR(sb);
+	wt_path_put(&mnt);
+	if (sb->s_type->kind != WT_FS_REMOTE)
+		return -EINVAL;
+	if (snprintf(full, sizeof(full), "%s/%s", fspath, path) >= (int)sizeof(full))
+		return -ENAMETOOLONG;
+	err = wt_resolve(w, full, 0, &p);
+	if (err)
+		return err;
+	if (p.dentry->d_sb != sb)
+		err = -EXDEV;	/* something else is mounted on the way */
+	else
+		err = wt_remote_make_bad(d_inode(p.dentry));
+	wt_path_put(&p);
+	return err;
+}
+
+/* Client-side knowledge, not a namespace change: no history record. */
+int wt_op_remote_bad(struct wt_world *w, const char *fspath, const char *path)
+{
+	int err = wt_writer_lock(w);
+
+	if (err)
+		return err;
+	err = remote_make_bad(w, fspath, path);
+	if (!err)
+		wt_writer_done(w);
+	wt_writer_unlock(w);
+	return err;
+}
+
+int wt_op_remote_layer(struct wt_world *w, const char *fspath, bool on)
+{
+	struct super_block *sb;
+	struct path p;
+	int err = wt_writer_lock(w);
+
+	if (err)
+		return err;
+	sb = sb_at(w, fspath, &p);
+	if (IS_ERR(sb)) {
+		err = (int)PTR_ERR(sb);
+	} else {
+		err = wt_remote_option(sb, WT_REMOTE_OVL_LAYER, on);
+		wt_path_put(&p);
+	}
+	if (!err)
+		wt_writer_done(w);
+	wt_writer_unlock(w);
+	return err;
+}
+
+/* Timestamps are not namespace facts either: no history record. */
+int wt_op_touch_nofollow(struct wt_world *w, const char *path)
+{
+	struct path p;
+	int err = wt_writer_lock(w);
+
+	if (err)
+		return err;
+	err = wt_resolve(w, path, 0, &p);
+	if (!err) {
+		wt_inode_touch(d_inode(p.dentry));
+		wt_path_put(&p);
+		wt_writer_done(w);
+	}
+	wt_writer_unlock(w);
+	return err;
+}
+
 int wt_op_autofs_busy(struct wt_world *w, const char *fspath, bool busy)
 {
 	struct super_block *sb;

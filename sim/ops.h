@@ -112,6 +112,15 @@ int wt_op_remote(struct wt_world *w, enum wt_remote_change change,
 int wt_op_acl_uncache(struct wt_world *w, const char *path);
 /* autofs: make the daemon busy (d_manage blocks) or not. */
 int wt_op_autofs_busy(struct wt_world *w, const char *fspath, bool busy);
+/* remote: the client marks the inode at fspath/path bad (revalidation
+ * answers 0, in RCU mode too); -EINVAL when not remote. */
+int wt_op_remote_bad(struct wt_world *w, const char *fspath, const char *path);
+/* remote: seen through overlayfs or not (a 0 from revalidation reaches
+ * the walker as -ESTALE, in RCU mode too). */
+int wt_op_remote_layer(struct wt_world *w, const char *fspath, bool on);
+/* touch -h: path itself (not followed, not created) gets atime and mtime
+ * now; a symlink then needs an atime update when next followed. */
+int wt_op_touch_nofollow(struct wt_world *w, const char *path);
 
 /* --- the creating path of each inode (walktorture lookup's "object") --- */
 /*
@@ -154,6 +163,9 @@ enum wt_op {
 	WT_OP_REMOTE,
 	WT_OP_ACL_UNCACHE,
 	WT_OP_AUTOFS_BUSY,
+	WT_OP_REMOTE_BAD,
+	WT_OP_REMOTE_LAYER,
+	WT_OP_TOUCH_NOFOLLOW,
 	WT_OP__COUNT
 };
 

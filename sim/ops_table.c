@@ -228,6 +228,31 @@ const struct wt_op_row wt_op_table[WT_OP__COUNT] = {
 		.publish = { NULL },
 		.notes = "the daemon's state: not a namespace change, not logged",
 	},
+	[WT_OP_REMOTE_BAD] = {
+		.op = WT_OP_REMOTE_BAD, .name = "remote-bad",
+		.locks = { "writer_mutex", "i_lock(inode)" },
+		.seqs = 0,
+		.stores = { NULL },
+		.publish = { NULL },
+		.notes = "the client's inode state (S_BAD_INODE): not a namespace"
+			 " change, not logged",
+	},
+	[WT_OP_REMOTE_LAYER] = {
+		.op = WT_OP_REMOTE_LAYER, .name = "remote-layer",
+		.locks = { "writer_mutex" },
+		.seqs = 0,
+		.stores = { NULL },
+		.publish = { NULL },
+		.notes = "a mount option (WT_REMOTE_OVL_LAYER): not logged",
+	},
+	[WT_OP_TOUCH_NOFOLLOW] = {
+		.op = WT_OP_TOUCH_NOFOLLOW, .name = "touch -h",
+		.locks = { "writer_mutex", "i_lock(inode)" },
+		.seqs = 0,
+		.stores = { NULL },
+		.publish = { NULL },
+		.notes = "timestamps (S_NEEDS_ATIME): not namespace facts, not logged",
+	},
 };
 
 const struct wt_op_row *wt_op_row(enum wt_op op)

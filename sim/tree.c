@@ -116,7 +116,7 @@ const char *wt_verb_names(void)
 	return "mkdir, touch, ln, chmod, chown, mv, rm, rmdir, mount, umount, "
 	       "shrink, proc-magic, remote-create, remote-mkdir, remote-symlink, "
 	       "remote-rm, remote-mv, remote-invalidate, remote-expire, "
-	       "acl-uncache, autofs-busy";
+	       "acl-uncache, autofs-busy, remote-bad, remote-layer";
 }
 
 /* Move word i of ws into v's operands (ownership passes). */
@@ -362,6 +362,38 @@ static int parse_remote(struct wt_verb *v, struct words *ws, unsigned r,
 	return absolute(v, 0, e);
 }
 
+/* VERB FSPATH on|off */
+static int parse_on_off(struct wt_verb *v, struct words *ws,
+			struct wt_verb_error *e)
+{
+	const char *usage = v->kind == WT_V_AUTOFS_BUSY ?
+		"autofs-busy FSPATH on|off" : "remote-layer FSPATH on|off";
+
+	if (operands(v, ws, 1, 2, false, usage, e))
+		return -1;
+	if (strcmp(v->argv[1], "on") && strcmp(v->argv[1], "off"))
+		return fail(e, v->col[1], "expected on or off, not '%s'",
+			    v->argv[1]);
+	v->busy = !strcmp(v->argv[1], "on");
+	return absolute(v, 0, e);
+}
+
+/* touch [-h] PATH...: -h (--no-dereference) touches a symlink itself. */
+static int parse_touch(struct wt_verb *v, struct words *ws,
+		       struct wt_verb_error *e)
+{
+	unsigned i = 1;
+
+	if (i < ws->n && (!strcmp(ws->v[i], "-h") ||
+			  !strcmp(ws->v[i], "--no-dereference"))) {
+		v->flags |= WT_VERB_NO_DEREF;
+		i++;
+	}
+	if (operands(v, ws, i, 1, true, "touch [-h] PATH...", e))
+		return -1;
+	return all_absolute(v, 0, e);
+}
+
 static int parse_misc(struct wt_verb *v, struct words *ws,
 		      struct wt_verb_error *e)
 {
@@ -377,16 +409,16 @@ static int parse_misc(struct wt_verb *v, struct words *ws,
 			return -1;
 		return absolute(v, 0, e);
 	case WT_V_AUTOFS_BUSY:
-		if (operands(v, ws, 1, 2, false, "autofs-busy FSPATH on|off", e))
+	case WT_V_REMOTE_LAYER:
+		return parse_on_off(v, ws, e);
+	case WT_V_REMOTE_BAD:
+		if (operands(v, ws, 1, 2, false, "remote-bad FSPATH PATH", e))
 			return -1;
-		if (strcmp(v->argv[1], "on") && strcmp(v->argv[1], "off"))
-			return fail(e, v->col[1], "expected on or off, not '%s'",
-				    v->argv[1]);
-		v->busy = !strcmp(v->argv[1], "on");
 		return absolute(v, 0, e);
-	default:	/* touch, rm, rmdir */
-		if (operands(v, ws, 1, 1, true, v->kind == WT_V_TOUCH ?
-			     "touch PATH..." : v->kind == WT_V_RM ? "rm PATH..." :
+	case WT_V_TOUCH:
+		return parse_touch(v, ws, e);
+	default:	/* rm, rmdir */
+		if (operands(v, ws, 1, 1, true, v->kind == WT_V_RM ? "rm PATH..." :
 			     "rmdir PATH...", e))
 			return -1;
 		return all_absolute(v, 0, e);
@@ -402,7 +434,8 @@ static const struct {
 	{ "rm", WT_V_RM }, { "rmdir", WT_V_RMDIR }, { "mount", WT_V_MOUNT },
 	{ "umount", WT_V_UMOUNT }, { "shrink", WT_V_SHRINK },
 	{ "proc-magic", WT_V_PROC_MAGIC }, { "acl-uncache", WT_V_ACL_UNCACHE },
-	{ "autofs-busy", WT_V_AUTOFS_BUSY },
+	{ "autofs-busy", WT_V_AUTOFS_BUSY }, { "remote-bad", WT_V_REMOTE_BAD },
+	{ "remote-layer", WT_V_REMOTE_LAYER },
 };
 
 static int parse_words(struct wt_verb *v, struct words *ws,

@@ -15,6 +15,10 @@
  *
  *   mkdir [-p] [-m MODE] PATH...      directories (MODE octal, default 755)
  *   touch PATH...                     regular files (0644); existing: kept
+ *   touch -h PATH...                  the path itself, not followed nor
+ *                                     created: atime and mtime now, so a
+ *                                     symlink's next follow updates its
+ *                                     atime (relatime; RCU-walk unlazies)
  *   ln -s TARGET PATH                 a symlink
  *   ln TARGET PATH                    a hard link
  *   chmod MODE PATH                   octal MODE, follows a symlink
@@ -37,6 +41,12 @@
  *   remote-expire FSPATH              every cached entry times out
  *   acl-uncache PATH                  slowperm: the next RCU check blocks
  *   autofs-busy FSPATH on|off         autofs: the daemon blocks d_manage
+ *   remote-bad FSPATH PATH            remote: the client marks its inode bad
+ *                                     (is_bad_inode): d_revalidate answers 0,
+ *                                     in RCU mode too
+ *   remote-layer FSPATH on|off        remote seen through overlayfs: a 0
+ *                                     from d_revalidate becomes -ESTALE
+ *                                     (ovl_revalidate_real), in RCU mode too
  */
 #ifndef WT_SIM_TREE_H
 #define WT_SIM_TREE_H
@@ -69,6 +79,8 @@ enum wt_verb_kind {
 	WT_V_REMOTE,
 	WT_V_ACL_UNCACHE,
 	WT_V_AUTOFS_BUSY,
+	WT_V_REMOTE_BAD,
+	WT_V_REMOTE_LAYER,
 	WT_V__COUNT
 };
 
@@ -81,7 +93,7 @@ struct wt_verb {
 	umode_t mode;
 	uint32_t uid;
 	uint32_t gid;
-	bool busy;		/* autofs-busy */
+	bool busy;		/* autofs-busy, remote-layer: on */
 	enum wt_remote_change remote;
 	unsigned argc;		/* the operands (paths, names, types) */
 	char *argv[WT_VERB_MAX_ARGS];
@@ -90,6 +102,7 @@ struct wt_verb {
 };
 
 #define WT_VERB_PARENTS	0x100	/* mkdir -p */
+#define WT_VERB_NO_DEREF	0x200	/* touch -h */
 
 struct wt_verb_error {
 	char file[256];		/* "" for a lone verb */

@@ -28,6 +28,7 @@ static const char *const verb_names[WT_V__COUNT] = {
 	[WT_V_UMOUNT] = "umount", [WT_V_SHRINK] = "shrink",
 	[WT_V_PROC_MAGIC] = "proc-magic", [WT_V_REMOTE] = "remote",
 	[WT_V_ACL_UNCACHE] = "acl-uncache", [WT_V_AUTOFS_BUSY] = "autofs-busy",
+	[WT_V_REMOTE_BAD] = "remote-bad", [WT_V_REMOTE_LAYER] = "remote-layer",
 };
 
 static int run_failed(const struct wt_verb *v, unsigned i, int err,
@@ -55,7 +56,8 @@ static int run_each(struct wt_world *w, const struct wt_verb *v,
 			err = wt_op_mkdir(w, p, v->mode, v->flags & WT_VERB_PARENTS);
 			break;
 		case WT_V_TOUCH:
-			err = wt_op_create(w, p, 0644);
+			err = v->flags & WT_VERB_NO_DEREF ?
+			      wt_op_touch_nofollow(w, p) : wt_op_create(w, p, 0644);
 			break;
 		case WT_V_RM:
 			err = wt_op_unlink(w, p);
@@ -110,6 +112,10 @@ static int run_one(struct wt_world *w, const struct wt_verb *v)
 		return wt_op_acl_uncache(w, a[0]);
 	case WT_V_AUTOFS_BUSY:
 		return wt_op_autofs_busy(w, a[0], v->busy);
+	case WT_V_REMOTE_BAD:
+		return wt_op_remote_bad(w, a[0], a[1]);
+	case WT_V_REMOTE_LAYER:
+		return wt_op_remote_layer(w, a[0], v->busy);
 	default:
 		return -EINVAL;
 	}

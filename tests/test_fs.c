@@ -315,6 +315,47 @@ Test(fs, remote_negative_deleted_and_always)
 	remote_teardown(&f);
 }
 
+/* A bad inode is known bad without asking: 0 in every mode, before the
+ * expiry test; seen through overlayfs the 0 is -ESTALE, RCU mode too;
+ * its good neighbours keep their answers; the next lookup of the name
+ * makes a good inode.  Checked by calling d_revalidate in each mode. */
+Test(fs, remote_bad_inode_and_ovl_layer)
+{
+	struct remote_fixture f = remote_setup();
+	struct dentry *a, *b, *fresh;
+	int err;
+
+	a = client_lookup(f.root, "a", 0, &err);
+	b = client_lookup(a, "b", 0, &err);
+	cr_assert(a && b);
+	cr_assert_eq(rv(a, LOOKUP_RCU), 1);
+	cr_assert_eq(wt_remote_make_bad(d_inode(a)), 0);
+	cr_assert_eq(rv(a, LOOKUP_RCU), 0, "no -ECHILD: nothing to ask");
+	cr_assert_eq(rv(a, 0), 0);
+	cr_assert_eq(rv(a, LOOKUP_REVAL), 0);
+	cr_assert_eq(rv(b, LOOKUP_RCU), 1, "only a's inode is bad");
+	wt_remote_expire(f.sb);
+	cr_assert_eq(rv(a, LOOKUP_RCU), 0, "bad comes before expired");
+	cr_assert_eq(rv(b, LOOKUP_RCU), -ECHILD);
+
+	cr_assert_eq(wt_remote_option(f.sb, WT_REMOTE_OVL_LAYER, true), 0);
+	cr_assert_eq(rv(a, LOOKUP_RCU), -ESTALE, "ovl_revalidate_real: 0 -> -ESTALE");
+	cr_assert_eq(rv(a, 0), -ESTALE);
+	cr_assert_eq(rv(b, LOOKUP_RCU), -ECHILD, "other answers pass through");
+	cr_assert_eq(rv(b, 0), 1);
+	cr_assert_eq(wt_remote_option(f.sb, WT_REMOTE_OVL_LAYER, false), 0);
+	cr_assert_eq(rv(a, LOOKUP_RCU), 0);
+
+	dput(b);
+	d_invalidate(a);
+	dput(a);
+	fresh = client_lookup(f.root, "a", 0, &err);
+	cr_assert(fresh && d_is_dir(fresh));
+	cr_assert_eq(rv(fresh, LOOKUP_RCU), 1, "a new inode, not bad");
+	dput(fresh);
+	remote_teardown(&f);
+}
+
 /* A server-made symlink reaches the client uncached: RCU mode answers
  * -ECHILD, REF mode fetches and caches the body. */
 Test(fs, remote_uncached_symlink)

@@ -253,6 +253,11 @@ static const struct seq_case seq_cases[] = {
 	  "proc-magic /p fd /t", .created = "/p/fd" },
 	{ WT_OP_REMOTE, "mkdir /r\nmount -t remote srv /r\ntouch /r/f",
 	  "remote-mv /r f g", .prep = NULL },
+	{ WT_OP_REMOTE_BAD, "mkdir /r\nmount -t remote srv /r\ntouch /r/f",
+	  "remote-bad /r f", .prep = NULL },
+	{ WT_OP_REMOTE_LAYER, "mkdir /r\nmount -t remote srv /r",
+	  "remote-layer /r on", .prep = NULL },
+	{ WT_OP_TOUCH_NOFOLLOW, "touch /f\nln -s /f /l", "touch -h /l", .prep = NULL },
 };
 
 #define N_SEQ_CASES (sizeof(seq_cases) / sizeof(seq_cases[0]))

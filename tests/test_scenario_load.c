@@ -109,7 +109,8 @@ Test(scenario_load, bad_verb)
 		     "chmod, chown, mv, rm, rmdir, mount, umount, shrink, "
 		     "proc-magic, remote-create, remote-mkdir, remote-symlink, "
 		     "remote-rm, remote-mv, remote-invalidate, remote-expire, "
-		     "acl-uncache, autofs-busy); or a walk: stat, lstat, open, "
+		     "acl-uncache, autofs-busy, remote-bad, remote-layer); "
+		     "or a walk: stat, lstat, open, "
 		     "openat2, parentat, mountpoint, open_root");
 }
 

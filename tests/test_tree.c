@@ -115,6 +115,43 @@ Test(tree, failing_line_stops_the_build)
 	wt_ops_world_destroy(w);
 }
 
+Test(tree, rcu_answer_verbs)
+{
+	/* touch -h, remote-bad and remote-layer (the knobs that make RCU-walk
+	 * meet an atime update, a 0 and an error from d_revalidate): typos
+	 * are parse errors at their column, a wrong target fails its line
+	 * with the errno, and good lines build. */
+	struct wt_world *w = t_build(NULL);
+	struct wt_verb_error e;
+	char buf[600];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	parse_err("touch -x /l\n", 1, 7, "unknown option '-x'");
+	parse_err("touch -h\n", 1, 7, "missing operands: usage: touch [-h] PATH...");
+	parse_err("touch -h l\n", 1, 10, "not absolute");
+	parse_err("remote-bad /r\n", 1, 12, "usage: remote-bad FSPATH PATH");
+	parse_err("remote-bad r a\n", 1, 12, "not absolute");
+	parse_err("remote-layer /r yes\n", 1, 17, "expected on or off");
+	parse_err("remote-lyer /r on\n", 1, 1, "remote-bad, remote-layer");
+	cr_assert_eq(wt_tree_build_string(w, "mkdir /t\nremote-bad /t x\n",
+					  "x.tree", &e), -EINVAL);
+	wt_verb_error_print(&e, f);
+	fclose(f);
+	cr_assert(strstr(buf, "x.tree:2: remote-bad /t: EINVAL"), "%s", buf);
+	cr_assert_eq(wt_tree_build_string(w, "touch -h /nope\n", "y", &e), -ENOENT);
+	cr_assert_eq(wt_tree_build_string(w, "mkdir /r\nmount -t remote s /r\n"
+					  "mkdir /r/a\nremote-bad /r b\n", "z", &e),
+		     -ENOENT);
+	cr_assert_eq(e.line, 4);
+	cr_assert_eq(wt_tree_build_string(w, "remote-bad /r a\nremote-layer /r on\n"
+					  "remote-layer /t on\nln -s /r /l\n"
+					  "touch -h /l /r\n", "ok", &e), -EINVAL);
+	cr_assert_eq(e.line, 3, "remote-layer on a tmpfs: %s", e.msg);
+	cr_assert_eq(wt_tree_build_string(w, "ln -s /r /l\ntouch -h /l /r\n",
+					  "ok", &e), 0);
+	wt_ops_world_destroy(w);
+}
+
 /* ------------------------------------------------------------------ */
 /* the command                                                          */
 

@@ -40,6 +40,10 @@
  *    dentry and looks the name up again, getting a fresh handle).  Never
  *    -ESTALE.
  *  An answer of 1 records the epoch sampled before asking.
+ *  Before all that, a bad inode (S_BAD_INODE, wt_remote_make_bad) answers
+ *  0 in either mode, without asking; and with WT_REMOTE_OVL_LAYER every
+ *  0 reaches the walker as -ESTALE (overlayfs over the client) -- the
+ *  two ways d_revalidate says 0 or an error to RCU-walk.
  *
  * ->lookup(dir, dentry, flags) asks for the name in dir's node.  dir's
  * handle stale -> -ESTALE, unless LOOKUP_REVAL: then the client refreshes
@@ -387,12 +391,21 @@ static int revalidate_by_path(struct remote_server *s, struct dentry *d)
 	return ret;
 }
 
-static int remote_d_revalidate(struct dentry *d, unsigned flags)
+/*
+ * The client's own answer.  A bad inode is known bad without asking, so
+ * the answer is 0 in RCU mode too: nfs_do_lookup_revalidate tests
+ * is_bad_inode() and fuse_dentry_revalidate fuse_is_bad() before either
+ * can bail out with -ECHILD.
+ */
+static int remote_revalidate(struct remote_server *s, struct dentry *d,
+			     unsigned flags)
 {
-	struct remote_server *s = srv_of(d->d_sb);
+	struct inode *inode = d_inode_rcu(d);
 	uint64_t epoch;
 	int ret;
 
+	if (inode && (wt_load(inode, i_flags) & S_BAD_INODE))
+		return 0;
 	if (!remote_expired(s, d, flags))
 		return 1;
 	/* The cache may be out of date and asking sleeps: RCU-walk hands
@@ -406,6 +419,24 @@ static int remote_d_revalidate(struct dentry *d, unsigned flags)
 		ret = revalidate_by_handle(s, d);
 	if (ret == 1)
 		d_set_epoch(d, epoch);
+	return ret;
+}
+
+/*
+ * Seen through overlayfs (WT_REMOTE_OVL_LAYER), the walker gets what
+ * ovl_revalidate_real makes of the layer's answer: 0 becomes -ESTALE, in
+ * RCU mode as well (only the layer's d_invalidate waits for REF mode; the
+ * model has one dentry, which the walker drops).  So a bad inode answers
+ * -ESTALE to RCU-walk, the way an overlay over NFS does.
+ */
+static int remote_d_revalidate(struct dentry *d, unsigned flags)
+{
+	struct remote_server *s = srv_of(d->d_sb);
+	int ret = remote_revalidate(s, d, flags);
+
+	if (!ret && (__atomic_load_n(&s->options, __ATOMIC_RELAXED) &
+		     WT_REMOTE_OVL_LAYER))
+		return -ESTALE;
 	return ret;
 }
 
@@ -855,6 +886,29 @@ int wt_remote_set_options(struct super_block *sb, unsigned options)
 	if (!s)
 		return -EINVAL;
 	__atomic_store_n(&s->options, options, __ATOMIC_RELAXED);
+	return 0;
+}
+
+int wt_remote_option(struct super_block *sb, unsigned option, bool on)
+{
+	struct remote_server *s = srv_of(sb);
+
+	if (!s)
+		return -EINVAL;
+	if (on)
+		__atomic_or_fetch(&s->options, option, __ATOMIC_RELAXED);
+	else
+		__atomic_and_fetch(&s->options, ~option, __ATOMIC_RELAXED);
+	return 0;
+}
+
+int wt_remote_make_bad(struct inode *inode)
+{
+	if (!srv_of(inode->i_sb))
+		return -EINVAL;
+	spin_lock(&inode->i_lock);
+	wt_store(inode, i_flags, inode->i_flags | S_BAD_INODE);
+	spin_unlock(&inode->i_lock);
 	return 0;
 }
 

@@ -40,7 +40,18 @@ void wt_remote_expire(struct super_block *sb);
 /* Mount options. */
 #define WT_REMOTE_ALWAYS_REVAL	0x1	/* lookupcache=none: every
 					 * revalidation asks the server */
+#define WT_REMOTE_OVL_LAYER	0x2	/* seen through overlayfs: d_revalidate's
+					 * 0 reaches the walker as -ESTALE
+					 * (ovl_revalidate_real), RCU mode too */
 int wt_remote_set_options(struct super_block *sb, unsigned options);
+/* Turn one option on or off, keeping the others. */
+int wt_remote_option(struct super_block *sb, unsigned option, bool on);
+
+/* The client marks its inode bad, as NFS's make_bad_inode or FUSE's
+ * fuse_make_bad do when a reply shows the handle naming an object of
+ * another type: every dentry of it then revalidates to 0 (RCU mode too),
+ * and the next lookup makes a new inode.  -EINVAL if not remote. */
+int wt_remote_make_bad(struct inode *inode);
 
 /* How many times the client asked the server (statistics, tests). */
 uint64_t wt_remote_server_asks(const struct super_block *sb);

@@ -4,6 +4,7 @@
  * checks (the model of generic_permission and inode_permission in Linux
  * 6.x fs/namei.c, with credentials instead of the current task).
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -184,6 +185,32 @@ int wt_inode_set_link(struct inode *inode, const char *body)
 	spin_unlock(&inode->i_lock);
 	linkbody_free_rcu(i_world(inode), old);
 	return 0;
+}
+
+static void i_flags_update(struct inode *inode, uint32_t clear, uint32_t set)
+{
+	spin_lock(&inode->i_lock);
+	wt_store(inode, i_flags, (inode->i_flags & ~clear) | set);
+	spin_unlock(&inode->i_lock);
+}
+
+void wt_inode_touch(struct inode *inode)
+{
+	assert(inode);
+	i_flags_update(inode, 0, S_NEEDS_ATIME);
+}
+
+/*
+ * The atime is now after the mtime: relatime asks for nothing more (the
+ * model has no clock, so "a day later" never comes).  REF-walk calls this
+ * for every link it follows; its one load of i_flags is the load that
+ * pick_link's REF branch always made, so schedules keep their points.
+ */
+void touch_atime(struct inode *inode)
+{
+	assert(inode);
+	if (atime_needs_update(inode))
+		i_flags_update(inode, S_NEEDS_ATIME, 0);
 }
 
 /* ------------------------------------------------------------------ */

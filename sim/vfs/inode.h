@@ -19,9 +19,10 @@
 /* i_flags */
 #define S_DEAD		0x0001	/* rmdir'ed / unlinked and evicted */
 #define S_ACL_UNCACHED	0x0002	/* slow-permission: the ACL must be fetched (blocks) */
-#define S_NEEDS_ATIME	0x0004	/* following this link wants an atime update (blocks) */
+#define S_NEEDS_ATIME	0x0004	/* atime_needs_update(): touch_atime due (blocks) */
 #define S_LINK_UNCACHED	0x0008	/* remote: the link body is not in memory */
 #define S_MAGICLINK	0x0010	/* proc-like magic link: get_link jumps (nd_jump_link) */
+#define S_BAD_INODE	0x0020	/* remote: the client found it bad (is_bad_inode) */
 
 /*
  * A symlink body: i_link points at its text.  Published with a release
@@ -89,6 +90,24 @@ void iput(struct inode *inode);		/* last put frees through RCU */
  * are meant to be set once, before the inode is published: a walker in
  * REF mode reads a body without RCU protection. */
 int wt_inode_set_link(struct inode *inode, const char *body);
+
+/*
+ * atime.  The model keeps no timestamps: S_NEEDS_ATIME stands for
+ * atime_needs_update()'s answer under relatime, the default -- true once
+ * the inode's atime is not after its mtime (touch -h of a symlink sets
+ * both to now), false again after touch_atime.  A link made by ln -s
+ * counts as already read, so an ordinary tree has no atime update due
+ * and RCU-walk follows its links lazily.
+ */
+static inline bool atime_needs_update(struct inode *inode)
+{
+	return wt_load(inode, i_flags) & S_NEEDS_ATIME;
+}
+/* touch -h: atime and mtime now, so the next access updates atime. */
+void wt_inode_touch(struct inode *inode);
+/* REF mode: the update atime_needs_update asked for (may block in the
+ * kernel: mnt_want_write, the journal). */
+void touch_atime(struct inode *inode);
 
 /* Group membership, for generic_permission and the oracle. */
 bool in_group_p(const struct cred *cred, uint32_t gid);
