@@ -456,7 +456,14 @@ int wt_op_remote_bad(struct wt_world *w, const char *fspath, const char *path)
 	return err;
 }
 
-int wt_op_remote_layer(struct wt_world *w, const char *fspath, bool on)
+/*
+ * Set a switch of the filesystem mounted at fspath (its root), under the
+ * writer lock: state the filesystem keeps, not a namespace change, so no
+ * history record.
+ */
+static int sb_switch(struct wt_world *w, const char *fspath,
+		     int (*set)(struct super_block *, unsigned, bool),
+		     unsigned what, bool on)
 {
 	struct super_block *sb;
 	struct path p;
@@ -468,13 +475,18 @@ int wt_op_remote_layer(struct wt_world *w, const char *fspath, bool on)
 	if (IS_ERR(sb)) {
 		err = (int)PTR_ERR(sb);
 	} else {
-		err = wt_remote_option(sb, WT_REMOTE_OVL_LAYER, on);
+		err = set(sb, what, on);
 		wt_path_put(&p);
 	}
 	if (!err)
 		wt_writer_done(w);
 	wt_writer_unlock(w);
 	return err;
+}
+
+int wt_op_remote_layer(struct wt_world *w, const char *fspath, bool on)
+{
+	return sb_switch(w, fspath, wt_remote_option, WT_REMOTE_OVL_LAYER, on);
 }
 
 /* Timestamps are not namespace facts either: no history record. */
@@ -495,23 +507,13 @@ int wt_op_touch_nofollow(struct wt_world *w, const char *path)
 	return err;
 }
 
+static int autofs_busy(struct super_block *sb, unsigned what, bool busy)
+{
+	(void)what;
+	return wt_autofs_set_busy(sb, busy);
+}
+
 int wt_op_autofs_busy(struct wt_world *w, const char *fspath, bool busy)
 {
-	struct super_block *sb;
-	struct path p;
-	int err = wt_writer_lock(w);
-
-	if (err)
-		return err;
-	sb = sb_at(w, fspath, &p);
-	if (IS_ERR(sb)) {
-		err = (int)PTR_ERR(sb);
-	} else {
-		err = wt_autofs_set_busy(sb, busy);
-		wt_path_put(&p);
-	}
-	if (!err)
-		wt_writer_done(w);
-	wt_writer_unlock(w);
-	return err;
+	return sb_switch(w, fspath, autofs_busy, 0, busy);
 }
