@@ -211,12 +211,13 @@ static bool explain_exdev(struct oj *j, const struct wt_step *last)
 			return true;
 	}
 	if (flags & LOOKUP_BENEATH) {
-		/* an absolute name, `..` at the root, an absolute symlink */
+		/* an absolute name, `..` in_root, an absolute symlink */
 		const char *name = j->in->name;
 
 		if (!last || (name && name[0] == '/'))
 			return true;
-		if (j->pos_known && oj_is_root(j, j->pos.mnt, j->pos.dentry))
+		if (j->pos_known &&
+		    oj_dotdot_in_root(j, j->pos.mnt, j->pos.dentry))
 			return true;
 		if (kind == WT_STEP_LINK) {
 			const char *body = wt_step_text(j->r, last);

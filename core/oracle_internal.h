@@ -113,6 +113,7 @@ bool oj_is_remote(const struct oj *j, const struct wt_ident *id);
 int oj_inode_type(const struct oj *j, uint64_t inode);	/* S_IFMT bits, 0 unknown */
 /* Is (mnt, dentry) the walker's root? */
 bool oj_is_root(struct oj *j, uint64_t mnt, uint64_t dentry);
+bool oj_dotdot_in_root(struct oj *j, uint64_t mnt, uint64_t dentry);
 
 /* --- oracle_answer.c: the answer and the protocol --- */
 bool oj_check_ladder(struct oj *j);

@@ -366,15 +366,25 @@ static bool connected(struct oj *j, const struct wt_mount_fact *m,
 	return wt_ns_connected(j->ns, m, dentry);
 }
 
-static enum holds dotdot_stays(struct oj *j, const struct wt_step *s)
+/*
+ * follow_dotdot's in_root: `..` stays where it is at the walker's root,
+ * and at a mount root whose chain up meets the root or ends -- a mount
+ * stacked on the root's own mountpoint is one (LOOKUP_BENEATH answers
+ * EXDEV there, not only at the root itself).
+ */
+bool oj_dotdot_in_root(struct oj *j, uint64_t mnt, uint64_t dentry)
 {
-	const struct wt_mount_fact *m = wt_ns_mount(j->ns, s->from.mnt);
+	const struct wt_mount_fact *m = wt_ns_mount(j->ns, mnt);
 	uint64_t pm, pd;
 
-	if (oj_is_root(j, s->from.mnt, s->from.dentry))
-		return HOLDS;
-	if (m && m->root == s->from.dentry &&
-	    !choose_mountpoint(j, m->id, &pm, &pd))
+	if (oj_is_root(j, mnt, dentry))
+		return true;
+	return m && m->root == dentry && !choose_mountpoint(j, m->id, &pm, &pd);
+}
+
+static enum holds dotdot_stays(struct oj *j, const struct wt_step *s)
+{
+	if (oj_dotdot_in_root(j, s->from.mnt, s->from.dentry))
 		return HOLDS;
 	oj_why(j, "mount %llu dentry %llu is not the walker's root: `..` moves",
 	       (unsigned long long)s->from.mnt,

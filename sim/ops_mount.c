@@ -67,6 +67,21 @@ static void log_tree(struct wt_hist_rec *rec, struct mnt_list *l)
 	}
 }
 
+/*
+ * lock_mount: where a mount verb attaches.  The path a verb names may
+ * already have mounts on it that its resolution did not cross -- "/" is
+ * the process root, and path_init does not cross what is mounted on it
+ * -- so, as do_lock_mount does with namespace_sem held, go up to the top
+ * of the stack and mount on the top mount's root.  This keeps one child
+ * per (parent, mountpoint), which __lookup_mnt and the namespace
+ * snapshot (wt_ns_mount_at) both rely on: two mounts attached at one
+ * place would leave the two disagreeing about which is on top.
+ */
+static void lock_mount(struct path *mp)
+{
+	wt_follow_mounts(mp);
+}
+
 /* ------------------------------------------------------------------ */
 /* mount -t                                                             */
 
@@ -116,6 +131,7 @@ int wt_op_mount(struct wt_world *w, const char *type, const char *name,
 	err = wt_resolve(w, path, WT_RES_FOLLOW, &mp);
 	if (!err) {
 		mutex_lock(&w->namespace_sem);
+		lock_mount(&mp);
 		err = do_new_mount(w, t, name, path, &mp);
 		mutex_unlock(&w->namespace_sem);
 		wt_path_put(&mp);
@@ -250,6 +266,7 @@ int wt_op_bind(struct wt_world *w, const char *src, const char *dst,
 	if (!err) {
 		snprintf(args, sizeof(args), "%s %s", src, dst);
 		mutex_lock(&w->namespace_sem);
+		lock_mount(&d);
 		err = do_bind(w, &s, &d, recursive, args);
 		mutex_unlock(&w->namespace_sem);
 		wt_path_put(&d);
@@ -311,6 +328,7 @@ int wt_op_move_mount(struct wt_world *w, const char *src, const char *dst)
 	if (!err) {
 		snprintf(args, sizeof(args), "%s %s", src, dst);
 		mutex_lock(&w->namespace_sem);
+		lock_mount(&d);
 		err = do_move(w, &s, &d, args);
 		mutex_unlock(&w->namespace_sem);
 		wt_path_put(&d);
@@ -353,10 +371,17 @@ static void umount_lazy(struct wt_world *w, struct mount *m, const char *path)
 	wt_history_commit(rec);
 	mutex_unlock(&w->namespace_sem);
 	synchronize_rcu();	/* namespace_unlock: lazy umount waits too */
-	for (size_t i = 0; i < l.n; i++) {
+	/*
+	 * Every mountpoint reference goes before any mount's: as
+	 * namespace_unlock's shrink_dentry_list of ex_mountpoints runs before
+	 * its mntputs.  Interleaved, the final mntput of a mount in the tree
+	 * kills its super_block while the reference on the mountpoint of a
+	 * mount below it is still held ("still in use at umount").
+	 */
+	for (size_t i = 0; i < mps.n; i++)
 		dput((struct dentry *)mps.v[i]);
+	for (size_t i = 0; i < l.n; i++)
 		mntput(&l.v[i]->mnt);	/* the tree's reference */
-	}
 	free(l.v);
 	free(mps.v);
 }

@@ -204,6 +204,51 @@ Test(ops, umount_lazy_with_a_reference_held)
 	wt_ops_world_destroy(w);
 }
 
+Test(ops, umount_lazy_of_a_tree_nobody_holds)
+{
+	/* A lazy umount of a tree whose mounts sit on each other's
+	 * dentries, with no one else holding them: the mountpoint
+	 * references all go before the mount references (namespace_unlock
+	 * order), so no super_block dies with a dentry still held.  The
+	 * interleaved order killed t0 while t1's mountpoint was held. */
+	struct wt_world *w = t_build("mkdir /a /b\nmount --bind /b /a\n"
+				     "mount -t tmpfs t0 /b\nmkdir /a/a\n"
+				     "mount --move /b /a/a\nmkdir /a/a/l\n"
+				     "mount -t tmpfs t1 /a/a/l\n");
+
+	t_verb(w, "umount -l /a", 0);
+	cr_assert_not(listed(w, "mount /a"));
+	cr_assert(listed(w, "/b/a "));
+	wt_ops_world_destroy(w);
+}
+
+Test(ops, mount_on_the_root_goes_on_top_of_its_stack)
+{
+	/* "/" resolves to the process root without crossing what is
+	 * mounted on it, so a second mount on "/" must go on top of the
+	 * first (do_lock_mount), never beside it: one child per (parent,
+	 * mountpoint), which __lookup_mnt and the namespace snapshot rely
+	 * on.  Checked for mount -t, --bind and --move. */
+	struct wt_world *w = t_build("mkdir -p /a /c/x\ntouch /a/fa\n");
+	struct mount *root = w->root_mnt, *m1, *m2, *m3;
+	struct dentry *rd = root->mnt.mnt_root;
+
+	t_verb(w, "mount --bind /a /", 0);
+	m1 = __lookup_mnt(&root->mnt, rd);
+	cr_assert_not_null(m1);
+	t_verb(w, "mount -t tmpfs t /", 0);
+	m2 = __lookup_mnt(&m1->mnt, m1->mnt.mnt_root);
+	cr_assert_not_null(m2, "tmpfs went beside the bind, not on it");
+	cr_assert_eq(__lookup_mnt(&root->mnt, rd), m1);
+	t_verb(w, "mount -t tmpfs u /c", 0);
+	t_verb(w, "mount --move /c /", 0);
+	m3 = __lookup_mnt(&m2->mnt, m2->mnt.mnt_root);
+	cr_assert_not_null(m3, "the moved mount is not on top");
+	cr_assert_eq(m3->mnt_parent, m2);
+	cr_assert_eq(__lookup_mnt(&m1->mnt, m1->mnt.mnt_root), m2);
+	wt_ops_world_destroy(w);
+}
+
 /* ------------------------------------------------------------------ */
 /* the publication protocol                                             */
 

@@ -34,6 +34,14 @@
  * exactly one rcu.ok; nothing else restarts.  A REF-only walk counts
  * ref.ok or ref.error and what a scoping flag forces in REF mode, never
  * rcu.* or unlazy.*, and a success is exactly one ref.ok.
+ *
+ * References: every walk leaves the world's dentry and mount reference
+ * counts as it found them (refs_held), so a leak is caught at the walk
+ * that made it, not at the umount that later finds a busy dentry.
+ *
+ * WT_PROPERTY_SEEDS=N runs N trees (ctest property.long, label nightly:
+ * 20000), WT_PROPERTY_FIRST=S starts at seed S: a failure names its seed,
+ * and WT_PROPERTY_FIRST=S WT_PROPERTY_SEEDS=1 replays it alone.
  */
 #define _GNU_SOURCE	/* O_PATH */
 #include <fcntl.h>
@@ -55,7 +63,7 @@
 #include "sim/vfs/world.h"
 #include "tests/treegen.h"
 
-#define SEEDS		64	/* WT_PROPERTY_SEEDS=N for a longer hunt */
+#define SEEDS		256	/* WT_PROPERTY_SEEDS=N for a longer hunt */
 #define TREE_STEPS	40
 #define QUERIES		60
 
@@ -272,6 +280,45 @@ static void call_entry(const struct wt_walker *wk, enum entry e,
 		path_put(&p);
 }
 
+/*
+ * References held on the world's dentries and mounts beyond what the
+ * dcache itself keeps (a child pins its parent, d_make_persistent pins
+ * an in-memory fs's objects, the super_block pins its root).  A walk
+ * that returns has dropped everything it took (terminate_walk, or the
+ * answer the caller then puts): the totals before and after must match,
+ * or a later umount finds a busy dentry.
+ */
+struct refs {
+	long dentry, mount;
+	unsigned nmounts;
+};
+
+static int d_children(const struct dentry *d)
+{
+	int n = 0;
+
+	for (const struct dentry *c = d->d_subdirs; c; c = c->d_sib)
+		n++;
+	return n;
+}
+
+static struct refs refs_held(struct wt_world *w)
+{
+	struct refs r = { 0 };
+
+	spin_lock(&w->list_lock);
+	for (struct dentry *d = w->dentries; d; d = d->d_all_next)
+		r.dentry += d->d_lockref.count - d_children(d) -
+			    (d == d->d_sb->s_root) -
+			    !!(d->d_flags & DCACHE_PERSISTENT);
+	for (struct mount *m = w->mounts; m; m = m->mnt_all_next) {
+		r.mount += mnt_get_count(m);
+		r.nmounts++;
+	}
+	spin_unlock(&w->list_lock);
+	return r;
+}
+
 /* One ladder run, judged by the oracle and checked for exit paths. */
 static void ladder(struct ctx *c, struct wt_task *task, const struct path *dir,
 		   const char *path, unsigned flags, enum entry e, bool ref_only,
@@ -290,16 +337,33 @@ static void ladder(struct ctx *c, struct wt_task *task, const struct path *dir,
 		.root_dentry = root->dentry->wt.id,
 	};
 	struct wt_oracle_result res;
+	struct refs before, after;
 	const char *bad;
-	double t0 = now_ns(), t1;
+	double t0, t1, t1b;
 
+	before = refs_held(c->w);
+	t0 = now_ns();
 	call_entry(&wk, e, dir, path, flags, a);
 	t1 = now_ns();
+	after = refs_held(c->w);
+	t1b = now_ns();
+	/* an automount adds a mount and its references */
+	if (after.dentry != before.dentry ||
+	    (after.nmounts == before.nmounts && after.mount != before.mount)) {
+		char msg[200];
+
+		snprintf(msg, sizeof(msg), "entry %d (%s) left %ld dentry and "
+			 "%ld mount references behind", e,
+			 ref_only ? "REF-only" : "RCU first",
+			 after.dentry - before.dentry,
+			 after.mount - before.mount);
+		fail_with_tree(c, path, msg);
+	}
 	if (ref_only && c->rec->nattempts && (c->rec->attempts[0].flags & LOOKUP_RCU))
 		fail_with_tree(c, path, "a REF-only walk began in RCU-walk");
 	if (wt_oracle_judge(c->oracle, &in, &res) != WT_VERDICT_OK)
 		fail_with_tree(c, path, res.explain);
-	c->tot->oracle_ns += now_ns() - t1;
+	c->tot->oracle_ns += now_ns() - t1b;
 	c->tot->walk_ns += t1 - t0;
 	c->tot->walks++;
 	c->tot->ref_only_walks += ref_only;
@@ -487,13 +551,16 @@ static void one_tree(uint64_t seed, struct totals *tot)
 	free(tree);
 }
 
-Test(property, rcu_walk_is_ref_walk_on_random_trees, .timeout = 300)
+Test(property, rcu_walk_is_ref_walk_on_random_trees, .timeout = 3000)
 {
 	const char *env = getenv("WT_PROPERTY_SEEDS");
+	const char *first_env = getenv("WT_PROPERTY_FIRST");
 	unsigned seeds = env ? (unsigned)strtoul(env, NULL, 0) : SEEDS;
+	uint64_t first = first_env ? strtoull(first_env, NULL, 0) : 1;
 	struct totals tot = { 0 };
 
-	for (uint64_t seed = 1; seed <= seeds; seed++)
+	/* WT_PROPERTY_FIRST=S starts the hunt at seed S (to replay one) */
+	for (uint64_t seed = first; seed < first + seeds; seed++)
 		one_tree(seed, &tot);
 	printf("walktorture: property seeds=%u walks=%" PRIu64
 	       " ref_only_walks=%" PRIu64 " parentat=%" PRIu64
