@@ -14,6 +14,10 @@
  * keeps this one's results beside its reports.  The nightly index
  * (reports/) then records the night in the history database, writes one
  * HTML report per run into OUT/ID and OUT/index.html.
+ *
+ * Each directed scenario's undirected twin (scenario.h) runs after the
+ * scenarios, with its nightly budget: the night measures how often
+ * each path the directed files force happens with nobody forcing it.
  */
 #define _GNU_SOURCE	/* asprintf */
 #include <dirent.h>
@@ -241,6 +245,7 @@ static int run_night(const char **args, unsigned nargs, struct wt_scn_opts *o,
 	char err[512], id[64];
 
 	if (!results || wt_scn_list_load(&all, args, nargs, stderr) ||
+	    wt_scn_list_twins(&all, false, stderr) ||
 	    wt_scn_list_check_machine(&all, o, stderr))
 		goto out;	/* nothing runs half-parsed */
 	if (wt_mkdirs(n->out, err, sizeof(err))) {

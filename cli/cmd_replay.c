@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * walktorture replay SEED SCENARIO [--bug NAME] [--memory sc|tso] [--json FILE]
+ *	[--undirected]
  * walktorture replay RESULTS.json#N [--bug NAME] [--memory sc|tso] [--json FILE]
  *	[--order FILE]
  *
@@ -14,9 +15,11 @@
  * in its text form): the sim schedules the events in that order, and
  * where the iteration can no longer follow it (another point comes next,
  * or the thread is blocked) replay says at which event and goes on
- * under the seeded policy.  --json writes the iteration's results
- * (with the failure's walk steps and history window).  Exit 1 when it
- * fails, 0 when not.
+ * under the seeded policy.  --undirected replays an iteration of the
+ * scenario's undirected twin (a twin's replay lines say so; a twin's
+ * failure in a results file is replayed as one).  --json writes the
+ * iteration's results (with the failure's walk steps and history
+ * window).  Exit 1 when it fails, 0 when not.
  */
 #define _GNU_SOURCE	/* strndup */
 #include <errno.h>
@@ -32,11 +35,12 @@
 #include "scenarios/src/driver.h"
 #include "sim/sched/trace.h"
 
-/* The seed and file of failure N of a results file, and the memory model
- * its scenario ran under (*memory: -1 when the file does not say); not 0
- * when there is no such failure or it is not one iteration's. */
+/* The seed and file of failure N of a results file, the memory model
+ * its scenario ran under (*memory: -1 when the file does not say) and
+ * whether it was an undirected twin; not 0 when there is no such failure
+ * or it is not one iteration's. */
 static int from_results(const char *arg, uint64_t *seed, char **file,
-			int *memory)
+			int *memory, bool *twin)
 {
 	const char *hash = strrchr(arg, '#');
 	char *path = hash ? strndup(arg, (size_t)(hash - arg)) : NULL, *end;
@@ -80,6 +84,8 @@ static int from_results(const char *arg, uint64_t *seed, char **file,
 					*file = strdup(fl);
 					*memory = !m ? -1 : !strcmp(m, "tso") ?
 						  WT_SCN_TSO : WT_SCN_SC;
+					*twin = json_is_object(
+						json_object_get(sc, "twin"));
 					ret = 0;
 				}
 			}
@@ -153,7 +159,7 @@ int wt_cmd_replay(int argc, char **argv)
 	const char *json_file = NULL, *order_file = NULL;
 	struct wt_trace_event *order = NULL;
 	struct wt_scn_opts o;
-	bool seed_set = false;
+	bool seed_set = false, undirected = false;
 	int ret = WT_EXIT_USAGE;
 
 	wt_cli_scn_defaults(&o);
@@ -175,6 +181,8 @@ int wt_cmd_replay(int argc, char **argv)
 			json_file = argv[++i];
 		} else if (!strcmp(argv[i], "--order") && i + 1 < argc) {
 			order_file = argv[++i];
+		} else if (!strcmp(argv[i], "--undirected")) {
+			undirected = true;
 		} else if (argv[i][0] == '-' || npos == 2) {
 			return wt_usage_error("usage: walktorture replay SEED "
 					      "SCENARIO | RESULTS.json#N");
@@ -183,10 +191,12 @@ int wt_cmd_replay(int argc, char **argv)
 		}
 	}
 	if (npos == 1 && strchr(pos[0], '#')) {
+		bool twin = false;
 		int memory;
 
-		if (from_results(pos[0], &o.seed, &file, &memory))
+		if (from_results(pos[0], &o.seed, &file, &memory, &twin))
 			return WT_EXIT_USAGE;
+		undirected |= twin;
 		if (o.memory < 0)
 			o.memory = memory;
 		pos[0] = file;
@@ -207,6 +217,13 @@ int wt_cmd_replay(int argc, char **argv)
 			       pos[0], l.n);
 		goto out;
 	}
+	if (undirected && l.v[0]->policy != WT_SCN_DIRECTED) {
+		wt_usage_error("replay: %s has no schedule, so no undirected "
+			       "twin (drop --undirected)", l.v[0]->file);
+		goto out;
+	}
+	if (undirected && wt_scn_list_twins(&l, true, stderr))
+		goto out;
 	if (order_file) {
 		order = load_order(order_file, l.v[0], &o.norder);
 		if (!order)

@@ -3,6 +3,13 @@
  * walktorture run SCENARIO|SUITE... [--seed S] [--mode sim|stress]
  *		[--iterations N|--duration T] [--cpus LIST] [--out DIR]
  *		[--json FILE] [--bug NAME] [--memory sc|tso] [--trace]
+ *		[--undirected]
+ *
+ * --undirected runs each directed scenario's undirected twin in its
+ * place (scenario.h: the schedule and the exact expectations dropped,
+ * PCT, a twin's budget), and measures how often each path the directed
+ * file forces happens on its own; scenarios without a schedule run as
+ * they are.
  *
  * --trace (stress mode): trace every iteration, and write a failing
  * iteration's observed order to DIR (--out, else the current directory)
@@ -159,7 +166,7 @@ int wt_cmd_run(int argc, char **argv)
 	struct wt_scn_result *r = NULL;
 	struct wt_scn_opts o;
 	unsigned nargs = 0, nr = 0, failed = 0;
-	bool seed_set = false, iters = false, dur = false;
+	bool seed_set = false, iters = false, dur = false, undirected = false;
 	int ret = WT_EXIT_USAGE;
 	time_t started = time(NULL);
 	struct timespec t0, t1;
@@ -182,6 +189,8 @@ int wt_cmd_run(int argc, char **argv)
 			i++;
 		} else if (!strcmp(argv[i], "--trace")) {
 			o.trace_stress = true;
+		} else if (!strcmp(argv[i], "--undirected")) {
+			undirected = true;
 		} else if (argv[i][0] == '-') {
 			wt_usage_error("run: unknown option '%s'", argv[i]);
 			goto out;
@@ -220,6 +229,7 @@ int wt_cmd_run(int argc, char **argv)
 	if (!seed_set)
 		o.seed = wt_scn_random_seed();
 	if (wt_scn_list_load(&l, args, nargs, stderr) ||
+	    (undirected && wt_scn_list_twins(&l, true, stderr)) ||
 	    wt_scn_list_check_machine(&l, &o, stderr))
 		goto out;	/* nothing runs half-parsed */
 	fprintf(o.out, "walktorture: run seed=%#" PRIx64 " scenarios=%u\n",

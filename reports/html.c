@@ -197,6 +197,7 @@ static const char css[] =
 "tr.grp td{background:#fbfcfd;font-weight:600;border-top:1px solid var(--ln)}\n"
 "tr.FAIL td:first-child{box-shadow:inset 3px 0 var(--fail)}\n"
 "tr.hl td{background:#fff1f0}\n"
+"tr.unseen td{background:#fff8c5}tr.unseen td:first-child{box-shadow:inset 3px 0 var(--warn)}\n"
 "table.kv th{background:none;border:none;color:var(--mu);font-weight:400;"
 "padding-left:0}table.kv td{border:none}\n"
 ".mu{color:var(--mu)}.zero{color:#8c959f}.ok{color:var(--pass)}.bad{color:var(--fail);font-weight:600}\n"

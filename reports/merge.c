@@ -103,6 +103,68 @@ static int merge_expectations(json_t *dst, json_t *src)
 	return 0;
 }
 
+/*
+ * d.first_iteration = the smaller non-null of d's and s's.  Each input
+ * counts its iterations from 0, so in a merge this is the earliest
+ * within any one run, not an index into the summed iterations.
+ */
+static int min_first_iteration(json_t *d, json_t *s)
+{
+	json_t *a = json_object_get(d, "first_iteration");
+	json_t *b = json_object_get(s, "first_iteration");
+
+	if (!json_is_integer(b))
+		return 0;
+	if (json_is_integer(a) && json_integer_value(a) <= json_integer_value(b))
+		return 0;
+	return set_int(d, "first_iteration", json_integer_value(b));
+}
+
+static json_t *find_target(json_t *targets, const char *path)
+{
+	json_t *t;
+	size_t i;
+
+	json_array_foreach(targets, i, t)
+		if (!strcmp(wt_json_str(t, "path"), path))
+			return t;
+	return NULL;
+}
+
+/*
+ * A twin's targets by path (validation made them unique in each input):
+ * count and iterations summed, first_iteration the smallest; a target of
+ * src alone is appended.  of and pct_steps stay dst's, the first input's.
+ */
+static int merge_twin(json_t *dst, json_t *src)
+{
+	json_t *dt = json_object_get(dst, "twin"), *st = json_object_get(src, "twin");
+	json_t *targets, *t, *match;
+	size_t i;
+
+	if (!st)
+		return 0;
+	/* A twin merged with a non-twin of its name keeps the twin's. */
+	if (!dt)
+		return json_object_set_new(dst, "twin", json_deep_copy(st));
+	targets = json_object_get(dt, "targets");
+	json_array_foreach(json_object_get(st, "targets"), i, t) {
+		match = find_target(targets, wt_json_str(t, "path"));
+		if (!match) {
+			if (json_array_append_new(targets, json_deep_copy(t)))
+				return -1;
+			continue;
+		}
+		if (set_int(match, "count", wt_json_int(match, "count", 0) +
+					    wt_json_int(t, "count", 0)) ||
+		    set_int(match, "iterations", wt_json_int(match, "iterations", 0) +
+						 wt_json_int(t, "iterations", 0)) ||
+		    min_first_iteration(match, t))
+			return -1;
+	}
+	return 0;
+}
+
 static int merge_scenario(json_t *dst, json_t *src)
 {
 	json_t *df = json_object_get(dst, "failures");
@@ -113,7 +175,8 @@ static int merge_scenario(json_t *dst, json_t *src)
 				       wt_json_int(src, "iterations", 0)) ||
 	    json_object_set_new(dst, "duration_s", json_real(dur)) ||
 	    sum_counts(dst, src, "paths") || sum_counts(dst, src, "points") ||
-	    union_strings(dst, src, "threads") || merge_expectations(dst, src))
+	    union_strings(dst, src, "threads") || merge_expectations(dst, src) ||
+	    merge_twin(dst, src))
 		return -1;
 	if (!strcmp(wt_scenario_verdict(src), "FAIL"))
 		json_object_set_new(dst, "verdict", json_string("FAIL"));

@@ -78,6 +78,13 @@ struct wt_timeline_opts {
 void wt_render_timeline(FILE *f, json_t *failure,
 			const struct wt_timeline_opts *o);
 
+/*
+ * The report's "Undirected twins" section (twins.c): one row per (twin,
+ * target) and how many forced paths happened unforced; nothing when no
+ * scenario has a "twin".
+ */
+void wt_render_twins(FILE *f, json_t *doc);
+
 /* Render OUT/index.html (atomically) from the history database. */
 int wt_index_render(sqlite3 *db, const char *db_path, const char *out_dir,
 		    char *err, size_t errlen);

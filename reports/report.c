@@ -3,9 +3,10 @@
  * The HTML report: one self-contained page (inline CSS and SVG, one small
  * script for the copy buttons, nothing fetched).  Top to bottom: the
  * verdict and totals, the run(s), an index of failures, a scenario table,
- * then per scenario its expectations, exit-path and injection-point charts
- * and each failure with its timeline, walk steps, oracle explanation,
- * history window, schedule and replay command.
+ * the undirected twins' targets if any (twins.c), then per scenario its
+ * expectations, exit-path and injection-point charts and each failure
+ * with its timeline, walk steps, oracle explanation, history window,
+ * schedule and replay command.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -472,6 +473,7 @@ void wt_report_render(FILE *f, json_t *doc, const struct wt_report_opts *opts)
 	render_runs(f, doc);
 	render_failure_index(f, doc);
 	render_overview(f, doc);
+	wt_render_twins(f, doc);
 	json_array_foreach(json_object_get(doc, "scenarios"), i, sc)
 		render_scenario(f, sc, i, o);
 	wt_html_end(f);

@@ -419,6 +419,86 @@ static int check_failures(struct vctx *v, json_t *sc, int verdict_fail)
 	return 0;
 }
 
+/*
+ * One target of a twin.  Besides the types: a target cannot have been
+ * seen in more iterations than the twin ran, nor counted fewer times
+ * than the iterations that counted it, and it has a first iteration
+ * exactly when some iteration counted it -- a file that breaks one of
+ * these would make the report's rate or "not seen" lie.
+ */
+static int check_target(struct vctx *v, json_t *t, long long scenario_iterations)
+{
+	json_t *x, *count, *iterations, *first;
+	long long n;
+
+	if (!json_is_object(t))
+		return verr(v, "expected an object, got %s",
+			    type_name(json_typeof(t)));
+	if (field(v, t, "path", JSON_STRING, F_REQ, &x) ||
+	    field(v, t, "count", JSON_INTEGER, F_REQ, &count) ||
+	    field(v, t, "iterations", JSON_INTEGER, F_REQ, &iterations) ||
+	    field(v, t, "first_iteration", JSON_INTEGER, F_REQ | F_NULL, &first))
+		return -1;
+	n = json_integer_value(iterations);
+	if (n > scenario_iterations)
+		return verr(v, "iterations %lld exceed the scenario's iterations %lld",
+			    n, scenario_iterations);
+	if (n > json_integer_value(count))
+		return verr(v, "iterations %lld exceed count %lld (each of them "
+			    "counted the path at least once)", n,
+			    (long long)json_integer_value(count));
+	if ((n > 0) != (first != NULL))
+		return verr(v, "first_iteration is %s but iterations is %lld",
+			    first ? "set" : "null", n);
+	if (first && json_integer_value(first) >= scenario_iterations)
+		return verr(v, "first_iteration %lld is not an iteration index "
+			    "(%lld iterations)", (long long)json_integer_value(first),
+			    scenario_iterations);
+	return 0;
+}
+
+/* Target i's path must not repeat an earlier one: merging matches by path. */
+static int check_target_unique(struct vctx *v, json_t *targets, size_t i)
+{
+	const char *path = wt_json_str(json_array_get(targets, i), "path");
+
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(wt_json_str(json_array_get(targets, j), "path"), path))
+			return verr(v, "path \"%s\" repeats targets[%zu]",
+				    path, j);
+	return 0;
+}
+
+/* An undirected twin's measurements (SCHEMA.md, "twin"), when present. */
+static int check_twin(struct vctx *v, json_t *sc)
+{
+	long long iterations = wt_json_int(sc, "iterations", 0);
+	json_t *twin, *targets, *t, *x;
+	size_t i, mark;
+	int bad = 0;
+
+	if (field(v, sc, "twin", JSON_OBJECT, F_OPT, &twin))
+		return -1;
+	if (!twin)
+		return 0;
+	mark = vpush(v, ".twin");
+	if (field(v, twin, "of", JSON_STRING, F_REQ, &x) ||
+	    field(v, twin, "pct_steps", JSON_INTEGER, F_REQ, &x) ||
+	    field(v, twin, "targets", JSON_ARRAY, F_REQ, &targets))
+		return -1;
+	json_array_foreach(targets, i, t) {
+		size_t tmark = vpush(v, ".targets[%zu]", i);
+
+		bad = check_target(v, t, iterations) ||
+		      check_target_unique(v, targets, i);
+		vpop(v, tmark);
+		if (bad)
+			return -1;
+	}
+	vpop(v, mark);
+	return 0;
+}
+
 static int check_scenario(struct vctx *v, json_t *sc, int *fail)
 {
 	static const char *const req_str[] = { "name", "suite", NULL };
@@ -437,6 +517,7 @@ static int check_scenario(struct vctx *v, json_t *sc, int *fail)
 	    counts(v, sc, "points", F_NULL) ||
 	    check_expectations(v, sc) ||
 	    field(v, sc, "detection", JSON_OBJECT, F_NULL, &x) ||
+	    check_twin(v, sc) ||
 	    check_failures(v, sc, *fail))
 		return -1;
 	return 0;

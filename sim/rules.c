@@ -500,9 +500,13 @@ int wt_point_set_build(struct wt_point_set *s, const char *pattern,
 			s->count++;
 		}
 	}
-	if (s->count == 0 && kind < 0 && !is_glob(pattern)) {
+	/* A glob that matches nothing is a typo as surely as a name that
+	 * names nothing: a rule on it would never fire, silently. */
+	if (s->count == 0 && kind < 0) {
 		wt_point_set_free(s);
-		return perr(err, 0, "unknown point '%s' (see walktorture points)",
+		return perr(err, 0, is_glob(pattern) ?
+			    "no injection point matches '%s' (see walktorture points)" :
+			    "unknown point '%s' (see walktorture points)",
 			    pattern);
 	}
 	return 0;

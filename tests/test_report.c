@@ -381,3 +381,269 @@ Test(report, cli_exit_status_and_messages)
 	cr_assert_eq(run_cli(errf, no_out), 2);
 	cr_assert_eq(run_cli(errf, bad_opt), 2);
 }
+
+
+/* One spoilt field of twin.json's scenarios[1] (step_into.child_seq.undirected). */
+struct twin_spoil {
+	int target;		/* index in twin.targets; TWIN: the twin; SCN: the scenario */
+	const char *key;
+	const char *value;	/* JSON text; NULL deletes the key */
+	const char *error;	/* the whole message, after "x.json: scenarios[1]" */
+};
+
+enum { TWIN = -1, SCN = -2 };
+
+static const struct twin_spoil twin_spoils[] = {
+	{ 0, "iterations", "201", ".twin.targets[0]: iterations 201 exceed the "
+	  "scenario's iterations 200" },
+	{ SCN, "iterations", "34", ".twin.targets[0]: iterations 35 exceed the "
+	  "scenario's iterations 34" },
+	{ 0, "count", "\"37\"", ".twin.targets[0].count: expected a non-negative "
+	  "integer, got a string" },
+	{ TWIN, "of", NULL, ".twin: missing field \"of\"" },
+	{ TWIN, "of", "1", ".twin.of: expected a string, got a non-negative integer" },
+	{ TWIN, "pct_steps", NULL, ".twin: missing field \"pct_steps\"" },
+	{ TWIN, "pct_steps", "-1", ".twin.pct_steps: expected a non-negative integer, got -1" },
+	{ TWIN, "pct_steps", "4.5", ".twin.pct_steps: expected a non-negative integer, got a number" },
+	{ TWIN, "targets", NULL, ".twin: missing field \"targets\"" },
+	{ TWIN, "targets", "{}", ".twin.targets: expected an array, got an object" },
+	{ TWIN, "targets", "[\"restart.step_into.child_seq\"]",
+	  ".twin.targets[0]: expected an object, got a string" },
+	{ 0, "path", NULL, ".twin.targets[0]: missing field \"path\"" },
+	{ 0, "iterations", "-3", ".twin.targets[0].iterations: expected a non-negative "
+	  "integer, got -3" },
+	{ 0, "first_iteration", NULL, ".twin.targets[0]: missing field \"first_iteration\"" },
+	{ 0, "first_iteration", "\"4\"", ".twin.targets[0].first_iteration: expected a "
+	  "non-negative integer, got a string" },
+	{ 0, "first_iteration", "null", ".twin.targets[0]: first_iteration is null but "
+	  "iterations is 35" },
+	{ 1, "first_iteration", "0", ".twin.targets[1]: first_iteration is set but "
+	  "iterations is 0" },
+	{ 0, "first_iteration", "200", ".twin.targets[0]: first_iteration 200 is not an "
+	  "iteration index (200 iterations)" },
+	{ 0, "count", "34", ".twin.targets[0]: iterations 35 exceed count 34 (each of "
+	  "them counted the path at least once)" },
+	{ 1, "path", "\"restart.step_into.child_seq\"", ".twin.targets[1]: path "
+	  "\"restart.step_into.child_seq\" repeats targets[0]" },
+	{ SCN, "twin", "[]", ".twin: expected an object, got an array" },
+	{ SCN, "twin", "null", ".twin: expected an object, got null" },
+};
+
+/* The object a spoil changes, in doc (a copy of twin.json). */
+static json_t *spoil_target(json_t *doc, int target)
+{
+	json_t *sc = json_array_get(json_object_get(doc, "scenarios"), 1);
+	json_t *twin = json_object_get(sc, "twin");
+
+	if (target == SCN)
+		return sc;
+	if (target == TWIN)
+		return twin;
+	return json_array_get(json_object_get(twin, "targets"), (size_t)target);
+}
+
+Test(report, twin_validation_names_each_bad_shape)
+{
+	/*
+	 * twin.json is valid as it is (a seen target, never-seen ones with a
+	 * null first_iteration, a twin without targets); each spoilt copy
+	 * (twin_spoils) is refused with exactly its one line, naming the
+	 * place.  A spoil that validation missed fails on "accepted".
+	 */
+	json_t *good = json_load_file(fixture("twin.json"), 0, NULL);
+	char err[512], expect[512];
+
+	cr_assert_not_null(good);
+	cr_assert_eq(wt_results_validate("x.json", good, err, sizeof(err)), 0, "%s", err);
+	for (size_t i = 0; i < sizeof(twin_spoils) / sizeof(twin_spoils[0]); i++) {
+		const struct twin_spoil *s = &twin_spoils[i];
+		json_t *doc = json_deep_copy(good);
+		json_t *obj = spoil_target(doc, s->target);
+
+		cr_assert_not_null(obj);
+		if (s->value)
+			json_object_set_new(obj, s->key, json_loads(s->value,
+								    JSON_DECODE_ANY, NULL));
+		else
+			cr_assert_eq(json_object_del(obj, s->key), 0, "no %s to delete", s->key);
+		snprintf(expect, sizeof(expect), "x.json: scenarios[1]%s", s->error);
+		cr_assert_eq(wt_results_validate("x.json", doc, err, sizeof(err)), -1,
+			     "spoil %zu accepted; expected: %s", i, expect);
+		cr_assert_str_eq(err, expect, "spoil %zu", i);
+		json_decref(doc);
+	}
+	json_decref(good);
+}
+
+/* Write doc as dir/NAME, return the path. */
+static const char *write_doc(json_t *doc, const char *dir, const char *name)
+{
+	const char *out = path_in(dir, name);
+
+	cr_assert_eq(json_dump_file(doc, out, JSON_INDENT(1)), 0);
+	return out;
+}
+
+/* The text of the k-th (0-based) <td> of row tr; caller frees. */
+static char *cell(struct ht_doc *d, long tr, int k)
+{
+	long td = tr;
+
+	for (int i = 0; i <= k; i++) {
+		td = ht_next(d, td, d->nodes[tr].last, "td", NULL);
+		cr_assert_geq(td, 0, "row has no cell %d", k);
+	}
+	return ht_text_of(d, (size_t)td);
+}
+
+static void cell_is(struct ht_doc *d, long tr, int k, const char *expect)
+{
+	char *s = cell(d, tr, k);
+
+	cr_assert_str_eq(s, expect, "cell %d", k);
+	free(s);
+}
+
+static void summary_is(struct ht_doc *d, const char *expect)
+{
+	char *s = text_of_id(d, "twins-summary");
+
+	cr_assert_str_eq(s, expect);
+	free(s);
+}
+
+Test(report, twins_section_counts_forced_paths_and_marks_the_unseen)
+{
+	/*
+	 * twin.json has three twins: step_into's saw restart.step_into.child_seq
+	 * (35 of 200 iterations, first at 4) but not restart.legitimize.next.seq;
+	 * lookup_fast's saw neither of its two, one of them child_seq again;
+	 * quiet.siblings' has no target.  Three distinct paths, one seen in
+	 * some twin: "1 of 3".  The section sits between the scenario table
+	 * and the first scenario; its rows come in file order, the three
+	 * never-seen ones marked and saying "not seen".
+	 */
+	const char *files[] = { fixture("twin.json") };
+	struct ht_doc d;
+	char *html = build(&d, tmpdir(), files, 1, NULL), *s;
+	long h2 = ht_by_id(&d, "twins"), table, tr;
+	static const char *const paths[] = {
+		"restart.step_into.child_seq", "restart.legitimize.next.seq",
+		"restart.lookup_fast.parent_seq", "restart.step_into.child_seq" };
+
+	cr_assert_geq(h2, 0, "no twins section");
+	s = ht_text_of(&d, (size_t)h2);
+	cr_assert_str_eq(s, "Undirected twins");
+	free(s);
+	cr_assert_lt(ht_next(&d, -1, d.n - 1, "table", "overview"), h2);
+	cr_assert_lt(h2, ht_next(&d, -1, d.n - 1, "section", "scn"));
+	summary_is(&d, "1 of 3 forced paths happened without a schedule");
+	table = ht_next(&d, h2, d.n - 1, "table", "twins");
+	cr_assert_geq(table, 0);
+	cr_assert_eq(ht_count(&d, table, "tr", "unseen"), 3);
+	cr_assert_eq(ht_count(&d, table, "tr", "seen"), 1);
+	cr_assert_eq(ht_count(&d, -1, "tr", "unseen"), 3, "only twin rows are marked");
+	tr = ht_next(&d, table, d.nodes[table].last, "tr", "seen");
+	cell_is(&d, tr, 0, "echild/step_into.child_seq");
+	cell_is(&d, tr, 1, "restart.step_into.child_seq");
+	cell_is(&d, tr, 2, "35 / 200");
+	cell_is(&d, tr, 3, "17.5%");
+	cell_is(&d, tr, 4, "37");
+	cell_is(&d, tr, 5, "4");
+	tr = ht_next(&d, table, d.nodes[table].last, "tr", NULL);	/* the header */
+	for (int k = 0; k < 4; k++) {
+		tr = ht_next(&d, tr, d.nodes[table].last, "tr", NULL);
+		cr_assert_geq(tr, 0, "row %d missing", k);
+		cr_assert(ht_is(&d, (size_t)tr, "tr", k ? "unseen" : "seen"), "row %d", k);
+		cell_is(&d, tr, 1, paths[k]);
+		if (!k)
+			continue;
+		cell_is(&d, tr, 2, "0 / 200");
+		cell_is(&d, tr, 3, "0.0%");
+		cell_is(&d, tr, 5, "not seen");
+	}
+	cr_assert_lt(ht_next(&d, tr, d.nodes[table].last, "tr", NULL), 0,
+		     "one row per (twin, target), no more");
+	free(html);
+	ht_free(&d);
+}
+
+Test(report, twins_summary_follows_the_targets_and_names_are_escaped)
+{
+	/*
+	 * The same file with lookup_fast's parent_seq seen (2 of 200, first at
+	 * 10) says "2 of 3", that row unmarked; with markup in a twin's of
+	 * and a target's path the page still parses, shows both as text and
+	 * gains no element.  A twin without targets alone: "0 of 0", no table.
+	 */
+	const char *dir = tmpdir();
+	json_t *doc = json_load_file(fixture("twin.json"), 0, NULL), *scs, *t;
+	const char *files[1];
+	struct ht_doc d;
+	long table, tr;
+	char *html;
+
+	scs = json_object_get(doc, "scenarios");
+	t = json_array_get(json_object_get(json_object_get(json_array_get(scs, 2), "twin"),
+					   "targets"), 0);
+	json_object_set_new(t, "count", json_integer(3));
+	json_object_set_new(t, "iterations", json_integer(2));
+	json_object_set_new(t, "first_iteration", json_integer(10));
+	json_object_set_new(json_object_get(json_array_get(scs, 1), "twin"), "of",
+			    json_string("<b>bold</b>"));
+	t = json_array_get(json_object_get(json_object_get(json_array_get(scs, 1), "twin"),
+					   "targets"), 1);
+	json_object_set_new(t, "path", json_string("x\"><img src=y>"));
+	files[0] = write_doc(doc, dir, "twin2.json");
+	html = build(&d, dir, files, 1, NULL);
+	summary_is(&d, "2 of 3 forced paths happened without a schedule");
+	table = ht_next(&d, -1, d.n - 1, "table", "twins");
+	cr_assert_eq(ht_count(&d, table, "tr", "unseen"), 2);
+	tr = ht_next(&d, table, d.nodes[table].last, "tr", "seen");
+	cell_is(&d, tr, 0, "echild/<b>bold</b>");
+	tr = ht_next(&d, tr, d.nodes[table].last, "tr", NULL);
+	cell_is(&d, tr, 1, "x\"><img src=y>");
+	tr = ht_next(&d, tr, d.nodes[table].last, "tr", NULL);
+	cr_assert(ht_is(&d, (size_t)tr, "tr", "seen"));
+	cell_is(&d, tr, 2, "2 / 200");
+	cell_is(&d, tr, 3, "1.0%");
+	cell_is(&d, tr, 5, "10");
+	cr_assert_eq(ht_count(&d, -1, "img", NULL), 0);
+	cr_assert_eq(ht_count(&d, table, "b", NULL), 0);
+	free(html);
+	ht_free(&d);
+
+	/* Only the target-less twin (and its summary) left. */
+	json_array_remove(scs, 2);
+	json_array_remove(scs, 1);
+	json_object_set_new(json_object_get(doc, "summary"), "passed", json_integer(2));
+	files[0] = write_doc(doc, dir, "twin3.json");
+	html = build(&d, dir, files, 1, NULL);
+	summary_is(&d, "0 of 0 forced paths happened without a schedule");
+	cr_assert_eq(ht_count(&d, -1, "table", "twins"), 0);
+	free(html);
+	ht_free(&d);
+	json_decref(doc);
+}
+
+Test(report, no_twin_no_twins_section)
+{
+	/* Files without a twin (a passing run, a failing one, two shards) have no such section. */
+	const char *const sets[][2] = {
+		{ "pass.json", NULL }, { "fail_zoo.json", NULL }, { "shard1.json", "shard2.json" } };
+
+	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
+		const char *files[2] = { fixture(sets[i][0]),
+					 sets[i][1] ? fixture(sets[i][1]) : NULL };
+		struct ht_doc d;
+		char *html = build(&d, tmpdir(), files, sets[i][1] ? 2 : 1, NULL);
+
+		cr_assert_eq(ht_by_id(&d, "twins"), -1, "%s", sets[i][0]);
+		cr_assert_eq(ht_by_id(&d, "twins-summary"), -1);
+		cr_assert_eq(ht_count(&d, -1, "table", "twins"), 0);
+		cr_assert_null(strstr(html, "Undirected twins"));
+		cr_assert_null(strstr(html, "forced paths"));
+		free(html);
+		ht_free(&d);
+	}
+}

@@ -165,3 +165,133 @@ Test(merge, cli_merges_and_refuses_bad_input)
 	json_decref(doc);
 	cr_assert_eq(run_cli(errf, bad), 2);
 }
+
+static json_t *twin_of(json_t *sc)
+{
+	json_t *twin = json_object_get(sc, "twin");
+
+	cr_assert(json_is_object(twin), "%s has no twin",
+		  json_string_value(json_object_get(sc, "name")));
+	return twin;
+}
+
+static json_t *target(json_t *sc, size_t k)
+{
+	json_t *t = json_array_get(json_object_get(twin_of(sc), "targets"), k);
+
+	cr_assert_not_null(t, "no target %zu", k);
+	return t;
+}
+
+static void target_is(json_t *t, const char *path, long long count,
+		      long long iterations, long long first)
+{
+	json_t *fi = json_object_get(t, "first_iteration");
+
+	cr_assert_str_eq(json_string_value(json_object_get(t, "path")), path);
+	cr_assert_eq(json_integer_value(json_object_get(t, "count")), count, "%s", path);
+	cr_assert_eq(json_integer_value(json_object_get(t, "iterations")), iterations,
+		     "%s", path);
+	if (first < 0)
+		cr_assert(json_is_null(fi), "%s: first_iteration should be null", path);
+	else
+		cr_assert_eq(json_integer_value(fi), first, "%s", path);
+}
+
+/*
+ * A second run of twin.json's twins, written to dir/twin-b.json: in
+ * step_into's twin child_seq seen 10 times in 10 iterations from 2,
+ * legitimize.next.seq (unseen in twin.json) 3 in 3 from 50, a new
+ * target restart.dotdot.seq once at 7, pct_steps 999; lookup_fast's
+ * scenario without a twin.
+ */
+static const char *second_twin_run(const char *dir)
+{
+	json_t *doc = json_load_file(fixture("twin.json"), 0, NULL), *scs, *twin, *t;
+	const char *out = path_in(dir, "twin-b.json");
+
+	cr_assert_not_null(doc);
+	scs = json_object_get(doc, "scenarios");
+	twin = json_object_get(json_array_get(scs, 1), "twin");
+	json_object_set_new(twin, "pct_steps", json_integer(999));
+	t = json_array_get(json_object_get(twin, "targets"), 0);
+	json_object_set_new(t, "count", json_integer(10));
+	json_object_set_new(t, "iterations", json_integer(10));
+	json_object_set_new(t, "first_iteration", json_integer(2));
+	t = json_array_get(json_object_get(twin, "targets"), 1);
+	json_object_set_new(t, "count", json_integer(3));
+	json_object_set_new(t, "iterations", json_integer(3));
+	json_object_set_new(t, "first_iteration", json_integer(50));
+	json_array_append_new(json_object_get(twin, "targets"),
+			      json_pack("{s:s, s:i, s:i, s:i}", "path", "restart.dotdot.seq",
+					"count", 1, "iterations", 1, "first_iteration", 7));
+	json_object_del(json_array_get(scs, 2), "twin");
+	cr_assert_eq(json_dump_file(doc, out, JSON_INDENT(1)), 0);
+	json_decref(doc);
+	return out;
+}
+
+Test(merge, twin_targets_are_summed_by_path)
+{
+	/*
+	 * twin.json + second_twin_run: targets matched by path have count and
+	 * iterations summed and the smaller non-null first_iteration (2 < 4;
+	 * 50 over null), the target of the second run alone is appended,
+	 * pct_steps and of are the first's, and lookup_fast's twin, merged
+	 * with a scenario of its name without one, is twin.json's as it was.
+	 * The merged file validates (merge_files loads it).
+	 */
+	const char *files[] = { fixture("twin.json"), second_twin_run(tmpdir()) };
+	json_t *orig = json_load_file(files[0], 0, NULL);
+	json_t *doc = merge_files(files, 2), *sc;
+
+	sc = scenario(doc, "echild", "step_into.child_seq.undirected");
+	cr_assert_eq(json_integer_value(json_object_get(sc, "iterations")), 400);
+	cr_assert_eq(json_integer_value(json_object_get(twin_of(sc), "pct_steps")), 412);
+	cr_assert_str_eq(json_string_value(json_object_get(twin_of(sc), "of")),
+			 "step_into.child_seq");
+	cr_assert_eq(json_array_size(json_object_get(twin_of(sc), "targets")), 3);
+	target_is(target(sc, 0), "restart.step_into.child_seq", 47, 45, 2);
+	target_is(target(sc, 1), "restart.legitimize.next.seq", 3, 3, 50);
+	target_is(target(sc, 2), "restart.dotdot.seq", 1, 1, 7);
+	sc = scenario(doc, "echild", "lookup_fast.parent_seq.undirected");
+	cr_assert(json_equal(twin_of(sc), json_object_get(json_array_get(
+		json_object_get(orig, "scenarios"), 2), "twin")));
+	sc = scenario(doc, "echild", "quiet.siblings.undirected");
+	cr_assert_eq(json_array_size(json_object_get(twin_of(sc), "targets")), 0);
+	sc = scenario(doc, "echild", "step_into.child_seq");
+	cr_assert_null(json_object_get(sc, "twin"), "a directed scenario gains no twin");
+	json_decref(doc);
+	json_decref(orig);
+}
+
+Test(merge, twin_merge_in_the_other_order)
+{
+	/*
+	 * second_twin_run first: its pct_steps (999) and target order stay,
+	 * the sums and minima are the same, twin.json's first_iteration 4
+	 * does not replace 2, and lookup_fast's twin comes from the second
+	 * input because the first has none.  Merging the merge with itself
+	 * doubles every count.
+	 */
+	const char *dir = tmpdir(), *ab = path_in(dir, "ab.json");
+	const char *files[] = { second_twin_run(dir), fixture("twin.json") };
+	const char *twice[] = { ab, ab };
+	json_t *doc = merge_files(files, 2), *sc;
+	char err[512];
+
+	sc = scenario(doc, "echild", "step_into.child_seq.undirected");
+	cr_assert_eq(json_integer_value(json_object_get(twin_of(sc), "pct_steps")), 999);
+	target_is(target(sc, 0), "restart.step_into.child_seq", 47, 45, 2);
+	target_is(target(sc, 1), "restart.legitimize.next.seq", 3, 3, 50);
+	target_is(target(sc, 2), "restart.dotdot.seq", 1, 1, 7);
+	sc = scenario(doc, "echild", "lookup_fast.parent_seq.undirected");
+	target_is(target(sc, 0), "restart.lookup_fast.parent_seq", 0, 0, -1);
+	json_decref(doc);
+	cr_assert_eq(wt_merge_write(ab, files, 2, NULL, err, sizeof(err)), 0, "%s", err);
+	doc = merge_files(twice, 2);
+	sc = scenario(doc, "echild", "step_into.child_seq.undirected");
+	target_is(target(sc, 0), "restart.step_into.child_seq", 94, 90, 2);
+	cr_assert_eq(json_integer_value(json_object_get(sc, "iterations")), 800);
+	json_decref(doc);
+}

@@ -303,6 +303,19 @@ Test(scenario_load, point_glob_matching_nothing)
 		     "walktorture points)");
 }
 
+/* An injection rule on a glob that matches nothing would never fire:
+ * random.shrink's `at=lockref.*' did so, silently, for three sessions. */
+Test(scenario_load, inject_glob_matching_nothing)
+{
+	expect_error("name: x\n"
+		     "threads:\n"
+		     "  walker: { do: [\"stat /\"] }\n"
+		     "inject:\n"
+		     "  - at=lockref.* delay=3us\n",
+		     "5:8: no injection point matches 'lockref.*' (see "
+		     "walktorture points)");
+}
+
 Test(scenario_load, schedule_component_named_nowhere)
 {
 	expect_error("name: x\n"

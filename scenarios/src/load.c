@@ -1128,6 +1128,7 @@ void wt_scenario_free(struct wt_scenario *s)
 	free(s->file);
 	free(s->suite);
 	free(s->name);
+	free(s->twin_of);
 	free(s->description);
 	free(s->text);
 	free(s);

@@ -119,7 +119,7 @@ static json_t *points_json(const struct wt_scn_result *r)
 	return points;
 }
 
-static json_t *scenario_json(const struct wt_scn_result *r)
+static json_t *scenario_fields(const struct wt_scn_result *r)
 {
 	const struct wt_scenario *s = r->s;
 	json_t *threads = json_array(), *ex = json_array();
@@ -152,6 +152,37 @@ static json_t *scenario_json(const struct wt_scn_result *r)
 			 "rejected", (json_int_t)r->oracle_rejected,
 			 "not_judged", (json_int_t)r->oracle_not_judged,
 			 "checks", (json_int_t)r->checks);
+}
+
+/* An undirected twin's measurement (SCHEMA.md, "twin"); NULL otherwise. */
+static json_t *twin_json(const struct wt_scn_result *r)
+{
+	const struct wt_scenario *s = r->s;
+	json_t *targets = json_array();
+
+	if (!s->twin_of) {
+		json_decref(targets);
+		return NULL;
+	}
+	for (unsigned k = 0; k < s->ntargets; k++)
+		json_array_append_new(targets, json_pack("{s:s, s:I, s:I, s:o}",
+			"path", wt_path_info(s->targets[k])->name,
+			"count", (json_int_t)r->target_count[k],
+			"iterations", (json_int_t)r->target_iterations[k],
+			"first_iteration", r->target_first[k] ?
+			json_integer((json_int_t)r->target_first[k] - 1) :
+			json_null()));
+	return json_pack("{s:s, s:I, s:o}", "of", s->twin_of, "pct_steps",
+			 (json_int_t)r->pct_steps, "targets", targets);
+}
+
+static json_t *scenario_json(const struct wt_scn_result *r)
+{
+	json_t *j = scenario_fields(r), *twin = twin_json(r);
+
+	if (twin)
+		json_object_set_new(j, "twin", twin);
+	return j;
 }
 
 json_t *wt_scn_results_json(const struct wt_scn_result *r, unsigned n,

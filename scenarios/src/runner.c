@@ -57,8 +57,9 @@ static const char *memory_arg(const struct wt_scn_opts *o)
 	return o->memory == WT_SCN_TSO ? " --memory tso" : " --memory sc";
 }
 
-/* " FILE[ --bug NAME][ --memory M]", shell-quoted where needed: the
- * tail shared by replay and run commands. */
+/* " FILE[ --bug NAME][ --memory M][ --undirected]", shell-quoted where
+ * needed: the tail shared by replay and run commands (a twin's file is
+ * its directed scenario's). */
 static void file_args(char *buf, size_t len, const struct wt_scenario *s,
 		      const struct wt_scn_opts *o)
 {
@@ -67,8 +68,8 @@ static void file_args(char *buf, size_t len, const struct wt_scenario *s,
 	wt_scn_shell_quote(file, sizeof(file), s->file);
 	if (o && o->bug)
 		wt_scn_shell_quote(bug, sizeof(bug), o->bug);
-	snprintf(buf, len, " %s%s%s%s", file, bug[0] ? " --bug " : "", bug,
-		 memory_arg(o));
+	snprintf(buf, len, " %s%s%s%s%s", file, bug[0] ? " --bug " : "", bug,
+		 memory_arg(o), s->twin_of ? " --undirected" : "");
 }
 
 void wt_scn_replay_cmd(char *buf, size_t len, const struct wt_scenario *s,
@@ -110,7 +111,8 @@ static void cpus_of(const struct wt_scenario *s, char *buf, size_t len)
 
 static void make_config(struct wt_run_config *cfg, const struct wt_scenario *s,
 			const struct wt_scn_opts *o, enum wt_scn_mode mode,
-			uint64_t seed, bool traced, char *cpus, size_t cpus_len)
+			uint64_t seed, uint64_t pct_steps, bool traced,
+			char *cpus, size_t cpus_len)
 {
 	static const enum wt_policy policies[] = {
 		[WT_SCN_RANDOM] = WT_POLICY_RANDOM, [WT_SCN_PCT] = WT_POLICY_PCT,
@@ -126,7 +128,7 @@ static void make_config(struct wt_run_config *cfg, const struct wt_scenario *s,
 	cfg->policy = policies[s->policy];
 	cfg->random_switch_p = s->switch_p;
 	cfg->pct_depth = s->pct_depth;
-	cfg->pct_steps = s->pct_steps;
+	cfg->pct_steps = pct_steps ? pct_steps : s->pct_steps;
 	cfg->step_ns = s->step_ns;
 	cfg->rules = s->rules;
 	cfg->nrules = s->nrules;
@@ -154,6 +156,7 @@ struct iter_out {
 	json_t *failures;	/* this iteration's, capped */
 	uint64_t nfailures;
 	uint64_t digest;
+	uint64_t points;	/* points passed, all threads */
 	bool failed;
 	struct wt_trace *trace;	/* traced runs: taken from the result */
 	char diverged[300];	/* replay --order: where it left the order */
@@ -185,6 +188,26 @@ static void status_failure(struct wt_scn_iter *it,
 	json_array_append_new(io->failures, f);
 }
 
+/* A twin's targets: this iteration's count of each, and whether it
+ * happened at all. */
+static void count_targets(struct wt_scn_result *r, const struct wt_scn_iter *it)
+{
+	const struct wt_scenario *s = it->s;
+
+	for (unsigned k = 0; k < s->ntargets; k++) {
+		uint64_t n = 0;
+
+		for (unsigned i = 0; i < it->nthreads; i++)
+			n += it->t[i].counts.counts[s->targets[k]];
+		r->target_count[k] += n;
+		if (!n)
+			continue;
+		r->target_iterations[k]++;
+		if (!r->target_first[k])
+			r->target_first[k] = it->index + 1;
+	}
+}
+
 /* Fold the iteration's sums into r. */
 static void accumulate(struct wt_scn_result *r, struct wt_scn_iter *it,
 		       const struct wt_run_result *res)
@@ -209,6 +232,7 @@ static void accumulate(struct wt_scn_result *r, struct wt_scn_iter *it,
 			vmax = res->threads[i].clock_ns;
 	}
 	r->virtual_ns += vmax;
+	count_targets(r, it);
 	r->tso_stores += res->tso_stores;
 	r->tso_stale += res->tso_stale;
 	r->tso_flush_events += res->tso_flush_events;
@@ -274,7 +298,8 @@ static int run_iteration(struct wt_scn_result *r, const struct wt_scenario *s,
 		ts[i] = &it.t[i].thread;
 		args[i] = &it.t[i];
 	}
-	make_config(&cfg, s, o, mode, seed, traced, cpus, sizeof(cpus));
+	make_config(&cfg, s, o, mode, seed, r->pct_steps, traced, cpus,
+		    sizeof(cpus));
 	wt_run(&cfg, it.nthreads, ts, wt_scn_body, args, &res);
 	wt_scn_iter_judge_pending(&it);
 	wt_scn_check_quiescence(&it, res.status == WT_RUN_OK);	/* checks.h */
@@ -298,6 +323,8 @@ static int run_iteration(struct wt_scn_result *r, const struct wt_scenario *s,
 	if (sum)
 		accumulate(r, &it, &res);
 	io->digest = res.digest;
+	for (uint32_t p = 0; p < res.npoints; p++)
+		io->points += res.hits[p];
 	io->failed = io->nfailures > 0;
 	io->trace = res.trace;
 	res.trace = NULL;
@@ -756,6 +783,8 @@ static void print_stats(FILE *out, const struct wt_scn_result *r)
 		r->virtual_ns);
 	if (r->pct_bound > 0)
 		fprintf(out, " pct_bound=%.3g", r->pct_bound);
+	if (r->pct_steps)
+		fprintf(out, " pct_steps=%" PRIu64, r->pct_steps);
 	if (r->memory == WT_SCN_TSO && r->mode == WT_SCN_SIM)
 		fprintf(out, " memory=tso tso_stores=%" PRIu64 " tso_stale=%"
 			PRIu64 " tso_flush_events=%" PRIu64, r->tso_stores,
@@ -763,6 +792,16 @@ static void print_stats(FILE *out, const struct wt_scn_result *r)
 	if (r->binding[0])
 		fprintf(out, " binding=\"%s\"", r->binding);
 	fputc('\n', out);
+	for (unsigned k = 0; k < s->ntargets; k++) {
+		fprintf(out, "walktorture: %s target %s count=%" PRIu64
+			" iterations=%" PRIu64 "/%" PRIu64, s->name,
+			wt_path_info(s->targets[k])->name, r->target_count[k],
+			r->target_iterations[k], r->iterations);
+		if (r->target_first[k])
+			fprintf(out, " first=%" PRIu64 "\n", r->target_first[k] - 1);
+		else
+			fprintf(out, " first=none\n");
+	}
 	for (unsigned i = 0; i < s->nexpects; i++)
 		fprintf(out, "walktorture: %s expect \"%s\" %s actual=%s\n",
 			s->name, s->expects[i].text,
@@ -903,6 +942,27 @@ static int one(struct wt_scn_result *r, const struct wt_scn_opts *o,
 	return 0;
 }
 
+/*
+ * A twin's PCT k: the points one iteration passes (twin.c says why).  The
+ * calibration run's seed comes from the name alone, so a replay, which
+ * knows only its iteration's seed, calibrates to the same k.  Its
+ * failures, if any, are not counted: the iterations proper find them.
+ */
+static int calibrate_pct(struct wt_scn_result *r, const struct wt_scn_opts *o)
+{
+	const struct wt_scenario *s = r->s;
+	struct iter_out io;
+
+	if (!s->twin_of || s->policy != WT_SCN_PCT || r->mode != WT_SCN_SIM)
+		return 0;
+	if (run_iteration(r, s, o, r->mode, 0, wt_scn_seed(0, s->name), false,
+			  false, NULL, &io))
+		return -1;
+	r->pct_steps = io.points ? io.points : 1;
+	iter_out_free(&io);
+	return 0;
+}
+
 int wt_scn_run(const struct wt_scenario *s, const struct wt_scn_opts *o,
 	       struct wt_scn_result *r)
 {
@@ -927,7 +987,9 @@ int wt_scn_run(const struct wt_scenario *s, const struct wt_scn_opts *o,
 	}
 	b = budget_of(s, o, r->mode);
 	t0 = now_s();
-	while (!budget_done(&b, r, t0)) {
+	if (calibrate_pct(r, o))
+		ret = -1;
+	while (!ret && !budget_done(&b, r, t0)) {
 		if (one(r, o, r->iterations, r->expect_unseen, &reruns, keep)) {
 			ret = -1;
 			break;

@@ -84,6 +84,13 @@ struct wt_scn_result {
 	uint64_t tso_stores;
 	uint64_t tso_stale;
 	uint64_t tso_flush_events;
+	/* an undirected twin: PCT's k as calibrated (0: the file's), and
+	 * per target its summed count, the iterations that counted it and
+	 * the first of them (index + 1; 0: none) */
+	uint64_t pct_steps;
+	uint64_t target_count[WT_SCN_TARGETS_MAX];
+	uint64_t target_iterations[WT_SCN_TARGETS_MAX];
+	uint64_t target_first[WT_SCN_TARGETS_MAX];
 	uint64_t oracle_ok;
 	uint64_t oracle_rejected;
 	uint64_t oracle_not_judged;

@@ -26,6 +26,7 @@
 #define WT_SCN_RESULTS_MAX	16	/* `result T in [..]' alternatives */
 #define WT_SCN_LOOP_DEPTH	8	/* nested `loop:' blocks */
 #define WT_SCN_ERR_MAX		1024
+#define WT_SCN_TARGETS_MAX	16	/* paths an undirected twin measures */
 
 /* A place in a scenario file, 1-based. */
 struct wt_scn_pos {
@@ -170,6 +171,13 @@ struct wt_scenario {
 	uint64_t timeout_ms;		/* stress watchdog */
 	struct wt_expect *expects;
 	unsigned nexpects;
+	/*
+	 * An undirected twin (twin.c): `twin_of' is the directed scenario's
+	 * name, `targets' the paths its file forces; NULL, 0 otherwise.
+	 */
+	char *twin_of;
+	unsigned targets[WT_SCN_TARGETS_MAX];
+	unsigned ntargets;
 };
 
 /* --- loading (load.c) --- */
@@ -239,9 +247,40 @@ struct wt_scn_list {
 int wt_scn_list_load(struct wt_scn_list *l, const char *const *args,
 		     unsigned nargs, FILE *errf);
 void wt_scn_list_free(struct wt_scn_list *l);
+/* Append s (the list owns it then): 0, or -1 out of memory. */
+int wt_scn_list_add(struct wt_scn_list *l, struct wt_scenario *s);
 /* The shipped suites' root (WT_SCENARIOS_DIR env, else the source tree). */
 const char *wt_scn_root(void);
 /* Print the valid suite names to f. */
 void wt_scn_print_suites(FILE *f);
+
+/*
+ * --- undirected twins (twin.c) ---
+ *
+ * The twin of a directed scenario is the same file with its schedule
+ * and its exact expectations dropped, run under PCT for many iterations
+ * (WT_SCN_TWIN_ITERATIONS, nightly WT_SCN_TWIN_NIGHTLY): a directed
+ * scenario proves a path can be forced, its twin measures how often
+ * that path happens when nobody forces it.  Its targets are the exit
+ * paths (not outcomes) the file pins with `path NAME == N' (N > 0),
+ * `>= N' (N > 0) or `> N';
+ * its only expectation left is `oracle clean' (if the file had it; the
+ * oracle and the safety checks fail a run unasked anyway).  It is named
+ * NAME.undirected, in the same suite.
+ */
+#define WT_SCN_TWIN_SUFFIX	".undirected"
+#define WT_SCN_TWIN_ITERATIONS	200
+#define WT_SCN_TWIN_NIGHTLY	2000
+
+/* Make s, a directed scenario just loaded, its own twin.  0, or -1 with
+ * err set (s is not directed). */
+int wt_scenario_undirect(struct wt_scenario *s, struct wt_scn_error *err);
+/*
+ * Twins for the list's directed scenarios: in place of each (replace),
+ * or appended after the list (beside them).  Undirected scenarios stay
+ * as they are.  Each twin is its file loaded again.  0, or -1 (printed
+ * to errf).
+ */
+int wt_scn_list_twins(struct wt_scn_list *l, bool replace, FILE *errf);
 
 #endif /* WT_SCENARIOS_SCENARIO_H */

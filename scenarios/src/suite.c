@@ -106,7 +106,7 @@ void wt_scn_print_suites(FILE *f)
 	fputc('\n', f);
 }
 
-static int add(struct wt_scn_list *l, struct wt_scenario *s)
+int wt_scn_list_add(struct wt_scn_list *l, struct wt_scenario *s)
 {
 	if (l->n == l->cap) {
 		unsigned cap = l->cap ? 2 * l->cap : 32;
@@ -144,7 +144,7 @@ static int load_one(struct wt_scn_list *l, const char *file, FILE *errf)
 			return -1;
 		}
 	}
-	if (add(l, s)) {
+	if (wt_scn_list_add(l, s)) {
 		wt_scenario_free(s);
 		return -1;
 	}
