@@ -301,40 +301,56 @@ static void bench_search(const struct wt_zoo_bug *b, const struct wt_scenario *s
 }
 
 /*
- * The targeted scenario with its directed schedule dropped and PCT in
- * its place: how hard the race is to find without being told where it
- * is.  Only the oracle and the safety checks judge (they fail a run
- * unasked); the file's expectations are dropped with the schedule,
- * because exact counts and results belong to that one interleaving.  A
- * bug whose only witness is such an expectation cannot be found here.
+ * The targeted scenario without being told where the race is: how hard
+ * it is to find.  A directed one runs as its undirected twin (twin.c:
+ * the schedule and the exact expectations dropped, PCT with its k
+ * calibrated); one that was never directed runs as it is, under PCT,
+ * without its expectations.  Only the oracle and the safety checks
+ * judge then (they fail a run unasked): a bug whose only witness is an
+ * expectation cannot be found here.  NULL when the file cannot be
+ * loaded again (reported).
  */
-static struct wt_scenario bench_undirected(const struct wt_scenario *s)
+static struct wt_scenario *bench_undirected(const struct wt_scenario *s)
 {
-	struct wt_scenario u = *s;	/* shares s's storage; never freed */
+	struct wt_scn_error err = { 0 };
+	struct wt_scenario *u = wt_scenario_load(s->file, s->suite, &err);
 
-	u.steps = NULL;
-	u.nsteps = 0;
-	u.schedule = NULL;
-	u.policy = WT_SCN_PCT;
-	u.expects = NULL;
-	u.nexpects = 0;
+	if (u && u->policy == WT_SCN_DIRECTED && wt_scenario_undirect(u, &err)) {
+		wt_scenario_free(u);
+		u = NULL;
+	}
+	if (!u) {
+		fprintf(stderr, "%s\n", err.set ? err.text : "out of memory");
+		return NULL;
+	}
+	if (!u->twin_of) {
+		for (unsigned i = 0; i < u->nexpects; i++)
+			wt_expect_free(&u->expects[i]);
+		u->nexpects = 0;
+		u->policy = WT_SCN_PCT;
+	}
 	return u;
 }
 
 static void bench_pct(struct bench_row *row, const struct wt_scenario *s,
 		      const struct bench_opts *bo)
 {
-	struct wt_scenario u;
+	struct wt_scenario *u;
 	unsigned found_seeds = 0;
 
 	if (bo->pct_cap_s <= 0)
 		return;
 	u = bench_undirected(s);
-	bench_clean(&row->pct_clean, &u, bo);
-	if (!strcmp(row->bug->fires, "expectation"))
-		return;		/* its witness went with the expectations */
-	bench_search(row->bug, &u, bo, bo->pct_cap_s, &row->pct, &found_seeds,
-		     NULL);
+	if (!u) {
+		row->pct_clean.runs = 1;	/* a clean run that failed */
+		return;
+	}
+	bench_clean(&row->pct_clean, u, bo);
+	if (strcmp(row->bug->fires, "expectation"))	/* else its witness
+							 * went with them */
+		bench_search(row->bug, u, bo, bo->pct_cap_s, &row->pct,
+			     &found_seeds, NULL);
+	wt_scenario_free(u);
 }
 
 /*

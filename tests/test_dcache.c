@@ -16,6 +16,7 @@
 
 #include "sim/bug.h"
 #include "sim/sched/sched.h"
+#include "sim/vfs/dcache_internal.h"
 #include "tests/vfs_test.h"
 
 #define DIR_MODE	(WT_S_IFDIR | 0755)
@@ -418,6 +419,37 @@ Test(dcache, external_name_freed_after_the_grace_period)
 	cr_assert_eq(tt.last_check, WT_CHECK_POISON);
 	dput(t);
 	dput(d);
+	t_leave(&tt);
+	wt_world_destroy(w);
+}
+
+/*
+ * A lockless reader whose dentry died under it (freed without a grace
+ * period, zoo free_no_grace) has loaded a poisoned d_name.name: the check
+ * before the name's bytes reports the poison and says "not alive" instead
+ * of following the poison to an external name -- the harness crashed
+ * there when PCT first put a free between the chain step and the compare.
+ */
+Test(dcache, a_dead_dentry_has_no_name_to_read)
+{
+	struct wt_world *w = t_world(13, 8, 4);
+	struct dentry *root = t_root(w), *d;
+	const char *loaded;
+	struct t_thread tt;
+
+	t_enter(&tt, w, 1);
+	d = t_mk(root, "a-name-much-longer-than-the-inline-buffer", REG_MODE);
+	dget(d);			/* held: d_delete unhashes it */
+	d_delete(d);
+	dput(d);
+	dput(d);			/* the last: dead */
+	t_grace();
+	cr_assert(t_poisoned(&d->wt));
+	loaded = __atomic_load_n(&d->d_name.name, __ATOMIC_RELAXED);
+	cr_assert_neq(loaded, d->d_iname, "poison, not the inline name");
+	tt.last_check = WT_CHECK__COUNT;
+	cr_assert_not(d_name_alive(d, loaded, NULL));
+	cr_assert_eq(tt.last_check, WT_CHECK_POISON);
 	t_leave(&tt);
 	wt_world_destroy(w);
 }

@@ -154,6 +154,15 @@ bool d_name_alive(const struct dentry *d, const char *name,
 {
 	const struct wt_obj *o;
 
+	/*
+	 * d itself may have died since the reader's chain step checked it
+	 * (freed without a grace period: zoo free_no_grace); then the name
+	 * pointer it loaded is poison, not a name to look behind.
+	 */
+	if (__atomic_load_n(&d->wt.magic, __ATOMIC_RELAXED) != WT_OBJ_LIVE) {
+		wt_obj_check(&d->wt, p);
+		return false;
+	}
 	if (!dname_external(d, name))
 		return true;
 	o = &external_name(name)->wt;
