@@ -107,9 +107,11 @@ int wt_scenario_undirect(struct wt_scenario *s, struct wt_scn_error *err)
 				   "undirected twin", s->name);
 	if (collect_targets(s, err))
 		return -1;
-	if (asprintf(&name, "%s%s", s->name, WT_SCN_TWIN_SUFFIX) < 0)
+	if (asprintf(&name, "%s%s", s->name, WT_SCN_TWIN_SUFFIX) < 0) {
+		s->ntargets = 0;
 		return wt_scn_fail(err, s->file, (struct wt_scn_pos){ 1, 1 },
 				   "out of memory");
+	}
 	s->twin_of = s->name;
 	s->name = name;
 	drop_expectations(s);
