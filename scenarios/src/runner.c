@@ -945,18 +945,23 @@ static int one(struct wt_scn_result *r, const struct wt_scn_opts *o,
 /*
  * A twin's PCT k: the points one iteration passes (twin.c says why).  The
  * calibration run's seed comes from the name alone, so a replay, which
- * knows only its iteration's seed, calibrates to the same k.  Its
- * failures, if any, are not counted: the iterations proper find them.
+ * knows only its iteration's seed, calibrates to the same k (and does
+ * not follow a replay's --order there).  Its failures, if any, are not
+ * counted: the iterations proper find them.
  */
 static int calibrate_pct(struct wt_scn_result *r, const struct wt_scn_opts *o)
 {
 	const struct wt_scenario *s = r->s;
+	struct wt_scn_opts plain = *o;	/* not a replay's recorded order */
 	struct iter_out io;
 
 	if (!s->twin_of || s->policy != WT_SCN_PCT || r->mode != WT_SCN_SIM)
 		return 0;
-	if (run_iteration(r, s, o, r->mode, 0, wt_scn_seed(0, s->name), false,
-			  false, NULL, &io))
+	plain.order = NULL;
+	plain.norder = 0;
+	plain.replay = false;
+	if (run_iteration(r, s, &plain, r->mode, 0, wt_scn_seed(0, s->name),
+			  false, false, NULL, &io))
 		return -1;
 	r->pct_steps = io.points ? io.points : 1;
 	iter_out_free(&io);
