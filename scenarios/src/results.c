@@ -158,12 +158,11 @@ static json_t *scenario_fields(const struct wt_scn_result *r)
 static json_t *twin_json(const struct wt_scn_result *r)
 {
 	const struct wt_scenario *s = r->s;
-	json_t *targets = json_array();
+	json_t *targets;
 
-	if (!s->twin_of) {
-		json_decref(targets);
+	if (!s->twin_of)
 		return NULL;
-	}
+	targets = json_array();
 	for (unsigned k = 0; k < s->ntargets; k++)
 		json_array_append_new(targets, json_pack("{s:s, s:I, s:I, s:o}",
 			"path", wt_path_info(s->targets[k])->name,
