@@ -2,31 +2,32 @@
 /*
  * walktorture replay SEED SCENARIO [--bug NAME] [--memory sc|tso] [--json FILE]
  *	[--undirected]
- * walktorture replay RESULTS.json#N [--bug NAME] [--memory sc|tso] [--json FILE]
- *	[--order FILE]
+ * walktorture replay RESULTS.json#N [OPTION...]
  *
  * Re-runs one iteration -- the one whose iteration seed is SEED, as every
  * failure's replay line says -- in sim mode with the full trace, prints
  * the trace and a timeline (one lane per thread), then the failure if it
  * happens again.  RESULTS.json#N takes the N-th failure (0-based, in
- * file order) of a results file, and the memory model its scenario ran
- * under (unless --memory says otherwise).  --order FILE follows a
- * recorded order (a traced stress failure's NAME-SEED.order, or any trace
- * in its text form): the sim schedules the events in that order, and
- * where the iteration can no longer follow it (another point comes next,
- * or the thread is blocked) replay says at which event and goes on
- * under the seeded policy.  --undirected replays an iteration of the
- * scenario's undirected twin (a twin's replay lines say so; a twin's
- * failure in a results file is replayed as one).  --json writes the
+ * file order) of a results file and replays it as the run ran it: its
+ * recorded replay command (the bug, the memory model, a twin's
+ * --undirected, a lifted stress failure's --order), completed from the
+ * record for older files; options given here override those.  --order
+ * FILE follows a recorded order (a traced stress failure's
+ * NAME-SEED.order, or any trace in its text form): the sim schedules the
+ * events in that order, and where the iteration can no longer follow it
+ * (another point comes next, or the thread is blocked) replay says at
+ * which event and goes on under the seeded policy.  --undirected replays
+ * an iteration of the scenario's undirected twin.  --json writes the
  * iteration's results (with the failure's walk steps and history
  * window).  Exit 1 when it fails, 0 when not.
  */
-#define _GNU_SOURCE	/* strndup */
+#define _GNU_SOURCE	/* strndup, asprintf */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -35,18 +36,126 @@
 #include "scenarios/src/driver.h"
 #include "sim/sched/trace.h"
 
-/* The seed and file of failure N of a results file, the memory model
- * its scenario ran under (*memory: -1 when the file does not say) and
- * whether it was an undirected twin; not 0 when there is no such failure
- * or it is not one iteration's. */
-static int from_results(const char *arg, uint64_t *seed, char **file,
-			int *memory, bool *twin)
+/* --- RESULTS.json#N: the recorded command --- */
+
+struct words {
+	char **v;
+	int n;
+};
+
+static int words_add(struct words *w, const char *s, size_t len)
+{
+	char **v = realloc(w->v, sizeof(*v) * (size_t)(w->n + 2));
+
+	if (!v)
+		return -1;
+	w->v = v;
+	v[w->n] = strndup(s, len);
+	if (!v[w->n])
+		return -1;
+	v[++w->n] = NULL;
+	return 0;
+}
+
+static void words_free(struct words *w)
+{
+	for (int i = 0; i < w->n; i++)
+		free(w->v[i]);
+	free(w->v);
+	memset(w, 0, sizeof(*w));
+}
+
+static bool words_have(const struct words *w, const char *opt)
+{
+	for (int i = 0; i < w->n; i++)
+		if (!strcmp(w->v[i], opt))
+			return true;
+	return false;
+}
+
+/*
+ * Split a command the runner wrote (wt_scn_shell_quote's words: literal,
+ * or in single quotes with '\'' for a quote) back into words.  0, or -1
+ * when it is not such a command.
+ */
+static int shell_split(const char *cmd, struct words *w)
+{
+	char *buf = malloc(strlen(cmd) + 1);
+	const char *c = cmd;
+
+	if (!buf)
+		return -1;
+	while (*c) {
+		size_t n = 0;
+		bool word = false;
+
+		while (*c == ' ')
+			c++;
+		while (*c && *c != ' ') {
+			word = true;
+			if (*c == '\'') {
+				const char *q = strchr(c + 1, '\'');
+
+				if (!q)
+					goto bad;
+				memcpy(buf + n, c + 1, (size_t)(q - c - 1));
+				n += (size_t)(q - c - 1);
+				c = q + 1;
+			} else if (*c == '\\' && c[1]) {
+				buf[n++] = c[1];
+				c += 2;
+			} else {
+				buf[n++] = *c++;
+			}
+		}
+		if (word && words_add(w, buf, n))
+			goto bad;
+	}
+	free(buf);
+	return 0;
+bad:
+	free(buf);
+	return -1;
+}
+
+/* A relative path the run wrote, as seen from here: as it is when it
+ * exists, else beside the results file (a nightly's OUT moved or read
+ * from elsewhere). */
+static void resolve_beside(char **word, const char *results)
+{
+	const char *slash = strrchr(results, '/');
+	char *alt;
+
+	if (**word == '/' || !access(*word, F_OK) || !slash)
+		return;
+	if (asprintf(&alt, "%.*s/%s", (int)(slash - results), results,
+		     *word) < 0)
+		return;
+	if (access(alt, F_OK)) {
+		free(alt);
+		return;
+	}
+	free(*word);
+	*word = alt;
+}
+
+/*
+ * The arguments of failure N of a results file's replay command, SEED
+ * FILE first, then everything that shaped the run: the command the
+ * runner recorded (--bug, --memory, --undirected, --order and whatever
+ * else a policy or generator puts there), completed from the record's
+ * fields for files written before the command said it all (the run's
+ * bug, the scenario's memory model, a twin, a lifted order).  Not 0
+ * when there is no such failure or it is not one iteration's.
+ */
+static int from_results(const char *arg, struct words *w)
 {
 	const char *hash = strrchr(arg, '#');
 	char *path = hash ? strndup(arg, (size_t)(hash - arg)) : NULL, *end;
 	long n = hash ? strtol(hash + 1, &end, 10) : -1;
+	json_t *doc = NULL, *sc, *f, *found = NULL, *fsc = NULL;
 	json_error_t je;
-	json_t *doc, *sc, *f;
+	const char *rp, *bug, *m, *order;
 	size_t i, j;
 	int ret = -1;
 
@@ -60,40 +169,55 @@ static int from_results(const char *arg, uint64_t *seed, char **file,
 	}
 	json_array_foreach(json_object_get(doc, "scenarios"), i, sc)
 		json_array_foreach(json_object_get(sc, "failures"), j, f)
-			if (n-- == 0 && ret) {
-				const char *s = json_string_value(
-					json_object_get(f, "seed"));
-				const char *fl = json_string_value(
-					json_object_get(sc, "file"));
-				const char *m = json_string_value(
-					json_object_get(sc, "memory"));
-				const char *rp = json_string_value(
-					json_object_get(f, "replay"));
-
-				/* A count over several iterations is no one
-				 * iteration's: its replay is the whole run. */
-				if (rp && !strncmp(rp, "walktorture run ", 16)) {
-					fprintf(stderr, "walktorture: failure %s "
-						"of %s is over several iterations, "
-						"not one; replay it with: %s\n",
-						hash + 1, path, rp);
-					ret = 1;
-					break;
-				}
-				if (s && fl && !wt_scn_parse_seed(s, seed)) {
-					*file = strdup(fl);
-					*memory = !m ? -1 : !strcmp(m, "tso") ?
-						  WT_SCN_TSO : WT_SCN_SC;
-					*twin = json_is_object(
-						json_object_get(sc, "twin"));
-					ret = 0;
-				}
+			if (n-- == 0) {
+				found = f;
+				fsc = sc;
 			}
-	if (ret < 0)
-		fprintf(stderr, "walktorture: %s has no failure %s with a seed\n",
-			path, hash + 1);
-	json_decref(doc);
+	rp = json_string_value(json_object_get(found, "replay"));
+	if (!found || !rp) {
+		fprintf(stderr, "walktorture: %s has no failure %s with a "
+			"replay command\n", path, hash + 1);
+		goto out;
+	}
+	/* A count over several iterations is no one iteration's: its
+	 * replay is the whole run. */
+	if (strncmp(rp, "walktorture replay ", 19)) {
+		fprintf(stderr, "walktorture: failure %s of %s is over several "
+			"iterations, not one; replay it with: %s\n", hash + 1,
+			path, rp);
+		goto out;
+	}
+	if (shell_split(rp + 19, w) || w->n < 2) {
+		fprintf(stderr, "walktorture: %s: failure %s: cannot read its "
+			"replay command '%s'\n", path, hash + 1, rp);
+		goto out;
+	}
+	bug = json_string_value(json_object_get(fsc, "bug"));
+	if (!bug)
+		bug = json_string_value(json_object_get(
+			json_object_get(doc, "run"), "bug"));
+	m = json_string_value(json_object_get(fsc, "memory"));
+	order = json_string_value(json_object_get(found, "order"));
+	if (bug && !words_have(w, "--bug") &&
+	    (words_add(w, "--bug", 5) || words_add(w, bug, strlen(bug))))
+		goto out;
+	if (m && (!strcmp(m, "sc") || !strcmp(m, "tso")) &&
+	    !words_have(w, "--memory") &&
+	    (words_add(w, "--memory", 8) || words_add(w, m, strlen(m))))
+		goto out;
+	if (json_is_object(json_object_get(fsc, "twin")) &&
+	    !words_have(w, "--undirected") && words_add(w, "--undirected", 12))
+		goto out;
+	if (order && !words_have(w, "--order") &&
+	    (words_add(w, "--order", 7) || words_add(w, order, strlen(order))))
+		goto out;
+	resolve_beside(&w->v[1], path);
+	for (int k = 2; k + 1 < w->n; k++)
+		if (!strcmp(w->v[k], "--order"))
+			resolve_beside(&w->v[k + 1], path);
+	ret = 0;
 out:
+	json_decref(doc);
 	free(path);
 	return ret;
 }
@@ -149,17 +273,44 @@ static struct wt_trace_event *load_order(const char *file,
 	return ev;
 }
 
+/*
+ * replay RESULTS.json#N [OPTION...]: the recorded arguments, then the
+ * command line's options (which win: each option's last use counts).
+ */
+static int replay_recorded(int argc, char **argv, const char *arg)
+{
+	struct words w = { 0 };
+	char **v;
+	int n = 0, ret = WT_EXIT_USAGE;
+
+	if (from_results(arg, &w))
+		goto out;
+	v = calloc((size_t)(argc + w.n + 1), sizeof(*v));
+	if (!v)
+		goto out;
+	v[n++] = argv[0];
+	for (int i = 0; i < w.n; i++)
+		v[n++] = w.v[i];
+	for (int i = 1; i < argc; i++)
+		if (argv[i] != arg)
+			v[n++] = argv[i];
+	ret = wt_cmd_replay(n, v);
+	free(v);
+out:
+	words_free(&w);
+	return ret;
+}
+
 int wt_cmd_replay(int argc, char **argv)
 {
 	struct wt_scn_list l = { 0 };
 	struct wt_scn_result *r = NULL;
 	const char *pos[2];
 	unsigned npos = 0, nr = 0, failed = 0;
-	char *file = NULL;
 	const char *json_file = NULL, *order_file = NULL;
 	struct wt_trace_event *order = NULL;
 	struct wt_scn_opts o;
-	bool seed_set = false, undirected = false;
+	bool undirected = false;
 	int ret = WT_EXIT_USAGE;
 
 	wt_cli_scn_defaults(&o);
@@ -168,6 +319,7 @@ int wt_cmd_replay(int argc, char **argv)
 	o.progress = false;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--bug") && i + 1 < argc) {
+			o.bugs = 0;	/* the last --bug: the command line's */
 			if (wt_scn_bug_parse(argv[++i], &o.bugs)) {
 				wt_usage_error("unknown bug '%s'", argv[i]);
 				wt_scn_bug_print(stderr);
@@ -190,26 +342,12 @@ int wt_cmd_replay(int argc, char **argv)
 			pos[npos++] = argv[i];
 		}
 	}
-	if (npos == 1 && strchr(pos[0], '#')) {
-		bool twin = false;
-		int memory;
-
-		if (from_results(pos[0], &o.seed, &file, &memory, &twin))
-			return WT_EXIT_USAGE;
-		undirected |= twin;
-		if (o.memory < 0)
-			o.memory = memory;
-		pos[0] = file;
-		seed_set = true;
-	} else if (npos == 2 && !wt_scn_parse_seed(pos[0], &o.seed)) {
-		pos[0] = pos[1];
-		seed_set = true;
-	}
-	if (!seed_set) {
-		free(file);
+	if (npos == 1 && strchr(pos[0], '#'))
+		return replay_recorded(argc, argv, pos[0]);
+	if (npos != 2 || wt_scn_parse_seed(pos[0], &o.seed))
 		return wt_usage_error("usage: walktorture replay SEED SCENARIO | "
 				      "RESULTS.json#N");
-	}
+	pos[0] = pos[1];
 	if (wt_scn_list_load(&l, pos, 1, stderr))
 		goto out;
 	if (l.n != 1) {
@@ -238,6 +376,5 @@ out:
 	wt_scn_results_free(r, nr);
 	wt_scn_list_free(&l);
 	free(order);
-	free(file);
 	return ret;
 }
