@@ -25,81 +25,21 @@ static void record_dotdot(struct nameidata *nd, enum wt_step_kind kind,
 		  kind == WT_STEP_MOUNT_UP ? NULL : to, seq);
 }
 
+/* `..` at the top of the current mount: the mountpoint is the way up. */
+static bool at_mount_top(const struct nameidata *nd)
+{
+	return nd->path.dentry == mnt_root_of(nd->path.mnt);
+}
+
 /*
- * RCU mode.  Returns the parent (nd->next_seq its seq) for step_into, or
- * ERR_PTR(-ECHILD).  A step REF-walk could not make is never taken here:
- * each doubtful case restarts, and REF-walk gives the real answer.
+ * RCU mode, `..` that stays where it is (the walk's root, or a mount with
+ * nothing above it inside the root).  The parent is nd->path.dentry
+ * itself, with its own seq.
  */
-static struct dentry *follow_dotdot_rcu(struct nameidata *nd)
+static struct dentry *dotdot_rcu_stay(struct nameidata *nd)
 {
 	struct wt_world *w = nd->world;
-	struct dentry *parent, *old;
 
-	if (path_equal(&nd->path, &nd->root))
-		goto in_root;
-	if (nd->path.dentry == mnt_root_of(nd->path.mnt)) {
-		struct path path;
-		unsigned seq;
-
-		if (!choose_mountpoint_rcu(real_mount(nd->path.mnt),
-					   &nd->root, &path, &seq))
-			goto in_root;
-		if (nd->flags & LOOKUP_NO_XDEV) {
-			nd_count(nd, WT_PATH_RESTART_DOTDOT_NO_XDEV);
-			return ERR_PTR(-ECHILD);
-		}
-		record_dotdot(nd, WT_STEP_MOUNT_UP, &nd->path, path.mnt,
-			      path.dentry, 0, 0);
-		nd->path = path;
-		nd->inode = nd_d_inode(path.dentry);
-		nd->seq = seq;
-		/*
-		 * Validates the way up: with mount_lock unmoved since
-		 * path_init, mnt_parent and mnt_mountpoint were read as one
-		 * consistent pair, as REF-walk (under mount_lock) would read
-		 * them.  Without it a mount --move between the two loads can
-		 * leave us on a mismatched (mount, dentry) pair, and the next
-		 * step up can be bogus too (Al Viro's mail in seeds/).  Zoo
-		 * WT_BUG_DOTDOT_NO_MOUNT_LOCK (`--bug dotdot_no_mount_lock`)
-		 * removes it.
-		 */
-		if (!nd_bug(nd, WT_BUG_DOTDOT_NO_MOUNT_LOCK)) {
-			if (read_seqretry_at(&w->mount_lock, nd->m_seq,
-					     "dotdot_rcu.mount_lock")) {
-				nd_count(nd, WT_PATH_RESTART_DOTDOT_MOUNT_LOCK);
-				return ERR_PTR(-ECHILD);
-			}
-			nd_validated_mounts(nd);
-		}
-		/* we know that mountpoint was pinned */
-	}
-	old = nd->path.dentry;
-	parent = wt_load_acquire(old, d_parent);
-	nd->next_seq = ND_TAGGED(&parent->wt, read_seqcount_begin_at(&parent->d_seq,
-					      "dotdot_rcu.parent_seq"));
-	/*
-	 * Validates that old had not moved when we read its d_parent (and,
-	 * after a way up, that the mountpoint is still what we sampled): a
-	 * rename bumps the moved dentry's d_seq, so an unmoved seq means
-	 * parent was old's parent, pinned by it, until after we sampled
-	 * parent's seq.  Without it `..` could land in the old parent of a
-	 * directory renamed away.  No zoo bug removes it.
-	 */
-	if (ND_TAGGED(&old->wt, read_seqcount_retry_at(&old->d_seq, nd->seq,
-							  "dotdot_rcu.old_seq"))) {
-		nd_count(nd, WT_PATH_RESTART_DOTDOT_SEQ);
-		return ERR_PTR(-ECHILD);
-	}
-	nd_validated(nd, old, nd->seq);
-	if (!path_connected(nd->path.mnt, parent)) {
-		nd_count(nd, WT_PATH_RESTART_DOTDOT_DISCONNECTED);
-		return ERR_PTR(-ECHILD);
-	}
-	record_dotdot(nd, WT_STEP_DOTDOT, &nd->path, nd->path.mnt, parent,
-		      nd->next_seq, 0);
-	return parent;
-
-in_root:
 	/*
 	 * Validates "stay at the root": with mount_lock moved, the mount we
 	 * think is the root's may have been moved above it, and REF-walk
@@ -121,43 +61,148 @@ in_root:
 	return nd->path.dentry;
 }
 
-/* REF mode.  Returns the parent with a reference held, or ERR_PTR. */
-static struct dentry *follow_dotdot(struct nameidata *nd)
+/*
+ * RCU mode, at the top of a mount: move nd to the mountpoint below it.
+ * 1 when there is nothing to climb to (stay), 0 when nd now stands on the
+ * mountpoint, -ECHILD to restart.
+ */
+static int dotdot_rcu_mount_up(struct nameidata *nd)
 {
-	struct dentry *parent;
+	struct wt_world *w = nd->world;
+	struct mount *here = real_mount(nd->path.mnt);
+	struct path under;
+	unsigned under_seq;
+
+	if (!choose_mountpoint_rcu(here, &nd->root, &under, &under_seq))
+		return 1;
+	if (nd->flags & LOOKUP_NO_XDEV) {
+		nd_count(nd, WT_PATH_RESTART_DOTDOT_NO_XDEV);
+		return -ECHILD;
+	}
+	record_dotdot(nd, WT_STEP_MOUNT_UP, &nd->path, under.mnt,
+		      under.dentry, 0, 0);
+	nd->path = under;
+	nd->inode = nd_d_inode(under.dentry);
+	nd->seq = under_seq;
+	/*
+	 * Validates the way up: with mount_lock unmoved since
+	 * path_init, mnt_parent and mnt_mountpoint were read as one
+	 * consistent pair, as REF-walk (under mount_lock) would read
+	 * them.  Without it a mount --move between the two loads can
+	 * leave us on a mismatched (mount, dentry) pair, and the next
+	 * step up can be bogus too (Al Viro's mail in seeds/).  Zoo
+	 * WT_BUG_DOTDOT_NO_MOUNT_LOCK (`--bug dotdot_no_mount_lock`)
+	 * removes it.
+	 */
+	if (nd_bug(nd, WT_BUG_DOTDOT_NO_MOUNT_LOCK))
+		return 0;
+	if (read_seqretry_at(&w->mount_lock, nd->m_seq,
+			     "dotdot_rcu.mount_lock")) {
+		nd_count(nd, WT_PATH_RESTART_DOTDOT_MOUNT_LOCK);
+		return -ECHILD;
+	}
+	nd_validated_mounts(nd);
+	/*
+	 * No reference of our own on the mountpoint dentry: the mount we
+	 * climbed from holds one for as long as it is mounted there, and
+	 * the mount_lock check above says that it still was.
+	 */
+	return 0;
+}
+
+/*
+ * RCU mode.  Returns the parent (nd->next_seq its seq) for step_into, or
+ * ERR_PTR(-ECHILD).  A step REF-walk could not make is never taken here:
+ * each doubtful case restarts, and REF-walk gives the real answer.
+ */
+static struct dentry *follow_dotdot_rcu(struct nameidata *nd)
+{
+	struct dentry *child, *up;
 
 	if (path_equal(&nd->path, &nd->root))
-		goto in_root;
-	if (nd->path.dentry == mnt_root_of(nd->path.mnt)) {
-		struct path path;
+		return dotdot_rcu_stay(nd);
+	if (at_mount_top(nd)) {
+		int climbed = dotdot_rcu_mount_up(nd);
 
-		if (!choose_mountpoint(nd, real_mount(nd->path.mnt),
-				       &nd->root, &path))
-			goto in_root;
-		record_dotdot(nd, WT_STEP_MOUNT_UP, &nd->path, path.mnt,
-			      path.dentry, 0, 0);
-		path_put(&nd->path);
-		nd->path = path;
-		nd->inode = d_inode(path.dentry);
-		if (nd->flags & LOOKUP_NO_XDEV)
-			return ERR_PTR(-EXDEV);
+		if (climbed < 0)
+			return ERR_PTR(climbed);
+		if (climbed > 0)
+			return dotdot_rcu_stay(nd);
 	}
-	/* rare case of legitimate dget_parent()... */
-	parent = dget_parent(nd->path.dentry);
-	if (!path_connected(nd->path.mnt, parent)) {
-		dput(parent);
-		return ERR_PTR(-ENOENT);
+	child = nd->path.dentry;
+	up = wt_load_acquire(child, d_parent);
+	nd->next_seq = ND_TAGGED(&up->wt, read_seqcount_begin_at(&up->d_seq,
+					      "dotdot_rcu.parent_seq"));
+	/*
+	 * Validates that child had not moved when we read its d_parent
+	 * (and, after a way up, that the mountpoint is still what we
+	 * sampled): a rename bumps the moved dentry's d_seq, so an unmoved
+	 * seq means up was child's parent, pinned by it, until after we
+	 * sampled up's seq.  Without it `..` could land in the old parent
+	 * of a directory renamed away.  No zoo bug removes it.
+	 */
+	if (ND_TAGGED(&child->wt, read_seqcount_retry_at(&child->d_seq, nd->seq,
+							  "dotdot_rcu.old_seq"))) {
+		nd_count(nd, WT_PATH_RESTART_DOTDOT_SEQ);
+		return ERR_PTR(-ECHILD);
 	}
-	record_dotdot(nd, WT_STEP_DOTDOT, &nd->path, nd->path.mnt, parent,
-		      0, 0);
-	return parent;
+	nd_validated(nd, child, nd->seq);
+	if (!path_connected(nd->path.mnt, up)) {
+		nd_count(nd, WT_PATH_RESTART_DOTDOT_DISCONNECTED);
+		return ERR_PTR(-ECHILD);
+	}
+	record_dotdot(nd, WT_STEP_DOTDOT, &nd->path, nd->path.mnt, up,
+		      nd->next_seq, 0);
+	return up;
+}
 
-in_root:
+/* REF mode, `..` that stays: a new reference on where we are. */
+static struct dentry *dotdot_stay(struct nameidata *nd)
+{
 	if (nd->flags & LOOKUP_BENEATH)
 		return ERR_PTR(-EXDEV);
 	record_dotdot(nd, WT_STEP_DOTDOT, &nd->path, nd->path.mnt,
 		      nd->path.dentry, 0, 1);
 	return dget(nd->path.dentry);
+}
+
+/* REF mode.  Returns the parent with a reference held, or ERR_PTR. */
+static struct dentry *follow_dotdot(struct nameidata *nd)
+{
+	struct dentry *up;
+
+	if (path_equal(&nd->path, &nd->root))
+		return dotdot_stay(nd);
+	if (at_mount_top(nd)) {
+		struct path under;
+
+		if (!choose_mountpoint(nd, real_mount(nd->path.mnt),
+				       &nd->root, &under))
+			return dotdot_stay(nd);
+		record_dotdot(nd, WT_STEP_MOUNT_UP, &nd->path, under.mnt,
+			      under.dentry, 0, 0);
+		/* choose_mountpoint's references replace ours */
+		path_put(&nd->path);
+		nd->path = under;
+		nd->inode = d_inode(under.dentry);
+		/* nd already stands on the mountpoint: terminate_walk puts it */
+		if (nd->flags & LOOKUP_NO_XDEV)
+			return ERR_PTR(-EXDEV);
+	}
+	/*
+	 * Our reference on nd->path.dentry keeps its parent alive, so taking
+	 * one on the parent through d_parent is safe here (the walk's other
+	 * steps get their dentries from lookups instead).
+	 */
+	up = dget_parent(nd->path.dentry);
+	if (path_connected(nd->path.mnt, up)) {
+		record_dotdot(nd, WT_STEP_DOTDOT, &nd->path, nd->path.mnt, up,
+			      0, 0);
+		return up;
+	}
+	/* renamed out of the bind mount's subtree: no way up from here */
+	dput(up);
+	return ERR_PTR(-ENOENT);
 }
 
 /* A scoped lookup's `..` must not have raced with a rename or a mount. */
@@ -195,27 +240,21 @@ static const char *scoped_dotdot_check(struct nameidata *nd)
 /* "." needs nothing; ".." as above.  NULL, or ERR_PTR. */
 const char *handle_dots(struct nameidata *nd, int type)
 {
-	const char *error;
-	struct dentry *parent;
+	struct dentry *up;
+	const char *res;
+	int err;
 
 	if (type != LAST_DOTDOT)
 		return NULL;
-	if (!nd->root.mnt) {
-		int err = set_root(nd);
-
-		if (err)
-			return ERR_PTR(err);
-	}
-	if (nd->flags & LOOKUP_RCU)
-		parent = follow_dotdot_rcu(nd);
-	else
-		parent = follow_dotdot(nd);
-	if (IS_ERR(parent))
-		return ERR_CAST(parent);
-	error = step_into(nd, WALK_NOFOLLOW, parent);
-	if (error)
-		return error;
-	if (nd->flags & LOOKUP_IS_SCOPED)
-		return scoped_dotdot_check(nd);
-	return NULL;
+	err = nd_need_root(nd);
+	if (err)
+		return ERR_PTR(err);
+	up = (nd->flags & LOOKUP_RCU) ? follow_dotdot_rcu(nd)
+				      : follow_dotdot(nd);
+	if (IS_ERR(up))
+		return ERR_CAST(up);
+	res = step_into(nd, WALK_NOFOLLOW, up);
+	if (res || !(nd->flags & LOOKUP_IS_SCOPED))
+		return res;
+	return scoped_dotdot_check(nd);
 }

@@ -128,6 +128,11 @@ const char *handle_dots(struct nameidata *nd, int type);
 
 /* --- links.c --- */
 int set_root(struct nameidata *nd);
+/* Take the walk's root if it has none yet: 0, or set_root's error. */
+static inline int nd_need_root(struct nameidata *nd)
+{
+	return nd->root.mnt ? 0 : set_root(nd);
+}
 int nd_jump_root(struct nameidata *nd);
 int nd_jump_link(struct nameidata *nd, const struct path *path);
 void put_link(struct nameidata *nd);

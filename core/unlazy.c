@@ -51,24 +51,31 @@ void drop_links(struct nameidata *nd)
 	assert(nd->depth <= MAXSYMLINKS);
 }
 
+/* REF mode: drop what the walk holds (where it is, its links, its root). */
+static void put_walk_refs(struct nameidata *nd)
+{
+	const struct saved *s, *end = nd->stack + nd->depth;
+
+	path_put(&nd->path);
+	for (s = nd->stack; s < end; s++)
+		path_put(&s->link);
+	if (!(nd->state & ND_ROOT_GRABBED))
+		return;
+	nd->state &= ~ND_ROOT_GRABBED;
+	path_put(&nd->root);
+}
+
 /* Must pair with every path_init(); nd is reusable afterwards. */
 void terminate_walk(struct nameidata *nd)
 {
 	drop_links(nd);
-	if (!(nd->flags & LOOKUP_RCU)) {
-		path_put(&nd->path);
-		for (unsigned i = 0; i < nd->depth; i++)
-			path_put(&nd->stack[i].link);
-		if (nd->state & ND_ROOT_GRABBED) {
-			path_put(&nd->root);
-			nd->state &= ~ND_ROOT_GRABBED;
-		}
-	} else {
+	/* RCU mode holds no references: leaving it is all there is to undo */
+	if (nd->flags & LOOKUP_RCU)
 		leave_rcu(nd);
-	}
+	else
+		put_walk_refs(nd);
 	nd->depth = 0;
-	nd->path.mnt = NULL;
-	nd->path.dentry = NULL;
+	nd->path = (struct path){ .mnt = NULL, .dentry = NULL };
 }
 
 /*
@@ -143,25 +150,34 @@ bool legitimize_path(struct nameidata *nd, struct path *path, unsigned seq,
  */
 static bool legitimize_links(struct nameidata *nd)
 {
-	for (unsigned i = 0; i < nd->depth; i++) {
-		struct saved *last = nd->stack + i;
+	unsigned done = 0;
 
-		if (!legitimize_path(nd, &last->link, last->seq,
-				     WT_PATH_RESTART_LEGITIMIZE_LINK_DEAD,
-				     WT_PATH_RESTART_LEGITIMIZE_LINK_SEQ)) {
-			drop_links(nd);
-			nd->depth = i + 1;
-			return false;
-		}
+	while (done < nd->depth) {
+		struct saved *s = &nd->stack[done++];
+
+		if (legitimize_path(nd, &s->link, s->seq,
+				    WT_PATH_RESTART_LEGITIMIZE_LINK_DEAD,
+				    WT_PATH_RESTART_LEGITIMIZE_LINK_SEQ))
+			continue;
+		drop_links(nd);
+		nd->depth = done;	/* the failed link included */
+		return false;
 	}
 	return true;
 }
 
 static bool legitimize_root(struct nameidata *nd)
 {
-	/* Nothing to do if nd->root is zero or is managed by the caller. */
-	if (!nd->root.mnt || (nd->state & ND_ROOT_PRESET))
+	/*
+	 * Only a root this walk took itself needs a reference: a walk that
+	 * has not needed its root yet has none (nd->root.mnt NULL), and a
+	 * preset root belongs to the caller, who holds it for us.
+	 */
+	bool ours = nd->root.mnt && !(nd->state & ND_ROOT_PRESET);
+
+	if (!ours)
 		return true;
+	/* set first: whatever the legitimize gets, terminate_walk puts */
 	nd->state |= ND_ROOT_GRABBED;
 	return legitimize_path(nd, &nd->root, nd->root_seq,
 			       WT_PATH_RESTART_LEGITIMIZE_ROOT_DEAD,
@@ -207,6 +223,25 @@ static bool unlazy_cached(struct nameidata *nd)
 }
 
 /*
+ * What a failed unlazy holds in nd->path, for terminate_walk() to put:
+ * nothing (both fields cleared here), the mount only, or whatever the
+ * fields say already (legitimize_path cleared what it did not get).
+ */
+enum unlazy_held { HELD_NOTHING, HELD_MNT_ONLY, HELD_AS_IS };
+
+static bool unlazy_abort(struct nameidata *nd, enum unlazy_held held,
+			 enum wt_path fail)
+{
+	if (held == HELD_NOTHING)
+		nd->path.mnt = NULL;
+	if (held != HELD_AS_IS)
+		nd->path.dentry = NULL;
+	leave_rcu(nd);
+	unlazy_done(nd, false, fail, fail);
+	return false;
+}
+
+/*
  * try_to_unlazy - switch to REF-walk at nd->path.  Called in RCU mode
  * only.  true: the walk holds references on nd->path, the saved links and
  * the root, and goes on in REF mode.  false: the walk must restart
@@ -218,16 +253,13 @@ bool try_to_unlazy(struct nameidata *nd, enum wt_path ok, enum wt_path fail)
 	struct dentry *parent = nd->path.dentry;
 
 	assert(nd->flags & LOOKUP_RCU);
-	if (unlazy_cached(nd))
-		goto out1;
-	if (nd->depth && !legitimize_links(nd))
-		goto out1;
+	if (unlazy_cached(nd) || (nd->depth && !legitimize_links(nd)))
+		return unlazy_abort(nd, HELD_NOTHING, fail);
 	if (!legitimize_path(nd, &nd->path, nd->seq,
 			     WT_PATH_RESTART_LEGITIMIZE_PATH_DEAD,
-			     WT_PATH_RESTART_LEGITIMIZE_PATH_SEQ))
-		goto out;
-	if (!legitimize_root(nd))
-		goto out;
+			     WT_PATH_RESTART_LEGITIMIZE_PATH_SEQ) ||
+	    !legitimize_root(nd))
+		return unlazy_abort(nd, HELD_AS_IS, fail);
 	leave_rcu(nd);
 	/* The kernel's BUG_ON: a legitimized dentry keeps its inode. */
 	if (nd->inode != d_inode(parent))
@@ -237,14 +269,6 @@ bool try_to_unlazy(struct nameidata *nd, enum wt_path ok, enum wt_path fail)
 			     (unsigned long long)parent->wt.id);
 	unlazy_done(nd, true, ok, fail);
 	return true;
-
-out1:
-	nd->path.mnt = NULL;
-	nd->path.dentry = NULL;
-out:
-	leave_rcu(nd);
-	unlazy_done(nd, false, fail, fail);
-	return false;
 }
 
 /*
@@ -259,24 +283,22 @@ bool try_to_unlazy_next(struct nameidata *nd, struct dentry *dentry,
 	int res;
 
 	assert(nd->flags & LOOKUP_RCU);
-	if (unlazy_cached(nd))
-		goto out2;
-	if (nd->depth && !legitimize_links(nd))
-		goto out2;
+	if (unlazy_cached(nd) || (nd->depth && !legitimize_links(nd)))
+		return unlazy_abort(nd, HELD_NOTHING, fail);
 	res = __legitimize_mnt(nd->world, nd->path.mnt, nd->m_seq, &how);
 	if (res) {
 		count_legit_mnt(nd, how);
-		if (res > 0)
-			goto out2;
-		goto out1;
+		/* > 0: no count was kept; < 0: kept, terminate_walk drops it */
+		return unlazy_abort(nd, res > 0 ? HELD_NOTHING : HELD_MNT_ONLY,
+				    fail);
 	}
 	if (!nd_get_dentry(nd, nd->path.dentry)) {
 		nd_count(nd, WT_PATH_RESTART_LEGITIMIZE_NEXT_DEAD);
-		goto out1;
+		return unlazy_abort(nd, HELD_MNT_ONLY, fail);
 	}
 	if (!nd_get_dentry(nd, dentry)) {
 		nd_count(nd, WT_PATH_RESTART_LEGITIMIZE_NEXT_DEAD);
-		goto out;
+		return unlazy_abort(nd, HELD_AS_IS, fail);
 	}
 	/*
 	 * Validates the child against nd->next_seq -- and through it the
@@ -289,23 +311,15 @@ bool try_to_unlazy_next(struct nameidata *nd, struct dentry *dentry,
 	if (ND_TAGGED(&dentry->wt, read_seqcount_retry_at(&dentry->d_seq, nd->next_seq,
 				   "try_to_unlazy_next.seq"))) {
 		nd_count(nd, WT_PATH_RESTART_LEGITIMIZE_NEXT_SEQ);
-		goto out_dput;
+		goto drop_child;
 	}
 	if (!legitimize_root(nd))
-		goto out_dput;
+		goto drop_child;
 	leave_rcu(nd);
 	unlazy_done(nd, true, ok, fail);
 	return true;
 
-out2:
-	nd->path.mnt = NULL;
-out1:
-	nd->path.dentry = NULL;
-out:
-	leave_rcu(nd);
-	unlazy_done(nd, false, fail, fail);
-	return false;
-out_dput:
+drop_child:
 	leave_rcu(nd);
 	/*
 	 * The reference nd_get_dentry() took on the child is ours alone:
@@ -346,9 +360,16 @@ static int weak_revalidate(struct nameidata *nd, struct dentry *dentry)
 int complete_walk(struct nameidata *nd)
 {
 	if (nd->flags & LOOKUP_RCU) {
-		/* Don't zero nd->root for scoped or caller-managed roots. */
-		if (!(nd->state & ND_ROOT_PRESET) &&
-		    !(nd->flags & LOOKUP_IS_SCOPED))
+		/*
+		 * The walk is over, so a root it took for its own use is
+		 * forgotten rather than legitimized (one less way for the
+		 * unlazy to fail).  A scoped walk keeps its root for the check
+		 * below; a preset root is the caller's.
+		 */
+		bool keep_root = (nd->state & ND_ROOT_PRESET) ||
+				 (nd->flags & LOOKUP_IS_SCOPED);
+
+		if (!keep_root)
 			nd->root.mnt = NULL;
 		/* A cached lookup that got here lazily has succeeded. */
 		nd->flags &= ~LOOKUP_CACHED;
