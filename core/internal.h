@@ -39,6 +39,9 @@ static inline bool nd_bug(const struct nameidata *nd, unsigned bug)
  * Count an exit path.  One the catalogue calls unreachable means the
  * model took a branch its invariants rule out: report it, the walk goes on.
  */
+/* record.c: a path naming a seq or a lock was counted (paths.h). */
+void nd_record_fallback(struct nameidata *nd, enum wt_path id);
+
 static inline void nd_count(struct nameidata *nd, enum wt_path id)
 {
 	if (__builtin_expect(wt_path_unreachable(id) != NULL, 0))
@@ -46,6 +49,8 @@ static inline void nd_count(struct nameidata *nd, enum wt_path id)
 			     "exit path %s counted, but it cannot happen, %s",
 			     wt_path_info(id)->name, wt_path_unreachable(id));
 	wt_path_count(nd->stats, id);
+	if (nd->record && wt_path_names_seq(id))
+		nd_record_fallback(nd, id);
 }
 
 /* Dentry fields every RCU-mode reader loads through wt_load(). */

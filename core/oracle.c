@@ -538,8 +538,9 @@ static bool judge_step(struct oj *j, int idx, const struct wt_step *s)
 {
 	bool ok;
 
-	/* leaving RCU-walk is no namespace step: it changes nothing */
-	if (s->kind == WT_STEP_UNLAZY)
+	/* leaving RCU-walk is no namespace step: it changes nothing; nor
+	 * is a fallback's evidence (oj_check_fallbacks judged it) */
+	if (s->kind == WT_STEP_UNLAZY || s->kind == WT_STEP_FALLBACK)
 		return true;
 	if (j->landing && !continues_landing(j, s) && !resolve_landing(j))
 		return false;
@@ -599,6 +600,7 @@ static bool judge_kind(struct oj *j, int idx, const struct wt_step *s)
 		land(j, idx, &s->to);
 		return true;
 	case WT_STEP_UNLAZY:
+	case WT_STEP_FALLBACK:
 	case WT_STEP_END:
 		return true;
 	}
@@ -672,6 +674,8 @@ static enum wt_verdict judge_walk(struct oj *j)
 		return not_judged(j, "no snapshot at v%llu (%d)",
 				  (unsigned long long)a->version_start, err);
 	if (!oj_check_ladder(j))
+		return WT_VERDICT_REJECTED;
+	if (!oj_check_fallbacks(j))
 		return WT_VERDICT_REJECTED;
 	for (uint32_t i = a->first; i < a->first + a->count; i++) {
 		const struct wt_step *s = &j->r->steps[i];

@@ -85,6 +85,14 @@
  * history still shows a name.  -ESTALE and revalidation errors there are
  * protocol.
  *
+ * No spurious fallback (oracle_fallback.c).  Every exit path that names a
+ * seq or a lock (a restart, an unlazy or a scoped EAGAIN of
+ * WT_PATH_NAMES_SEQ_LIST) leaves a FALLBACK step in the record with the
+ * seq retry that failed just before it; in every attempt, that retry must
+ * have compared the seqcount with a value it really held (a sample of it,
+ * not of another object) and read another: else the walk gave up where
+ * correct code would not, and the record is rejected.
+ *
  * Not checked (honestly): open's may_open (acc_mode is not recorded),
  * protected_symlinks' EACCES beyond "a trailing link in a sticky
  * world-writable directory", RESOLVE_CACHED's "would the cache have

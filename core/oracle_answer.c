@@ -281,7 +281,8 @@ static const struct wt_step *last_judged(const struct oj *j, int end_idx)
 	for (int i = end_idx - 1; i >= (int)j->a->first; i--) {
 		const struct wt_step *s = &j->r->steps[i];
 
-		if (s->validated && s->kind != WT_STEP_UNLAZY)
+		if (s->validated && s->kind != WT_STEP_UNLAZY &&
+		    s->kind != WT_STEP_FALLBACK)
 			return s;
 	}
 	return NULL;

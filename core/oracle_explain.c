@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/oracle_internal.h"
+#include "core/paths.h"
 
 #define CHANGES_MAX	4	/* entries listed */
 #define LOOKBACK_MAX	256	/* entries searched before the window */
@@ -73,6 +74,12 @@ void oj_describe_step(const struct oj *j, const struct wt_step *s, char *buf,
 	case WT_STEP_CREATE:
 		snprintf(buf, size, "create '%.40s' in dentry %llu -> dentry %llu",
 			 text, u(s->from.dentry), u(s->to.dentry));
+		break;
+	case WT_STEP_FALLBACK:
+		snprintf(buf, size, "fallback %s (seq %u, first %u, read %u, "
+			 "dentry %llu)", s->arg < WT_PATH__COUNT ?
+			 wt_path_info(s->arg)->name : "?", s->dep_seq,
+			 s->seq_birth, s->seq_now, u(s->to.dentry));
 		break;
 	default:
 		snprintf(buf, size, "%s (answer %d) at mount %llu dentry %llu",

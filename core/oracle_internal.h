@@ -121,6 +121,10 @@ enum wt_verdict oj_check_answer(struct oj *j, int end_idx);
 /* A component of name[0..len) longer than NAME_MAX_LEN, or len too long. */
 bool oj_name_too_long(const char *name, size_t len);
 
+/* --- oracle_fallback.c: no spurious fallback --- */
+/* Every FALLBACK step of every attempt names a seq that really moved. */
+bool oj_check_fallbacks(struct oj *j);
+
 /* --- oracle_explain.c --- */
 /* "lookup 'f' in dentry 7 (mount 1)" into buf. */
 void oj_describe_step(const struct oj *j, const struct wt_step *s, char *buf,

@@ -19,6 +19,12 @@ static const char *const unreachable[WT_PATH__COUNT] = {
 #undef WT_PATH_UNREACHABLE_ENTRY
 };
 
+static const bool names_seq[WT_PATH__COUNT] = {
+#define WT_PATH_NAMES_SEQ_ENTRY(id) [WT_PATH_##id] = true,
+	WT_PATH_NAMES_SEQ_LIST(WT_PATH_NAMES_SEQ_ENTRY)
+#undef WT_PATH_NAMES_SEQ_ENTRY
+};
+
 static const char *const kind_names[WT_PATH_KIND__COUNT] = {
 	[WT_PATH_KIND_OUTCOME] = "outcome",
 	[WT_PATH_KIND_UNLAZY] = "unlazy",
@@ -38,6 +44,11 @@ const struct wt_path_info *wt_path_info(enum wt_path id)
 const char *wt_path_unreachable(enum wt_path id)
 {
 	return id < WT_PATH__COUNT ? unreachable[id] : NULL;
+}
+
+bool wt_path_names_seq(enum wt_path id)
+{
+	return id < WT_PATH__COUNT && names_seq[id];
 }
 
 int wt_path_lookup(const char *name)

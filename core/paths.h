@@ -257,6 +257,39 @@ struct wt_path_info {
 	  "cannot be dead; open_root's root is ND_ROOT_PRESET and never " \
 	  "legitimized")
 
+/*
+ * Paths that name a seqcount or a seqlock that moved: the check that
+ * takes them is a failed seq retry (read_seqcount_retry, read_seqretry)
+ * against a sample the walk took.  Each records the failed retry it
+ * follows (a FALLBACK step, core/record.h), and the oracle rejects one
+ * that no seq or lock really moved explains (a stale seq compared against
+ * the wrong dentry, a restart without a retry): the "no spurious
+ * fallback" judgement.  Paths with other causes (a d_revalidate answer, a
+ * dead lockref, a permission check, a miss) are facts of their own and
+ * are not listed.  X(ID).
+ */
+#define WT_PATH_NAMES_SEQ_LIST(X)					\
+	X(RESTART_LOOKUP_FAST_PARENT_SEQ)				\
+	X(RESTART_STEP_INTO_CHILD_SEQ)					\
+	X(UNLAZY_FOLLOW_MOUNT_MOUNT_LOCK)				\
+	X(RESTART_FOLLOW_MOUNT_MOUNT_LOCK)				\
+	X(UNLAZY_FOLLOW_MOUNT_NO_MOUNT)					\
+	X(RESTART_FOLLOW_MOUNT_NO_MOUNT)				\
+	X(RESTART_PICK_LINK_SEQ)					\
+	X(RESTART_ND_JUMP_ROOT_SEQ)					\
+	X(RESTART_DOTDOT_MOUNT_LOCK)					\
+	X(RESTART_DOTDOT_SEQ)						\
+	X(RESTART_DOTDOT_ROOT_MOUNT_LOCK)				\
+	X(EAGAIN_SCOPED_MOUNT_LOCK)					\
+	X(EAGAIN_SCOPED_RENAME_LOCK)					\
+	X(RESTART_LEGITIMIZE_MNT_MOUNT_LOCK)				\
+	X(RESTART_LEGITIMIZE_MNT_SYNC_UMOUNT)				\
+	X(RESTART_LEGITIMIZE_MNT_MNTPUT)				\
+	X(RESTART_LEGITIMIZE_PATH_SEQ)					\
+	X(RESTART_LEGITIMIZE_NEXT_SEQ)					\
+	X(RESTART_LEGITIMIZE_ROOT_SEQ)					\
+	X(RESTART_LEGITIMIZE_LINK_SEQ)
+
 /* One walker's counters.  Owned by the caller; zero it to start. */
 struct wt_path_counts {
 	uint64_t counts[WT_PATH__COUNT];
@@ -268,6 +301,8 @@ const struct wt_path_info *wt_path_info(enum wt_path id);
 int wt_path_lookup(const char *name);
 /* Why id cannot be taken (WT_PATH_UNREACHABLE_LIST), or NULL. */
 const char *wt_path_unreachable(enum wt_path id);
+/* Is id in WT_PATH_NAMES_SEQ_LIST (false for WT_PATH_NONE)? */
+bool wt_path_names_seq(enum wt_path id);
 /* The kind's name: "outcome", "unlazy", "restart", "cause", ... */
 const char *wt_path_kind_name(enum wt_path_kind kind);
 

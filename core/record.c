@@ -62,6 +62,7 @@ static const char *const step_names[WT_STEP__COUNT] = {
 	[WT_STEP_AUTOMOUNT] = "automount",
 	[WT_STEP_CREATE] = "create",
 	[WT_STEP_UNLAZY] = "unlazy",
+	[WT_STEP_FALLBACK] = "fallback",
 	[WT_STEP_END] = "end",
 };
 
@@ -115,6 +116,9 @@ void wt_record_print(const struct wt_record *r, FILE *f)
 		fprintf(f, " result=%d arg=%#x", s->result, s->arg);
 		if (text)
 			fprintf(f, " text=\"%s\"", text);
+		if (s->kind == WT_STEP_FALLBACK)
+			fprintf(f, " seq=%u first=%u read=%u", s->dep_seq,
+				s->seq_birth, s->seq_now);
 		fputc('\n', f);
 	}
 }
@@ -211,9 +215,35 @@ struct wt_step *nd_record(struct nameidata *nd, enum wt_step_kind kind,
 	s->text_len = s->text == WT_RECORD_NO_TEXT ? 0 : text_len;
 	s->dep_dentry = dep ? dep->wt.id : 0;
 	s->dep_seq = seq;
+	s->seq_birth = s->seq_now = 0;
 	if (r->nattempts)
 		r->attempts[r->nattempts - 1].count++;
 	return s;
+}
+
+/*
+ * The evidence is the current thread's last failed seq retry since its
+ * last sample (sim/seq.h keeps it): the check that counted this path was
+ * that retry, unless the walk sampled again in between -- then nothing
+ * moved that the walk had sampled, and the fallback is spurious.
+ */
+void nd_record_fallback(struct nameidata *nd, enum wt_path id)
+{
+	const struct wt_ident none = { 0, 0, 0 };
+	const struct wt_seq_moved *m = wt_self ? &wt_self->seq_moved : NULL;
+	bool known = m && m->set;
+	struct wt_ident obj = none;
+	struct wt_step *s;
+
+	if (known)
+		obj.dentry = m->obj;
+	s = nd_record(nd, WT_STEP_FALLBACK, &none, &obj, NULL, 0, known,
+		      (uint32_t)id, NULL, known ? m->start : 0);
+	if (!s)
+		return;
+	s->validated = 1;
+	s->seq_birth = known ? m->birth : 0;
+	s->seq_now = known ? m->now : 0;
 }
 
 /* Advance the cursor past steps that are validated already. */

@@ -63,6 +63,16 @@
  *			arg = the site: the restart.REASON exit path (enum
  *			wt_path) a failure there counts (restart.complete_walk
  *			for the final unlazy of a lazy walk).
+ *	FALLBACK	an exit path that names a seq or a lock was counted
+ *			(WT_PATH_NAMES_SEQ_LIST, core/paths.h): arg = the
+ *			path (enum wt_path); result = 1 when the thread's last
+ *			seq retry since its last sample failed (the evidence
+ *			follows), 0 when none did; dep_seq = the value that
+ *			retry compared with, seq_now = the value it read,
+ *			seq_birth = the seqcount's first value; to.dentry = the
+ *			dentry whose d_seq it was, when hooks were armed (0:
+ *			unknown or a lock).  Always validated: it is no
+ *			namespace step, and the walk's place does not change.
  *	END		the attempt's end.  to = the object reached (the
  *			parent for filename_parentat); result = its answer.
  *
@@ -98,6 +108,7 @@ enum wt_step_kind {
 	WT_STEP_CREATE,
 	WT_STEP_UNLAZY,
 	WT_STEP_END,
+	WT_STEP_FALLBACK,
 	WT_STEP__COUNT
 };
 
@@ -139,6 +150,9 @@ struct wt_step {
 	 * dentry id whose d_seq must still be dep_seq, or 0 for mount_lock. */
 	uint64_t dep_dentry;
 	uint32_t dep_seq;
+	/* FALLBACK only: the failed retry's seqcount (see above). */
+	uint32_t seq_birth;
+	uint32_t seq_now;
 };
 
 #define WT_RECORD_MAX_ATTEMPTS	3

@@ -57,6 +57,13 @@
 
 typedef struct seqcount {
 	unsigned sequence;
+	/*
+	 * The value it started at: every value from birth to the current one
+	 * was held (writers only ever move the count forward), so a retry
+	 * whose start is outside that range compared against a sample of
+	 * some other seqcount.  Written once, before publication.
+	 */
+	unsigned birth;
 } seqcount_t;
 
 typedef struct seqlock {
@@ -68,7 +75,20 @@ static inline void seqcount_init(seqcount_t *s, unsigned start)
 {
 	/* Start even: an odd start would read as a writer forever. */
 	s->sequence = start & ~1u;
+	s->birth = s->sequence;
 }
+
+/*
+ * Was start a value of s at some time up to now (a sample of s, not of
+ * another seqcount)?  Unsigned differences: a count may wrap.
+ */
+static inline bool wt_seq_held(unsigned birth, unsigned start, unsigned now)
+{
+	return start - birth <= now - birth;
+}
+
+/* A failed retry: note it in the current thread (struct wt_seq_moved). */
+void wt_seq_note_moved(const seqcount_t *s, unsigned start, unsigned now);
 
 static inline unsigned wt_seq_raw(const seqcount_t *s)
 {
@@ -83,6 +103,9 @@ static inline unsigned wt_seq_begin(const seqcount_t *s,
 	unsigned seq;
 
 	wt_hook(p, s);
+	/* a new sample: an earlier failed retry no longer explains anything */
+	if (wt_self)
+		wt_self->seq_moved.set = false;
 	seq = wt_seq_raw(s);
 	/*
 	 * A writer is inside: wait for it, as the kernel spins.  A loop, not
@@ -104,8 +127,14 @@ static inline bool wt_seq_retry(const seqcount_t *s, unsigned start,
 {
 	if (with_barrier)
 		smp_rmb();	/* the guarded reads came before the recheck */
+	unsigned now;
+
 	wt_hook(p, s);
-	return wt_seq_raw(s) != start;
+	now = wt_seq_raw(s);
+	if (now == start)
+		return false;
+	wt_seq_note_moved(s, start, now);
+	return true;
 }
 
 /*

@@ -109,6 +109,19 @@ struct wt_thread {
 	uint16_t trace_note;		/* current op tag (0: none) */
 	uint32_t *stop_flag;		/* the run's stop request (atomic) */
 	void *exit_env;			/* sigjmp_buf * of the thread's entry */
+	/*
+	 * The last seq retry of this thread that failed since its last seq
+	 * sample (sim/seq.h), cleared at every sample: the evidence that an
+	 * exit path naming a seq or a lock records for the oracle's "no
+	 * spurious fallback" judgement (core/oracle.h).
+	 */
+	struct wt_seq_moved {
+		bool set;
+		unsigned birth;		/* the seqcount's first value */
+		unsigned start;		/* the value the retry compared with */
+		unsigned now;		/* the value it read instead */
+		uint64_t obj;		/* the tagged object's id, or 0 */
+	} seq_moved;
 	bool finished;			/* the body returned */
 	bool aborted;			/* left through wt_thread_exit() */
 };

@@ -828,3 +828,95 @@ ORACLE_TEST(open_create_lazy_records)
 		     "%s", res.explain);
 	wt_task_release(&task);
 }
+
+/* A FALLBACK step as the walker records it (core/record.h). */
+static struct wt_step *fallback(enum wt_path path, bool known, unsigned birth,
+				unsigned start, unsigned seq_now)
+{
+	struct wt_step *s = step(WT_STEP_FALLBACK, none, none, NULL, known,
+				 (uint32_t)path);
+
+	s->dep_seq = start;
+	s->seq_birth = birth;
+	s->seq_now = seq_now;
+	return s;
+}
+
+/*
+ * No spurious fallback: a restart that names a seq must follow a retry
+ * of that seq which failed because the seq moved since its sample.
+ * Here the RCU attempt restarted at step_into and the REF attempt found
+ * /a; only the evidence of the restart changes.
+ */
+ORACLE_TEST(rejects_spurious_fallback)
+{
+	struct wt_ident root, a;
+	uint64_t v;
+
+	OK(wt_op_mkdir(w, "/a", 0755, false));
+	v = now();
+	root = ident_at(v, "/");
+	a = ident_at(v, "/a");
+
+#define WALK(known, birth, start_, seq_now)				\
+	do {								\
+		reset_record();						\
+		attempt(LOOKUP_RCU, v, v, -ECHILD);			\
+		start(root, "/a");					\
+		perm(root, 0);						\
+		fallback(WT_PATH_RESTART_STEP_INTO_CHILD_SEQ, (known),	\
+			 (birth), (start_), (seq_now));			\
+		attempt(0, v, v, 0);					\
+		start(root, "/a");					\
+		perm(root, 0);						\
+		lookup(root, "a", a);					\
+		end(a, 0);						\
+	} while (0)
+
+	/* the child's seq moved from its sample 1000 to 1002 */
+	WALK(true, 996, 1000, 1002);
+	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+	/* moved and moved back (a rename and its undo): still moved */
+	WALK(true, 1000, 1000, 1004);
+	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+	/* a count that wrapped is still a count that moved */
+	WALK(true, 0xfffffffcu, 0xfffffffeu, 2);
+	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+
+	/* compared with 77, which that seqcount never held: a sample of
+	 * another dentry (a stale seq compared against the wrong one) */
+	WALK(true, 996, 77, 1002);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_assert_eq(res.step, 2);
+	cr_assert(strstr(res.explain, "spurious fallback") &&
+		  strstr(res.explain, "restart.step_into.child_seq") &&
+		  strstr(res.explain, "never held"), "%s", res.explain);
+	/* a start past the current value was never held either */
+	WALK(true, 996, 1010, 1002);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+
+	/* no retry failed since the last sample: nothing had moved */
+	WALK(false, 0, 0, 0);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_assert(strstr(res.explain, "no seq retry failed"), "%s",
+		  res.explain);
+#undef WALK
+
+	/* a scoped EAGAIN names rename_lock: judged the same way */
+	reset_record();
+	attempt(LOOKUP_RCU | LOOKUP_BENEATH, v, v, -EAGAIN);
+	start(root, "a/..");
+	perm(root, 0);
+	lookup(root, "a", a);
+	perm(a, 0);
+	step(WT_STEP_DOTDOT, a, root, NULL, 0, 0);
+	fallback(WT_PATH_EAGAIN_SCOPED_RENAME_LOCK, false, 0, 0, 0);
+	end(root, -EAGAIN);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_assert_eq(res.step, 5);
+	rec->steps[5].result = 1;
+	rec->steps[5].seq_birth = 10;
+	rec->steps[5].dep_seq = 12;
+	rec->steps[5].seq_now = 14;
+	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+}
