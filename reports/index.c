@@ -227,7 +227,7 @@ static struct wt_history_row *build_rows(struct night *nt, size_t *n)
 			.scenario = wt_json_str(sc, "name"),
 			.verdict = wt_scenario_verdict(sc),
 			.iterations = wt_json_int(sc, "iterations", 0),
-			.failures = (long long)json_array_size(json_object_get(sc, "failures")),
+			.failures = wt_scenario_failure_records(sc),
 			.paths_json = json_dumps(json_object_get(sc, "paths"),
 						 JSON_COMPACT | JSON_SORT_KEYS),
 			.key_path = key_path_of(sc),

@@ -165,6 +165,58 @@ static int merge_twin(json_t *dst, json_t *src)
 	return 0;
 }
 
+/*
+ * Groups by signature: counts summed, the last seed the later input's, a
+ * representative re-indexed past the failures already in dst (offset).
+ */
+static int merge_groups(json_t *dst, json_t *src, size_t offset)
+{
+	json_t *dg = json_object_get(dst, "groups"), *sg = wt_scenario_groups(src);
+	json_t *g, *m, *rep;
+	size_t i, k;
+
+	json_array_foreach(sg, i, g) {
+		rep = json_object_get(g, "representative");
+		m = NULL;
+		json_array_foreach(dg, k, m)
+			if (!strcmp(wt_json_str(m, "signature"),
+				    wt_json_str(g, "signature")))
+				break;
+		if (k == json_array_size(dg)) {
+			m = json_deep_copy(g);
+			json_array_append_new(dg, m);
+			json_object_set_new(m, "representative", json_null());
+			json_object_set_new(m, "count", json_integer(0));
+		}
+		set_int(m, "count", wt_json_int(m, "count", 0) +
+				    wt_json_int(g, "count", 0));
+		json_object_set(m, "last_seed",
+				json_object_get(g, "last_seed") ?: json_null());
+		json_object_set(m, "last_iteration",
+				json_object_get(g, "last_iteration") ?: json_null());
+		if (json_is_null(json_object_get(m, "representative")) &&
+		    json_is_integer(rep))
+			set_int(m, "representative",
+				json_integer_value(rep) + (long long)offset);
+	}
+	json_decref(sg);
+	return 0;
+}
+
+/* A scenario as first seen: its counts and groups made explicit (an
+ * older file's derived), so later inputs add to them. */
+static json_t *first_scenario(json_t *sc)
+{
+	json_t *d = json_deep_copy(sc);
+
+	if (!d)
+		return NULL;
+	set_int(d, "failing_iterations", wt_scenario_failing_iterations(sc));
+	set_int(d, "failure_records", wt_scenario_failure_records(sc));
+	json_object_set_new(d, "groups", wt_scenario_groups(sc));
+	return d;
+}
+
 static int merge_scenario(json_t *dst, json_t *src)
 {
 	json_t *df = json_object_get(dst, "failures");
@@ -176,7 +228,14 @@ static int merge_scenario(json_t *dst, json_t *src)
 	    json_object_set_new(dst, "duration_s", json_real(dur)) ||
 	    sum_counts(dst, src, "paths") || sum_counts(dst, src, "points") ||
 	    union_strings(dst, src, "threads") || merge_expectations(dst, src) ||
-	    merge_twin(dst, src))
+	    merge_twin(dst, src) ||
+	    set_int(dst, "failing_iterations",
+		    wt_json_int(dst, "failing_iterations", 0) +
+		    wt_scenario_failing_iterations(src)) ||
+	    set_int(dst, "failure_records",
+		    wt_json_int(dst, "failure_records", 0) +
+		    wt_scenario_failure_records(src)) ||
+	    merge_groups(dst, src, json_array_size(df)))
 		return -1;
 	if (!strcmp(wt_scenario_verdict(src), "FAIL"))
 		json_object_set_new(dst, "verdict", json_string("FAIL"));
@@ -239,10 +298,31 @@ static json_t *merged_shard(json_t *runs)
 		len += strlen(s) + 1;
 	}
 	qsort(v, have, sizeof(*v), compare_strings);
-	for (i = 1; i < have; i++)
-		if (!strcmp(v[i], v[i - 1]))
-			complete = 0;
-	if (!have || (complete && (int)have == shards_n && have == n)) {
+	/*
+	 * Complete: every input sharded, each K/N present the same number
+	 * of times -- the N shards of each of several seeds (nightly --seeds
+	 * M writes M x N files).
+	 */
+	if (complete && shards_n > 0 && have == n && have % (size_t)shards_n == 0) {
+		size_t per = have / (size_t)shards_n, run_len = 1;
+
+		for (i = 1; i < have; i++) {
+			if (!strcmp(v[i], v[i - 1])) {
+				run_len++;
+				continue;
+			}
+			complete &= run_len == per;
+			run_len = 1;
+		}
+		complete &= run_len == per;
+		/* the distinct ones are N of them */
+		for (i = 0, run_len = 0; i < have; i++)
+			run_len += !i || strcmp(v[i], v[i - 1]);
+		complete &= run_len == (size_t)shards_n;
+	} else {
+		complete = 0;
+	}
+	if (!have || complete) {
 		free(v);
 		return json_null();
 	}
@@ -319,7 +399,7 @@ static json_t *merged_scenarios(json_t *const *docs, unsigned n)
 		json_array_foreach(json_object_get(docs[i], "scenarios"), j, sc) {
 			json_t *dst = find_scenario(out, sc);
 			int bad = dst ? merge_scenario(dst, sc) :
-				  json_array_append_new(out, json_deep_copy(sc));
+				  json_array_append_new(out, first_scenario(sc));
 
 			if (bad) {
 				json_decref(out);

@@ -114,8 +114,54 @@ static void render_runs(FILE *f, json_t *doc)
 	fputs("</table>\n", f);
 }
 
+/* Failure groups: one row per signature, its count of failing
+ * iterations, first and last seed, and its representative's card. */
+static void render_groups(FILE *f, json_t *doc)
+{
+	struct wt_results_totals t;
+	json_t *sc, *g, *groups;
+	size_t i, k;
+	char a[40], b[40];
+
+	wt_results_totals(doc, &t);
+	wt_html_printf(f, "<h2>Failures: %s failing iterations, %lld signatures"
+		       "</h2>\n<table class=\"groups\"><tr><th>scenario</th>"
+		       "<th class=\"n\">iterations</th><th>signature</th>"
+		       "<th>first seed</th><th>last seed</th><th>card</th></tr>\n",
+		       wt_html_count(a, sizeof(a), t.failing_iterations),
+		       t.signatures);
+	json_array_foreach(json_object_get(doc, "scenarios"), i, sc) {
+		groups = wt_scenario_groups(sc);
+		json_array_foreach(groups, k, g) {
+			json_t *rep = json_object_get(g, "representative");
+
+			wt_html_printf(f, "<tr class=\"FAIL\"><td><a href=\"#s-%zu\">"
+				       "<span class=\"mu\">%s/</span>%s</a></td>"
+				       "<td class=\"n\">%s</td><td class=\"m\">%s</td>"
+				       "<td class=\"m\">%s</td><td class=\"m\">%s</td>",
+				       i, wt_json_str(sc, "suite"),
+				       wt_json_str(sc, "name"),
+				       wt_html_count(b, sizeof(b),
+						     wt_json_int(g, "count", 0)),
+				       wt_json_str(g, "signature"),
+				       wt_json_str(g, "first_seed") ?: "",
+				       wt_json_str(g, "last_seed") ?: "");
+			if (json_is_integer(rep))
+				wt_html_printf(f, "<td><a href=\"#f-%zu-%lld\">failure "
+					       "%lld</a></td></tr>\n", i,
+					       (long long)json_integer_value(rep),
+					       (long long)json_integer_value(rep) + 1);
+			else
+				fputs("<td class=\"mu\">not kept</td></tr>\n", f);
+		}
+		json_decref(groups);
+	}
+	fputs("</table>\n", f);
+}
+
 static void render_failure_index(FILE *f, json_t *doc)
 {
+	struct wt_results_totals t;
 	json_t *sc, *fl;
 	size_t i, k, n = 0;
 
@@ -123,9 +169,12 @@ static void render_failure_index(FILE *f, json_t *doc)
 		n += json_array_size(json_object_get(sc, "failures"));
 	if (!n)
 		return;
-	wt_html_printf(f, "<h2>Failures (%zu)</h2>\n<table class=\"failures\"><tr>"
+	render_groups(f, doc);
+	wt_results_totals(doc, &t);
+	wt_html_printf(f, "<h3>Kept records (%zu of %lld)</h3>\n<table class=\"failures\"><tr>"
 		       "<th>scenario</th><th>kind</th><th>thread</th>"
-		       "<th class=\"n\">iteration</th><th>message</th></tr>\n", n);
+		       "<th class=\"n\">iteration</th><th>message</th></tr>\n", n,
+		       t.failures);
 	json_array_foreach(json_object_get(doc, "scenarios"), i, sc) {
 		json_array_foreach(json_object_get(sc, "failures"), k, fl) {
 			const char *check = wt_json_str(fl, "check");
@@ -160,7 +209,7 @@ static void overview_row(FILE *f, json_t *sc, size_t i)
 		       wt_json_str(sc, "policy") ?: "",
 		       wt_html_count(it, sizeof(it), wt_json_int(sc, "iterations", 0)),
 		       json_array_size(json_object_get(sc, "failures")) ? " bad" : "",
-		       json_array_size(json_object_get(sc, "failures")));
+		       (size_t)wt_scenario_failing_iterations(sc));
 	for (int g = 0; g <= WT_PATH_GROUPS_KNOWN; g++)
 		wt_html_printf(f, "<td class=\"n%s\">%s</td>",
 			       s.group[g] ? "" : " zero", c[g]);
@@ -427,9 +476,15 @@ static void render_failure(FILE *f, json_t *sc, json_t *fl, size_t i, size_t k,
 	wt_render_timeline(f, fl, &to);
 	fputs("<div class=\"row\">", f);
 	render_steps(f, fl);
-	fputs("<div style=\"flex:1;min-width:420px\"><h4>Oracle</h4>", f);
-	wt_html_printf(f, "<p class=\"explanation\">%s</p>",
-		       wt_json_str(fl, "explanation") ?: "(no explanation)");
+	fputs("<div style=\"flex:1;min-width:420px\">", f);
+	/* the oracle's explanation where it judged; a check or an
+	 * expectation says what it found in its message */
+	if (wt_json_str(fl, "explanation"))
+		wt_html_printf(f, "<h4>Oracle</h4><p class=\"explanation\">%s</p>",
+			       wt_json_str(fl, "explanation"));
+	if (wt_json_str(fl, "signature"))
+		wt_html_printf(f, "<h4>Signature</h4><p class=\"m\">%s</p>",
+			       wt_json_str(fl, "signature"));
 	render_strings(f, fl, "history_window", "History window", 0);
 	render_strings(f, fl, "schedule", "Schedule", 1);
 	fputs("</div></div>\n</div>\n", f);

@@ -6,6 +6,7 @@
  * with the wrong type is an error naming where it is.
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -499,6 +500,47 @@ static int check_twin(struct vctx *v, json_t *sc)
 	return 0;
 }
 
+/* Failure groups (SCHEMA.md "groups"), when present: each names a
+ * signature once, and its representative is a kept record. */
+static int check_groups(struct vctx *v, json_t *sc)
+{
+	static const char *const null_str[] = {
+		"check", "first_seed", "last_seed", NULL };
+	size_t nf = json_array_size(json_object_get(sc, "failures")), i, mark;
+	json_t *groups, *g, *x, *rep;
+	int bad = 0;
+
+	if (field(v, sc, "failing_iterations", JSON_INTEGER, F_OPT, &x) ||
+	    field(v, sc, "failure_records", JSON_INTEGER, F_OPT, &x))
+		return -1;
+	if (x && json_integer_value(x) < (json_int_t)nf)
+		return verr(v, "failure_records %lld is fewer than the %zu kept",
+			    (long long)json_integer_value(x), nf);
+	if (field(v, sc, "groups", JSON_ARRAY, F_OPT, &groups))
+		return -1;
+	if (!groups)
+		return 0;
+	json_array_foreach(groups, i, g) {
+		mark = vpush(v, ".groups[%zu]", i);
+		bad = !json_is_object(g) ? verr(v, "expected an object") :
+		      field(v, g, "signature", JSON_STRING, F_REQ, &x) ||
+		      field(v, g, "kind", JSON_STRING, F_REQ, &x) ||
+		      fields(v, g, JSON_STRING, F_NULL, null_str) ||
+		      field(v, g, "count", JSON_INTEGER, F_REQ, &x) ||
+		      field(v, g, "first_iteration", JSON_INTEGER, F_NULL, &x) ||
+		      field(v, g, "last_iteration", JSON_INTEGER, F_NULL, &x) ||
+		      field(v, g, "representative", JSON_INTEGER, F_NULL, &rep);
+		if (!bad && rep && (size_t)json_integer_value(rep) >= nf)
+			bad = verr(v, "representative %lld is not an index in "
+				   "failures (%zu kept)", (long long)
+				   json_integer_value(rep), nf);
+		vpop(v, mark);
+		if (bad)
+			return -1;
+	}
+	return 0;
+}
+
 static int check_scenario(struct vctx *v, json_t *sc, int *fail)
 {
 	static const char *const req_str[] = { "name", "suite", NULL };
@@ -518,7 +560,7 @@ static int check_scenario(struct vctx *v, json_t *sc, int *fail)
 	    check_expectations(v, sc) ||
 	    field(v, sc, "detection", JSON_OBJECT, F_NULL, &x) ||
 	    check_twin(v, sc) ||
-	    check_failures(v, sc, *fail))
+	    check_failures(v, sc, *fail) || check_groups(v, sc))
 		return -1;
 	return 0;
 }
@@ -723,8 +765,12 @@ void wt_results_totals(json_t *doc, struct wt_results_totals *t)
 		t->scenarios++;
 		if (!strcmp(wt_scenario_verdict(sc), "FAIL"))
 			t->failed++;
-		t->failures += (long long)json_array_size(
-			json_object_get(sc, "failures"));
+		json_t *g = wt_scenario_groups(sc);
+
+		t->failures += wt_scenario_failure_records(sc);
+		t->failing_iterations += wt_scenario_failing_iterations(sc);
+		t->signatures += (long long)json_array_size(g);
+		json_decref(g);
 		t->iterations += wt_json_int(sc, "iterations", 0);
 	}
 }
@@ -736,4 +782,77 @@ const char *wt_results_verdict(json_t *doc)
 	wt_results_totals(doc, &t);
 	/* No scenario at all is a broken run, not a clean one. */
 	return t.scenarios && !t.failed ? "PASS" : "FAIL";
+}
+
+long long wt_scenario_failure_records(json_t *sc)
+{
+	json_t *x = json_object_get(sc, "failure_records");
+
+	if (json_is_integer(x))
+		return json_integer_value(x);
+	return (long long)json_array_size(json_object_get(sc, "failures"));
+}
+
+long long wt_scenario_failing_iterations(json_t *sc)
+{
+	json_t *x = json_object_get(sc, "failing_iterations"), *f, *g;
+	long long n = 0;
+	size_t i, j;
+
+	if (json_is_integer(x))
+		return json_integer_value(x);
+	json_array_foreach(json_object_get(sc, "failures"), i, f) {
+		const char *seed = wt_json_str(f, "seed");
+		bool seen = false;
+
+		json_array_foreach(json_object_get(sc, "failures"), j, g) {
+			if (j >= i)
+				break;
+			seen |= seed && wt_json_str(g, "seed") &&
+				!strcmp(seed, wt_json_str(g, "seed"));
+		}
+		n += !seen;
+	}
+	return n;
+}
+
+json_t *wt_scenario_groups(json_t *sc)
+{
+	json_t *groups = json_object_get(sc, "groups"), *f, *g;
+	char sig[256];
+	size_t i;
+
+	if (json_is_array(groups))
+		return json_incref(groups);
+	groups = json_array();
+	json_array_foreach(json_object_get(sc, "failures"), i, f) {
+		const char *check = wt_json_str(f, "check");
+		size_t k;
+
+		snprintf(sig, sizeof(sig), "%s%s%s", wt_json_str(f, "kind"),
+			 check ? " " : "", check ? check : "");
+		g = NULL;
+		json_array_foreach(groups, k, g)
+			if (!strcmp(wt_json_str(g, "signature"), sig))
+				break;
+		if (k < json_array_size(groups)) {
+			json_object_set_new(g, "count", json_integer(
+				wt_json_int(g, "count", 0) + 1));
+			json_object_set(g, "last_seed",
+					json_object_get(f, "seed") ?: json_null());
+			continue;
+		}
+		json_array_append_new(groups, json_pack(
+			"{s:s, s:s, s:O, s:I, s:O, s:O, s:O, s:O, s:I}",
+			"signature", sig, "kind", wt_json_str(f, "kind"),
+			"check", json_object_get(f, "check") ?: json_null(),
+			"count", (json_int_t)1,
+			"first_seed", json_object_get(f, "seed") ?: json_null(),
+			"last_seed", json_object_get(f, "seed") ?: json_null(),
+			"first_iteration", json_object_get(f, "iteration") ?:
+			json_null(), "last_iteration",
+			json_object_get(f, "iteration") ?: json_null(),
+			"representative", (json_int_t)i));
+	}
+	return groups;
 }

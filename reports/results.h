@@ -47,9 +47,21 @@ int wt_results_write(const char *file, json_t *doc, char *err, size_t errlen);
 struct wt_results_totals {
 	unsigned scenarios;
 	unsigned failed;		/* scenarios with verdict FAIL */
-	long long failures;		/* failure records */
+	long long failures;		/* failure records, kept or not */
+	long long failing_iterations;
+	long long signatures;		/* failure groups, summed per scenario */
 	long long iterations;
 };
+
+/*
+ * A scenario's failure counts and groups (SCHEMA.md "groups"), from its
+ * fields, or for a file written before they existed derived from its
+ * kept records: every record counted, its failing iterations the
+ * distinct seeds, its groups by kind and check.  groups: a new reference.
+ */
+long long wt_scenario_failing_iterations(json_t *sc);
+long long wt_scenario_failure_records(json_t *sc);
+json_t *wt_scenario_groups(json_t *sc);
 
 void wt_results_totals(json_t *doc, struct wt_results_totals *t);
 

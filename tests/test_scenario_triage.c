@@ -183,3 +183,121 @@ Test(triage, replay_of_a_lifted_stress_failure, .timeout = 300)
 	free(file);
 	wt_test_dir_remove(&d);
 }
+
+/*
+ * Every failing iteration is counted, not only the kept records: the
+ * step_into_no_seq twin fails in some iterations of 3000 (each exactly
+ * one oracle rejection: one walk an iteration), more than the 8 records
+ * kept; the results, the text and the report say how many, and they
+ * form one group whose representative is a kept record.
+ */
+Test(triage, every_failing_iteration_is_counted_and_grouped)
+{
+	struct wt_test_dir d;
+	struct wt_test_run r;
+	char *file = zoo("step_into_no_seq"), *json, *html, *line, want[96];
+	json_t *doc, *sc, *g;
+	long long n, rejected;
+
+	wt_test_dir_make(&d);
+	cr_assert(asprintf(&json, "%s/r.json", d.path) > 0);
+	cr_assert(asprintf(&html, "%s/r.html", d.path) > 0);
+	wt_test_run(&r, (const char *[]){ "run", "--undirected", file, "--bug",
+					  "step_into_no_seq", "--iterations",
+					  "3000", "--seed", "0x5eed", "--json",
+					  json, NULL });
+	cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
+	doc = load(json);
+	sc = json_array_get(json_object_get(doc, "scenarios"), 0);
+	n = json_integer_value(json_object_get(sc, "failing_iterations"));
+	rejected = json_integer_value(json_object_get(json_object_get(sc,
+		"oracle"), "rejected"));
+	cr_expect_eq(n, rejected, "failing iterations %lld, oracle rejections "
+		     "%lld", n, rejected);
+	cr_expect_gt(n, 8, "more failing iterations than records kept");
+	cr_expect_eq(json_array_size(json_object_get(sc, "failures")), 8);
+	cr_expect_eq(json_integer_value(json_object_get(sc, "failure_records")),
+		     n);
+	cr_assert_eq(json_array_size(json_object_get(sc, "groups")), 1);
+	g = json_array_get(json_object_get(sc, "groups"), 0);
+	cr_expect_eq(json_integer_value(json_object_get(g, "count")), n);
+	cr_expect_eq(json_integer_value(json_object_get(g, "representative")), 0);
+	cr_expect_str_eq(str(g, "first_seed"), str(json_array_get(
+		json_object_get(sc, "failures"), 0), "seed"));
+	cr_expect_str_eq(str(g, "signature"),
+			 "oracle | stat -> ENOENT | step end | rcu.error");
+	snprintf(want, sizeof(want), "failing_iterations=%lld/3000 records=%lld "
+		 "kept=8 signatures=1", n, n);
+	line = wt_test_line(r.out, "walktorture: step_into_no_seq.undirected "
+			    "failing_iterations=");
+	cr_expect(line && strstr(line, want), "%s, not %s", line, want);
+	free(line);
+	wt_test_run_free(&r);
+	wt_test_run(&r, (const char *[]){ "report", json, "-o", html, NULL });
+	cr_expect_eq(r.status, 0);
+	snprintf(want, sizeof(want), " failures=%lld ", n);
+	cr_expect(strstr(r.out, want), "report: %s", r.out);
+	wt_test_run_free(&r);
+	line = wt_test_slurp(html);
+	snprintf(want, sizeof(want), "<h2>Failures: %lld failing iterations, 1 "
+		 "signatures</h2>", n);
+	cr_expect(line && strstr(line, want), "no '%s' in the report", want);
+	free(line);
+	json_decref(doc);
+	free(html);
+	free(json);
+	free(file);
+	wt_test_dir_remove(&d);
+}
+
+/* A copy of results file `from' at `to' with run.shard set. */
+static void with_shard(const char *from, const char *to, const char *shard)
+{
+	json_t *doc = load(from);
+
+	json_object_set_new(json_object_get(doc, "run"), "shard",
+			    json_string(shard));
+	cr_assert_eq(json_dump_file(doc, to, 0), 0);
+	json_decref(doc);
+}
+
+/* Merging every shard of every seed (nightly --seeds 2 with 2 shards)
+ * gives shard null; a shard missing lists the ones present. */
+Test(triage, merge_of_all_shards_of_all_seeds_is_unsharded)
+{
+	const char *src = getenv("WT_SOURCE_DIR");
+	const char *shards[] = { "1/2", "2/2", "1/2", "2/2" };
+	struct wt_test_dir d;
+	struct wt_test_run r;
+	char *pass, *files[4], *out;
+	json_t *doc;
+
+	cr_assert(asprintf(&pass, "%s/tests/data/pass.json",
+			   src ? src : WT_SOURCE_DIR) > 0);
+	wt_test_dir_make(&d);
+	for (int i = 0; i < 4; i++) {
+		cr_assert(asprintf(&files[i], "%s/s%d.json", d.path, i) > 0);
+		with_shard(pass, files[i], shards[i]);
+	}
+	cr_assert(asprintf(&out, "%s/m.json", d.path) > 0);
+	wt_test_run(&r, (const char *[]){ "merge", files[0], files[1], files[2],
+					  files[3], "-o", out, NULL });
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	wt_test_run_free(&r);
+	doc = load(out);
+	cr_expect(json_is_null(json_object_get(json_object_get(doc, "run"),
+					       "shard")));
+	json_decref(doc);
+	wt_test_run(&r, (const char *[]){ "merge", files[0], files[1], files[2],
+					  "-o", out, NULL });
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	wt_test_run_free(&r);
+	doc = load(out);
+	cr_expect_str_eq(str(json_object_get(doc, "run"), "shard"), "1/2,2/2");
+	json_decref(doc);
+	for (int i = 0; i < 4; i++)
+		free(files[i]);
+	free(out);
+	free(pass);
+	wt_test_dir_remove(&d);
+}

@@ -35,10 +35,15 @@ struct wt_scn_pending {
 	unsigned op_index;
 	uint64_t failing_event;
 	struct wt_record *rec;
+	char exit_path[96];		/* the walk's (wt_scn_tctx) */
 };
 
 void wt_scn_add_failure(struct wt_scn_tctx *tc, json_t *f)
 {
+	/* a walk's failure says how the walk left (its signature has it) */
+	if (json_object_get(f, "walk") && !json_object_get(f, "exit_path"))
+		json_object_set_new(f, "exit_path", tc->exit_path[0] ?
+				    json_string(tc->exit_path) : json_null());
 	tc->nfailures++;
 	if (json_array_size(tc->failures) < WT_SCN_THREAD_FAILURES)
 		json_array_append(tc->failures, f);
@@ -271,6 +276,7 @@ static void judge_pending_list(struct wt_scn_tctx *tc)
 	while (old) {
 		p = old;
 		old = p->next;
+		memcpy(tc->exit_path, p->exit_path, sizeof(tc->exit_path));
 		judge_now(tc, p->op, p->op_index, p->rec,
 			  p->failing_event ?
 			  json_integer((json_int_t)p->failing_event - 1) :
@@ -306,6 +312,7 @@ static void judge(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 		p->op = op;
 		p->op_index = op_index;
 		p->failing_event = t->trace_buf ? t->trace_buf->total : 0;
+		memcpy(p->exit_path, tc->exit_path, sizeof(p->exit_path));
 		p->next = tc->pending;
 		tc->pending = p;
 	} else {
@@ -429,18 +436,35 @@ static void check_results(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 	}
 }
 
+/* The paths whose counters the walk moved, in catalogue order. */
+static void exit_paths(struct wt_scn_tctx *tc,
+		       const struct wt_path_counts *before)
+{
+	size_t n = 0, len = sizeof(tc->exit_path);
+
+	tc->exit_path[0] = '\0';
+	for (unsigned p = 0; p < WT_PATH__COUNT && n < len; p++)
+		if (tc->counts.counts[p] != before->counts[p])
+			n += (size_t)snprintf(tc->exit_path + n, len - n, "%s%s",
+					      n ? "," : "",
+					      wt_path_info(p)->name);
+}
+
 static void run_walk(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 		     unsigned idx)
 {
+	struct wt_path_counts before;
 	const struct path *dir = tc->dirs[idx].dentry ? &tc->dirs[idx] : NULL;
 	uint64_t points = __atomic_load_n(&tc->thread.arrivals, __ATOMIC_RELAXED);
 	int err;
 
 	wt_record_reset(tc->record);
 	tc->record->result = INT32_MIN;
+	memcpy(&before, &tc->counts, sizeof(before));
 	wt_trace_note(op->text);
 	err = do_walk(tc, &op->walk, dir);
 	wt_trace_note(NULL);
+	exit_paths(tc, &before);
 	tc->ops++;
 	tc->walks++;
 	if (err == -ECHILD) {

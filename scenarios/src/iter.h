@@ -46,6 +46,9 @@ struct wt_scn_tctx {
 	uint64_t *expect_bad;		/* [nexpects]: result mismatches */
 	bool *expect_seen;		/* [nexpects]: the K-th op happened */
 	json_t *failures;		/* at most WT_SCN_THREAD_FAILURES */
+	/* the exit paths the walk being judged took, comma-separated (a
+	 * failure's "exit_path", part of its signature) */
+	char exit_path[96];
 	void *checker;			/* checks.c's per-thread state */
 	uint64_t nfailures;
 };

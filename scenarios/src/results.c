@@ -179,6 +179,13 @@ static json_t *scenario_json(const struct wt_scn_result *r)
 {
 	json_t *j = scenario_fields(r), *twin = twin_json(r);
 
+	/* every failing iteration counted, kept records or not (SCHEMA.md) */
+	json_object_set_new(j, "failing_iterations",
+			    json_integer((json_int_t)r->failing_iterations));
+	json_object_set_new(j, "failure_records",
+			    json_integer((json_int_t)r->nfailures));
+	json_object_set(j, "groups", r->groups);
+
 	if (twin)
 		json_object_set_new(j, "twin", twin);
 	return j;

@@ -22,6 +22,7 @@
 
 #include "scenarios/src/checks.h"
 #include "scenarios/src/iter.h"
+#include "scenarios/src/triage.h"
 #include "sim/sched/run.h"
 
 uint64_t wt_scn_seed(uint64_t run_seed, const char *name)
@@ -448,17 +449,37 @@ static void attach_traces(const struct wt_scenario *s, struct iter_out *io)
 	}
 }
 
+/*
+ * Keep a record: the first `keep' of the run, and past them the first of
+ * each signature (bounded by WT_SCN_GROUPS_MAX), which becomes its
+ * group's representative.
+ */
+static void keep_one(struct wt_scn_result *r, json_t *f, unsigned keep)
+{
+	json_t *g = wt_scn_group(r->groups,
+				 json_string_value(json_object_get(f, "signature")));
+	size_t n = json_array_size(r->failures);
+	bool first = g && json_is_null(json_object_get(g, "representative"));
+
+	if (n >= keep && !(first && n < (size_t)keep + WT_SCN_GROUPS_MAX))
+		return;
+	json_array_append(r->failures, f);
+	wt_scn_group_represent(g, n);
+}
+
 static void keep_failures(struct wt_scn_result *r, struct iter_out *io,
 			  unsigned keep)
 {
 	size_t i;
 	json_t *f;
 
+	wt_scn_sign_all(io->failures);	/* before failing_point goes */
+	wt_scn_groups_count(r->groups, io->failures);
 	attach_traces(r->s, io);
 	r->nfailures += io->nfailures;
+	r->failing_iterations += io->failed;
 	json_array_foreach(io->failures, i, f)
-		if (json_array_size(r->failures) < keep)
-			json_array_append(r->failures, f);
+		keep_one(r, f, keep);
 }
 
 static void iter_out_free(struct iter_out *io)
@@ -637,6 +658,8 @@ static void evaluate(struct wt_scn_result *r, const struct wt_scn_opts *o,
 {
 	const struct wt_scenario *s = r->s;
 	const uint64_t *bad = r->expect_bad, *unseen = r->expect_unseen;
+	json_t *one = json_array(), *f;
+	size_t k;
 
 	for (unsigned i = 0; i < s->nexpects; i++) {
 		const struct wt_expect *e = &s->expects[i];
@@ -667,10 +690,15 @@ static void evaluate(struct wt_scn_result *r, const struct wt_scn_opts *o,
 		snprintf(msg, sizeof(msg), "%s: got %s", e->text,
 			 r->expect_actual[i]);
 		r->nfailures++;
-		if (json_array_size(r->failures) < keep)
-			json_array_append_new(r->failures,
-					      aggregate_failure(r, o, msg, o->seed));
+		f = aggregate_failure(r, o, msg, o->seed);
+		json_array_append_new(one, f);
 	}
+	/* counts over the run: each its own group, counted once */
+	wt_scn_sign_all(one);
+	wt_scn_groups_count(r->groups, one);
+	json_array_foreach(one, k, f)
+		keep_one(r, f, keep);
+	json_decref(one);
 	/* checks and oracle rejections fail a scenario even unasked */
 	r->pass = r->nfailures == 0 && !r->anomaly[0];
 	for (unsigned i = 0; i < s->nexpects; i++)
@@ -760,6 +788,27 @@ static void print_failures(FILE *out, const struct wt_scn_result *r)
 		fprintf(out, "walktorture: %s !!! %" PRIu64 " more failures not "
 			"kept\n", r->s->name,
 			r->nfailures - (uint64_t)json_array_size(r->failures));
+	if (!r->nfailures)
+		return;
+	fprintf(out, "walktorture: %s failing_iterations=%" PRIu64 "/%" PRIu64
+		" records=%" PRIu64 " kept=%zu signatures=%zu\n", r->s->name,
+		r->failing_iterations, r->iterations, r->nfailures,
+		json_array_size(r->failures), json_array_size(r->groups));
+	json_array_foreach(r->groups, i, f) {
+		json_t *rep = json_object_get(f, "representative");
+
+		fprintf(out, "walktorture: %s signature %zu count=%lld first=%s "
+			"last=%s", r->s->name, i + 1, (long long)
+			json_integer_value(json_object_get(f, "count")),
+			json_string_value(json_object_get(f, "first_seed")) ?:
+			"-", json_string_value(json_object_get(f, "last_seed")) ?:
+			"-");
+		if (json_is_integer(rep))
+			fprintf(out, " failure=%lld", (long long)
+				json_integer_value(rep));
+		fprintf(out, ": %s\n", json_string_value(
+				json_object_get(f, "signature")));
+	}
 }
 
 static void print_stats(FILE *out, const struct wt_scn_result *r)
@@ -843,8 +892,10 @@ static int result_init(struct wt_scn_result *r, const struct wt_scenario *s,
 	r->expect_unseen = calloc(s->nexpects + 1, sizeof(*r->expect_unseen));
 	r->expect_actual = calloc(s->nexpects + 1, sizeof(*r->expect_actual));
 	r->failures = json_array();
+	r->groups = json_array();
 	r->digest = WT_FNV1A_INIT;
 	return r->points && r->expect_ok && r->expect_actual && r->failures &&
+	       r->groups &&
 	       r->expect_bad && r->expect_unseen ?
 		0 : -1;
 }
@@ -911,7 +962,11 @@ static int one(struct wt_scn_result *r, const struct wt_scn_opts *o,
 	if (r->mode == WT_SCN_STRESS && io.failed && io.trace && io.trace->n)
 		save_order(s, o, seed, &io);
 	r->digest = wt_fnv1a(r->digest, &io.digest, sizeof(io.digest));
-	if (io.failed && !traced && r->mode == WT_SCN_SIM && *reruns < keep) {
+	/* the first failing iterations, and the first of each signature,
+	 * get a trace */
+	wt_scn_sign_all(io.failures);
+	if (io.failed && !traced && r->mode == WT_SCN_SIM &&
+	    (*reruns < keep || wt_scn_groups_new(r->groups, io.failures))) {
 		(*reruns)++;
 		if (!run_iteration(r, s, o, r->mode, index, seed, true, false,
 				   unseen, &again)) {
@@ -1028,5 +1083,6 @@ void wt_scn_result_free(struct wt_scn_result *r)
 	free(r->expect_unseen);
 	free(r->expect_actual);
 	json_decref(r->failures);
+	json_decref(r->groups);
 	memset(r, 0, sizeof(*r));
 }

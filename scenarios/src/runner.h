@@ -105,6 +105,8 @@ struct wt_scn_result {
 	char (*expect_actual)[96];
 	json_t *failures;		/* kept records (SCHEMA.md) */
 	uint64_t nfailures;		/* all of them */
+	uint64_t failing_iterations;	/* iterations with a failure */
+	json_t *groups;			/* by signature (triage.h) */
 	bool pass;
 	bool skipped;
 	char skip_reason[128];
