@@ -6,11 +6,7 @@
 /* Exit statuses, for every subcommand. */
 enum { WT_EXIT_OK = 0, WT_EXIT_FAIL = 1, WT_EXIT_USAGE = 2 };
 
-struct wt_cmd {
-	const char *name;
-	const char *usage;
-	int (*run)(int argc, char **argv);	/* argv[0] is the subcommand */
-};
+#include "cli/opts.h"
 
 int wt_cmd_points(int argc, char **argv);
 int wt_cmd_paths(int argc, char **argv);
@@ -26,14 +22,46 @@ int wt_cmd_run(int argc, char **argv);
 int wt_cmd_nightly(int argc, char **argv);
 int wt_cmd_replay(int argc, char **argv);
 
-/* Options shared by run, nightly and replay (cmd_run.c): 1 when argv[*i]
- * (and its value) was one, 0 when not, -1 on a bad value (reported). */
+/* Each command's option table (in its cmd_*.c file, beside the code
+ * that reads it); main.c puts them in the command table. */
+extern const struct wt_opt wt_opts_points[], wt_opts_paths[],
+	wt_opts_bugs[], wt_opts_zoo_bench[], wt_opts_lookup[], wt_opts_tree[],
+	wt_opts_run[], wt_opts_nightly[], wt_opts_replay[], wt_opts_merge[],
+	wt_opts_report[], wt_opts_index[], wt_opts_options[];
+int wt_cmd_options(int argc, char **argv);	/* main.c */
+
+/*
+ * Options shared by run, nightly and replay (cmd_run.c): their ids and
+ * table entries; wt_cli_scn_option applies one: 1 when id was one of
+ * them, 0 when not, -1 on a bad value (reported).
+ */
+enum {
+	WT_OPT_SEED = 1, WT_OPT_MODE, WT_OPT_ITERATIONS, WT_OPT_DURATION,
+	WT_OPT_CPUS, WT_OPT_BUG, WT_OPT_MEMORY,
+	WT_OPT_SCN__END		/* a command's own ids start here */
+};
+#define WT_OPT_ENTRY_SEED \
+	WT_OPT("seed", WT_OPT_SEED, 's', "S", "the run's seed (decimal or 0x hex); default: random")
+#define WT_OPT_ENTRY_BUG \
+	WT_OPT("bug", WT_OPT_BUG, 'b', "NAME", "switch a zoo bug on (walktorture bugs lists them)")
+#define WT_OPT_ENTRY_MEMORY \
+	WT_OPT("memory", WT_OPT_MEMORY, 0, "sc|tso", "the sim's memory model for every scenario (overrides memory:)")
+#define WT_OPT_ENTRIES_SCN \
+	WT_OPT_ENTRY_SEED, \
+	WT_OPT("mode", WT_OPT_MODE, 'm', "sim|stress", "the backend for every scenario (overrides mode:)"), \
+	WT_OPT("iterations", WT_OPT_ITERATIONS, 'n', "N", "iterations per scenario (overrides its budget)"), \
+	WT_OPT("duration", WT_OPT_DURATION, 'd', "T", "time per scenario, e.g. 30s, 500ms (overrides its budget)"), \
+	WT_OPT("cpus", WT_OPT_CPUS, 0, "LIST", "stress threads bound to these PUs, e.g. 0-3,6"), \
+	WT_OPT_ENTRY_BUG, \
+	WT_OPT_ENTRY_MEMORY
 struct wt_scn_opts;
-int wt_cli_scn_option(int argc, char **argv, int *i, struct wt_scn_opts *o,
+int wt_cli_scn_option(int id, const char *v, struct wt_scn_opts *o,
 		      _Bool *seed_set);
 void wt_cli_scn_defaults(struct wt_scn_opts *o);
 /* --memory sc|tso into o->memory: 0, or -1 (reported). */
 int wt_cli_memory_parse(const char *v, struct wt_scn_opts *o);
+/* An unknown bug name: the message, a suggestion and every name. */
+void wt_cli_unknown_bug(const char *cmd, const char *name);
 
 /* Print "walktorture: message" to stderr and return WT_EXIT_USAGE. */
 int wt_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

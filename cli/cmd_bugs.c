@@ -54,19 +54,22 @@ static int print_json(void)
 	return WT_EXIT_OK;
 }
 
+const struct wt_opt wt_opts_bugs[] = {
+	WT_OPT("json", 1, 'j', NULL, "print the zoo as a JSON array"),
+	{ 0 }
+};
+
 int wt_cmd_bugs(int argc, char **argv)
 {
 	const struct wt_zoo_bug *bugs;
 	bool json = false;
 	unsigned n;
+	unsigned flags;
+	int r = wt_opts_flags(argc, argv, &flags);
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
-			json = true;
-		else
-			return wt_usage_error("bugs: unknown option '%s' (valid: --json)",
-					      argv[i]);
-	}
+	if (r)
+		return wt_opts_exit(r);
+	json = flags & 1u << 1;
 	if (json)
 		return print_json();
 	bugs = wt_zoo_bugs(&n);
@@ -597,59 +600,83 @@ static int bench_duration(const char *v, double *s)
 	return 0;
 }
 
+enum {
+	OPT_SEED = 1, OPT_SEEDS, OPT_SIM_CAP, OPT_PCT_CAP, OPT_STRESS_CAP,
+	OPT_STRESS_CLEAN, OPT_JSON,
+};
+
+const struct wt_opt wt_opts_zoo_bench[] = {
+	WT_OPT("seed", OPT_SEED, 's', "S", "the first seed of the search (default 0x5eed)"),
+	WT_OPT("seeds", OPT_SEEDS, 0, "N", "seeds per bug and backend (default 20)"),
+	WT_OPT("sim-cap", OPT_SIM_CAP, 0, "T", "time cap of one sim search (default 10s)"),
+	WT_OPT("pct-cap", OPT_PCT_CAP, 0, "T", "time cap of one PCT search (default 10s)"),
+	WT_OPT("stress-cap", OPT_STRESS_CAP, 0, "T", "time cap of one stress search; 0: no stress runs (default 60s)"),
+	WT_OPT("stress-clean", OPT_STRESS_CLEAN, 0, "T", "time of the clean stress run (default 1s)"),
+	WT_OPT("json", OPT_JSON, 'j', "FILE", "write the table as JSON to FILE"),
+	{ 0 }
+};
+
+/* An unknown bug name: the message, a suggestion and every name. */
+static int unknown_bug(const char *name)
+{
+	wt_cli_unknown_bug("zoo-bench", name);
+	return WT_EXIT_USAGE;
+}
+
+static int bench_option(int id, const char *v, struct bench_opts *bo,
+			const char **json)
+{
+	uint64_t x;
+
+	switch (id) {
+	case OPT_SEED:
+		if (wt_scn_parse_seed(v, &bo->seed))
+			return wt_usage_error("zoo-bench: bad seed '%s'", v);
+		break;
+	case OPT_SEEDS:
+		if (wt_scn_parse_seed(v, &x) || !x || x > 1000000)
+			return wt_usage_error("zoo-bench: bad --seeds '%s'", v);
+		bo->seeds = (unsigned)x;
+		break;
+	case OPT_SIM_CAP:
+		return bench_duration(v, &bo->sim_cap_s);
+	case OPT_PCT_CAP:
+		return bench_duration(v, &bo->pct_cap_s);
+	case OPT_STRESS_CAP:
+		return bench_duration(v, &bo->stress_cap_s);
+	case OPT_STRESS_CLEAN:
+		return bench_duration(v, &bo->stress_clean_s);
+	case OPT_JSON:
+		*json = v;
+		break;
+	}
+	return 0;
+}
+
 static int bench_args(int argc, char **argv, struct bench_opts *bo,
 		      const char **json, const struct wt_zoo_bug **sel,
 		      unsigned *nsel)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		uint64_t x;
+	struct wt_opts p;
+	const char *v;
+	int id, ret = 0;
 
-		if (a[0] != '-') {
-			const struct wt_zoo_bug *b = wt_zoo_by_name(a);
+	if (wt_opts_begin(&p, argc, argv))
+		return WT_EXIT_USAGE;
+	while (!ret && (id = wt_opts_next(&p, &v)) > 0)
+		ret = bench_option(id, v, bo, json);
+	if (!ret && id < 0)
+		ret = id == WT_OPTS_HELP ? -1 : WT_EXIT_USAGE;
+	for (unsigned i = 0; !ret && i < p.npos; i++) {
+		const struct wt_zoo_bug *b = wt_zoo_by_name(p.pos[i]);
 
-			if (!b) {
-				wt_usage_error("zoo-bench: unknown bug '%s'", a);
-				fputs("walktorture: bugs:", stderr);
-				wt_zoo_print_names(stderr);
-				fputc('\n', stderr);
-				return WT_EXIT_USAGE;
-			}
+		if (!b)
+			ret = unknown_bug(p.pos[i]);
+		else
 			sel[(*nsel)++] = b;
-			continue;
-		}
-		if (!v)
-			return wt_usage_error("zoo-bench: %s needs a value (or is "
-					      "unknown)", a);
-		i++;
-		if (!strcmp(a, "--seed")) {
-			if (wt_scn_parse_seed(v, &bo->seed))
-				return wt_usage_error("zoo-bench: bad seed '%s'", v);
-		} else if (!strcmp(a, "--seeds")) {
-			if (wt_scn_parse_seed(v, &x) || !x || x > 1000000)
-				return wt_usage_error("zoo-bench: bad --seeds '%s'", v);
-			bo->seeds = (unsigned)x;
-		} else if (!strcmp(a, "--sim-cap")) {
-			if (bench_duration(v, &bo->sim_cap_s))
-				return WT_EXIT_USAGE;
-		} else if (!strcmp(a, "--pct-cap")) {
-			if (bench_duration(v, &bo->pct_cap_s))
-				return WT_EXIT_USAGE;
-		} else if (!strcmp(a, "--stress-cap")) {
-			if (bench_duration(v, &bo->stress_cap_s))
-				return WT_EXIT_USAGE;
-		} else if (!strcmp(a, "--stress-clean")) {
-			if (bench_duration(v, &bo->stress_clean_s))
-				return WT_EXIT_USAGE;
-		} else if (!strcmp(a, "--json")) {
-			*json = v;
-		} else {
-			return wt_usage_error("zoo-bench: unknown option '%s' (valid: "
-					      "--seed --seeds --sim-cap --pct-cap --stress-cap "
-					      "--stress-clean --json)", a);
-		}
 	}
-	return 0;
+	wt_opts_end(&p);
+	return ret;
 }
 
 int wt_cmd_zoo_bench(int argc, char **argv)
@@ -674,8 +701,10 @@ int wt_cmd_zoo_bench(int argc, char **argv)
 		goto out;
 	}
 	ret = bench_args(argc, argv, &bo, &json, sel, &nsel);
-	if (ret)
+	if (ret) {
+		ret = ret < 0 ? WT_EXIT_OK : ret;	/* -1: --help */
 		goto out;
+	}
 	if (!nsel)	/* every bug the zoo has a scenario for */
 		for (unsigned i = 0; i < n; i++)
 			if (all[i].scenario)

@@ -38,14 +38,19 @@ struct lookup_opts {
 	bool nofollow;
 	bool paths;
 	uint64_t resolve;
-	int first_path;		/* argv index */
 };
 
-static const char *lookup_usage =
-	"usage: walktorture lookup --tree FILE [--uid U --gid G] [--nofollow]\n"
-	"                          [--resolve FLAGS] [--paths] PATH...\n"
-	"  FLAGS: comma-separated no-symlinks,no-magiclinks,no-xdev,beneath,"
-	"in-root,cached\n";
+enum { OPT_TREE = 1, OPT_UID, OPT_GID, OPT_NOFOLLOW, OPT_RESOLVE, OPT_PATHS };
+
+const struct wt_opt wt_opts_lookup[] = {
+	WT_OPT_REQ("tree", OPT_TREE, 't', "FILE", "the tree file to build the world from"),
+	WT_OPT("uid", OPT_UID, 'u', "U", "walk as this user id (default 0)"),
+	WT_OPT("gid", OPT_GID, 'g', "G", "walk as this group id (default 0)"),
+	WT_OPT("nofollow", OPT_NOFOLLOW, 0, NULL, "do not follow a trailing symlink"),
+	WT_OPT("resolve", OPT_RESOLVE, 0, "FLAGS", "comma-separated no-symlinks,no-magiclinks,no-xdev,beneath,in-root,cached"),
+	WT_OPT("paths", OPT_PATHS, 0, NULL, "add each walk's exit-path counts"),
+	{ 0 }
+};
 
 static int parse_u32(const char *s, uint32_t *out)
 {
@@ -58,50 +63,52 @@ static int parse_u32(const char *s, uint32_t *out)
 	return 0;
 }
 
-static int parse_opts(int argc, char **argv, struct lookup_opts *o)
+static int parse_opts(int argc, char **argv, struct lookup_opts *o,
+		      struct wt_opts *p)
 {
-	int i;
+	const char *v, *bad = NULL;
+	int id;
 
 	memset(o, 0, sizeof(*o));
-	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-		const char *a = argv[i];
-		const char *bad = NULL;
-
-		if (!strcmp(a, "--")) {
-			i++;
-			break;
-		} else if (!strcmp(a, "--nofollow")) {
+	if (wt_opts_begin(p, argc, argv))
+		return WT_EXIT_USAGE;
+	while ((id = wt_opts_next(p, &v)) > 0) {
+		switch (id) {
+		case OPT_NOFOLLOW:
 			o->nofollow = true;
-		} else if (!strcmp(a, "--paths")) {
+			break;
+		case OPT_PATHS:
 			o->paths = true;
-		} else if (i + 1 >= argc) {
-			return wt_usage_error("lookup: %s needs a value\n%s", a,
-					      lookup_usage);
-		} else if (!strcmp(a, "--tree")) {
-			o->tree = argv[++i];
-		} else if (!strcmp(a, "--uid")) {
-			if (parse_u32(argv[++i], &o->uid))
-				return wt_usage_error("lookup: bad uid '%s'", argv[i]);
-		} else if (!strcmp(a, "--gid")) {
-			if (parse_u32(argv[++i], &o->gid))
-				return wt_usage_error("lookup: bad gid '%s'", argv[i]);
-		} else if (!strcmp(a, "--resolve")) {
-			if (wt_resolve_parse(argv[++i], &o->resolve, &bad))
+			break;
+		case OPT_TREE:
+			o->tree = v;
+			break;
+		case OPT_UID:
+			if (parse_u32(v, &o->uid))
+				return wt_usage_error("lookup: bad uid '%s'", v);
+			break;
+		case OPT_GID:
+			if (parse_u32(v, &o->gid))
+				return wt_usage_error("lookup: bad gid '%s'", v);
+			break;
+		case OPT_RESOLVE:
+			if (wt_resolve_parse(v, &o->resolve, &bad))
 				return wt_usage_error("lookup: unknown resolve flag at '%s' "
 						      "(valid: no-symlinks, no-magiclinks, "
 						      "no-xdev, beneath, in-root, cached)",
 						      bad);
-		} else {
-			return wt_usage_error("lookup: unknown option '%s'\n%s", a,
-					      lookup_usage);
+			break;
 		}
 	}
-	if (!o->tree)
-		return wt_usage_error("lookup: --tree FILE is required\n%s",
-				      lookup_usage);
+	if (id < 0)
+		return wt_opts_exit(id) == WT_EXIT_OK ? -1 : WT_EXIT_USAGE;
+	if (!o->tree) {
+		wt_usage_error("lookup: --tree FILE is required");
+		wt_opts_usage(p->cmd, stderr);
+		return WT_EXIT_USAGE;
+	}
 	if ((o->resolve & RESOLVE_BENEATH) && (o->resolve & RESOLVE_IN_ROOT))
 		return wt_usage_error("lookup: beneath and in-root exclude each other");
-	o->first_path = i;
 	return 0;
 }
 
@@ -172,7 +179,7 @@ static void lookup_one(struct wt_world *w, struct wt_walker *wk,
 
 /* Walk as a simulated thread with an RCU reader, as walkers do in runs. */
 static int run_lookups(struct wt_world *w, const struct lookup_opts *o,
-		       int argc, char **argv)
+		       const struct wt_opts *p)
 {
 	struct wt_path_counts stats;
 	struct wt_walker wk = { 0 };
@@ -185,8 +192,8 @@ static int run_lookups(struct wt_world *w, const struct lookup_opts *o,
 	wt_task_init(&task, w, o->uid, o->gid);
 	wk.task = &task;
 	wk.stats = &stats;
-	for (int i = o->first_path; i < argc; i++)
-		lookup_one(w, &wk, o, argv[i]);
+	for (unsigned i = 0; i < p->npos; i++)
+		lookup_one(w, &wk, o, p->pos[i]);
 	wt_task_release(&task);
 	if (t.rcu)
 		wt_rcu_reader_destroy(t.rcu);
@@ -198,35 +205,39 @@ int wt_cmd_lookup(int argc, char **argv)
 {
 	struct lookup_opts o;
 	struct wt_verb_error e;
+	struct wt_opts p;
 	struct wt_tree *t;
 	struct wt_world *w;
 	int err;
 
-	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		fputs(lookup_usage, stdout);
-		return WT_EXIT_OK;
+	err = parse_opts(argc, argv, &o, &p);
+	if (err) {
+		wt_opts_end(&p);
+		return err < 0 ? WT_EXIT_OK : err;	/* -1: --help */
 	}
-	err = parse_opts(argc, argv, &o);
-	if (err)
-		return err;
 	/* Parse everything first: nothing runs half-parsed. */
+	err = WT_EXIT_USAGE;
 	if (wt_tree_parse_file(o.tree, &t, &e)) {
 		wt_verb_error_print(&e, stderr);
-		return WT_EXIT_USAGE;
+		goto out;
 	}
 	w = wt_ops_world_create(1);
 	if (!w) {
 		wt_tree_free(t);
-		return wt_usage_error("lookup: out of memory");
+		wt_usage_error("lookup: out of memory");
+		goto out;
 	}
 	err = wt_tree_run(w, t, &e);
 	wt_tree_free(t);
 	if (err) {
 		wt_verb_error_print(&e, stderr);
 		wt_ops_world_destroy(w);
-		return WT_EXIT_USAGE;
+		err = WT_EXIT_USAGE;
+		goto out;
 	}
-	err = run_lookups(w, &o, argc, argv);
+	err = run_lookups(w, &o, &p);
 	wt_ops_world_destroy(w);
+out:
+	wt_opts_end(&p);
 	return err;
 }

@@ -12,46 +12,46 @@
 #include "cli/cli.h"
 #include "reports/reports.h"
 
+enum { OPT_OUTPUT = 1 };
+
+const struct wt_opt wt_opts_merge[] = {
+	WT_OPT_REQ("output", OPT_OUTPUT, 'o', "MERGED.json", "the merged results file to write"),
+	{ 0 }
+};
+
 int wt_cmd_merge(int argc, char **argv)
 {
-	const char **files = calloc((size_t)argc, sizeof(*files));
 	struct wt_results_totals t;
-	const char *out = NULL;
-	unsigned n = 0;
+	const char *out = NULL, *v;
+	struct wt_opts p;
 	char err[1024];
-	int ret = WT_EXIT_USAGE;
+	int ret = WT_EXIT_USAGE, id;
 
-	if (!files)
-		return wt_usage_error("merge: out of memory");
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
-			if (i + 1 >= argc) {
-				wt_usage_error("merge: option '%s' needs a value", argv[i]);
-				goto out;
-			}
-			out = argv[++i];
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			wt_usage_error("merge: unknown option '%s' (valid: -o FILE)",
-				       argv[i]);
-			goto out;
-		} else {
-			files[n++] = argv[i];
-		}
-	}
-	if (!out || !n) {
-		wt_usage_error("usage: walktorture merge RESULTS.json... -o MERGED.json");
+	if (wt_opts_begin(&p, argc, argv))
+		return WT_EXIT_USAGE;
+	while ((id = wt_opts_next(&p, &v)) > 0)
+		if (id == OPT_OUTPUT)
+			out = v;
+	if (id < 0) {
+		ret = wt_opts_exit(id);
 		goto out;
 	}
-	if (wt_merge_write(out, files, n, &t, err, sizeof(err))) {
+	if (!out || !p.npos) {
+		wt_usage_error("merge: %s", !out ? "-o MERGED.json is required" :
+			       "no results files given");
+		wt_opts_usage(p.cmd, stderr);
+		goto out;
+	}
+	if (wt_merge_write(out, p.pos, p.npos, &t, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		goto out;
 	}
 	printf("walktorture: merge out=%s inputs=%u scenarios=%u passed=%u "
-	       "failed=%u failures=%lld iterations=%lld %s\n", out, n,
+	       "failed=%u failures=%lld iterations=%lld %s\n", out, p.npos,
 	       t.scenarios, t.scenarios - t.failed, t.failed, t.failures,
 	       t.iterations, t.scenarios && !t.failed ? "PASS" : "FAIL");
 	ret = WT_EXIT_OK;
 out:
-	free(files);
+	wt_opts_end(&p);
 	return ret;
 }

@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * walktorture nightly [SUITES...] [--seeds N] [--shard K/N] [--seed S]
- *		[--out DIR] [--history DB] [--mode M] [--iterations N]
- *		[--duration T] [--cpus LIST] [--bug NAME]
+ * walktorture nightly [SUITES...] [OPTIONS] (wt_opts_nightly below)
  *
  * Every scenario of the suites (all shipped suites by default) under N
  * seeds derived from one night seed, with the scenarios' nightly budgets.
@@ -277,52 +275,66 @@ out:
 	return ret;
 }
 
+enum { OPT_SEEDS = WT_OPT_SCN__END, OPT_SHARD, OPT_OUT, OPT_HISTORY };
+
+const struct wt_opt wt_opts_nightly[] = {
+	WT_OPT_ENTRIES_SCN,
+	WT_OPT("seeds", OPT_SEEDS, 0, "N", "seeds derived from the night's seed (default 4)"),
+	WT_OPT("shard", OPT_SHARD, 0, "K/N", "run shard K of N (merge the N shards' results)"),
+	WT_OPT("out", OPT_OUT, 'o', "DIR", "the nights' directory: results, reports, index (default nightly)"),
+	WT_OPT("history", OPT_HISTORY, 0, "DB", "the history database (default DIR/history.sqlite)"),
+	{ 0 }
+};
+
 int wt_cmd_nightly(int argc, char **argv)
 {
 	const char **args = calloc((size_t)argc + 64, sizeof(*args));
 	struct night n = { .seeds = 4, .out = "nightly" };
 	struct wt_scn_opts o;
+	struct wt_opts p;
 	unsigned nargs = 0, found = 0;
 	bool seed_set = false;
-	int ret = WT_EXIT_USAGE;
+	int ret = WT_EXIT_USAGE, id;
+	const char *v;
+	char *end;
 
 	wt_cli_scn_defaults(&o);
 	o.nightly = true;
-	for (int i = 1; args && i < argc; i++) {
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		char *end;
-		int k = wt_cli_scn_option(argc, argv, &i, &o, &seed_set);
-
-		if (k < 0)
+	if (!args || wt_opts_begin(&p, argc, argv)) {
+		free(args);
+		return WT_EXIT_USAGE;
+	}
+	while ((id = wt_opts_next(&p, &v)) > 0) {
+		if (wt_cli_scn_option(id, v, &o, &seed_set) < 0)
 			goto out;
-		if (k)
-			continue;
-		if (!strcmp(argv[i], "--seeds") && v) {
+		switch (id) {
+		case OPT_SEEDS:
 			n.seeds = (unsigned)strtoul(v, &end, 10);
 			if (*end || !n.seeds) {
 				wt_usage_error("bad --seeds '%s'", v);
 				goto out;
 			}
-			i++;
-		} else if (!strcmp(argv[i], "--shard") && v) {
+			break;
+		case OPT_SHARD:
 			if (parse_shard(v, &n)) {
 				wt_usage_error("bad --shard '%s' (K/N, 1 <= K <= N)", v);
 				goto out;
 			}
-			i++;
-		} else if (!strcmp(argv[i], "--out") && v) {
+			break;
+		case OPT_OUT:
 			n.out = v;
-			i++;
-		} else if (!strcmp(argv[i], "--history") && v) {
+			break;
+		case OPT_HISTORY:
 			n.history = v;
-			i++;
-		} else if (argv[i][0] == '-') {
-			wt_usage_error("nightly: unknown option '%s'", argv[i]);
-			goto out;
-		} else {
-			args[nargs++] = argv[i];
+			break;
 		}
 	}
+	if (id < 0) {
+		ret = wt_opts_exit(id);
+		goto out;
+	}
+	for (unsigned i = 0; i < p.npos; i++)
+		args[nargs++] = p.pos[i];
 	if (!seed_set)
 		o.seed = wt_scn_random_seed();
 	if (!nargs)
@@ -336,5 +348,6 @@ out:
 	for (unsigned i = 0; i < found; i++)
 		free((char *)args[i]);
 	free(args);
+	wt_opts_end(&p);
 	return ret;
 }

@@ -34,17 +34,20 @@ static int print_json(void)
 	return WT_EXIT_OK;
 }
 
+const struct wt_opt wt_opts_paths[] = {
+	WT_OPT("json", 1, 'j', NULL, "print the catalogue as a JSON array"),
+	{ 0 }
+};
+
 int wt_cmd_paths(int argc, char **argv)
 {
 	int json = 0;
+	unsigned flags;
+	int r = wt_opts_flags(argc, argv, &flags);
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
-			json = 1;
-		else
-			return wt_usage_error("paths: unknown option '%s' (valid: --json)",
-					      argv[i]);
-	}
+	if (r)
+		return wt_opts_exit(r);
+	json = flags & 1u << 1;
 	if (json)
 		return print_json();
 	for (int i = 0; i < WT_PATH__COUNT; i++) {

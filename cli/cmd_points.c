@@ -17,17 +17,21 @@ static const char *rel(const char *file)
 	return file;
 }
 
+const struct wt_opt wt_opts_points[] = {
+	WT_OPT("json", 1, 'j', NULL, "print the catalogue as a JSON array"),
+	{ 0 }
+};
+
 int wt_cmd_points(int argc, char **argv)
 {
 	int json = 0;
 	json_t *arr;
+	unsigned flags;
+	int r = wt_opts_flags(argc, argv, &flags);
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
-			json = 1;
-		else
-			return wt_usage_error("points: unknown option '%s'", argv[i]);
-	}
+	if (r)
+		return wt_opts_exit(r);
+	json = flags & 1u << 1;
 	wt_points_catalogue();
 	arr = json ? json_array() : NULL;
 	for (uint32_t id = 0; id < wt_point_count(); id++) {

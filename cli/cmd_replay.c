@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * walktorture replay SEED SCENARIO [--bug NAME] [--memory sc|tso] [--json FILE]
- *	[--undirected]
+ * walktorture replay SEED SCENARIO [OPTION...]	(wt_opts_replay below)
  * walktorture replay RESULTS.json#N [OPTION...]
  *
  * Re-runs one iteration -- the one whose iteration seed is SEED, as every
@@ -301,53 +300,64 @@ out:
 	return ret;
 }
 
+enum { OPT_JSON = WT_OPT_SCN__END, OPT_ORDER, OPT_UNDIRECTED };
+
+const struct wt_opt wt_opts_replay[] = {
+	WT_OPT_ENTRY_BUG,
+	WT_OPT_ENTRY_MEMORY,
+	WT_OPT("order", OPT_ORDER, 0, "FILE", "follow a recorded order (a traced stress failure's NAME-SEED.order)"),
+	WT_OPT("json", OPT_JSON, 'j', "FILE", "write the iteration's results as JSON to FILE"),
+	WT_OPT("undirected", OPT_UNDIRECTED, 0, NULL, "replay an iteration of the scenario's undirected twin"),
+	{ 0 }
+};
+
+static const char replay_usage[] =
+	"usage: walktorture replay SEED SCENARIO | RESULTS.json#N";
+
 int wt_cmd_replay(int argc, char **argv)
 {
 	struct wt_scn_list l = { 0 };
 	struct wt_scn_result *r = NULL;
-	const char *pos[2];
-	unsigned npos = 0, nr = 0, failed = 0;
+	const char *pos[1], *v;
+	unsigned nr = 0, failed = 0;
 	const char *json_file = NULL, *order_file = NULL;
 	struct wt_trace_event *order = NULL;
 	struct wt_scn_opts o;
-	bool undirected = false;
-	int ret = WT_EXIT_USAGE;
+	struct wt_opts p;
+	bool undirected = false, seed_set = false;
+	int ret = WT_EXIT_USAGE, id;
 
 	wt_cli_scn_defaults(&o);
 	o.replay = true;
 	o.mode = WT_SCN_SIM;
 	o.progress = false;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--bug") && i + 1 < argc) {
+	if (wt_opts_begin(&p, argc, argv))
+		return WT_EXIT_USAGE;
+	while ((id = wt_opts_next(&p, &v)) > 0) {
+		if (id == WT_OPT_BUG)
 			o.bugs = 0;	/* the last --bug: the command line's */
-			if (wt_scn_bug_parse(argv[++i], &o.bugs)) {
-				wt_usage_error("unknown bug '%s'", argv[i]);
-				wt_scn_bug_print(stderr);
-				return WT_EXIT_USAGE;
-			}
-			o.bug = argv[i];
-		} else if (!strcmp(argv[i], "--memory") && i + 1 < argc) {
-			if (wt_cli_memory_parse(argv[++i], &o))
-				return WT_EXIT_USAGE;
-		} else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
-			json_file = argv[++i];
-		} else if (!strcmp(argv[i], "--order") && i + 1 < argc) {
-			order_file = argv[++i];
-		} else if (!strcmp(argv[i], "--undirected")) {
+		if (wt_cli_scn_option(id, v, &o, &seed_set) < 0)
+			goto out;
+		if (id == OPT_JSON)
+			json_file = v;
+		else if (id == OPT_ORDER)
+			order_file = v;
+		else if (id == OPT_UNDIRECTED)
 			undirected = true;
-		} else if (argv[i][0] == '-' || npos == 2) {
-			return wt_usage_error("usage: walktorture replay SEED "
-					      "SCENARIO | RESULTS.json#N");
-		} else {
-			pos[npos++] = argv[i];
-		}
 	}
-	if (npos == 1 && strchr(pos[0], '#'))
-		return replay_recorded(argc, argv, pos[0]);
-	if (npos != 2 || wt_scn_parse_seed(pos[0], &o.seed))
-		return wt_usage_error("usage: walktorture replay SEED SCENARIO | "
-				      "RESULTS.json#N");
-	pos[0] = pos[1];
+	if (id < 0) {
+		ret = wt_opts_exit(id);
+		goto out;
+	}
+	if (p.npos == 1 && strchr(p.pos[0], '#')) {
+		ret = replay_recorded(argc, argv, p.pos[0]);
+		goto out;
+	}
+	if (p.npos != 2 || wt_scn_parse_seed(p.pos[0], &o.seed)) {
+		wt_usage_error("%s", replay_usage);
+		goto out;
+	}
+	pos[0] = p.pos[1];
 	if (wt_scn_list_load(&l, pos, 1, stderr))
 		goto out;
 	if (l.n != 1) {
@@ -376,5 +386,6 @@ out:
 	wt_scn_results_free(r, nr);
 	wt_scn_list_free(&l);
 	free(order);
+	wt_opts_end(&p);
 	return ret;
 }

@@ -30,16 +30,6 @@ static int parse_count(const char *opt, const char *s, unsigned *out)
 	return 0;
 }
 
-/* An option's value: "--opt VALUE" (advances *i) or NULL after a usage error. */
-static const char *opt_value(int argc, char **argv, int *i)
-{
-	if (*i + 1 >= argc) {
-		wt_usage_error("%s: option '%s' needs a value", argv[0], argv[*i]);
-		return NULL;
-	}
-	return argv[++*i];
-}
-
 static void print_totals(const char *what, const char *out,
 			 const struct wt_results_totals *t)
 {
@@ -49,100 +39,101 @@ static void print_totals(const char *what, const char *out,
 	       t->scenarios && !t->failed ? "PASS" : "FAIL");
 }
 
+enum { OPT_OUTPUT = 1, OPT_WINDOW, OPT_TOP, OPT_OUT, OPT_HISTORY, OPT_NIGHT };
+
+const struct wt_opt wt_opts_report[] = {
+	WT_OPT_REQ("output", OPT_OUTPUT, 'o', "report.html", "the HTML report to write"),
+	WT_OPT("window", OPT_WINDOW, 0, "N", "timeline events shown around each failure (default 500)"),
+	WT_OPT("top", OPT_TOP, 0, "N", "injection points in the chart (default 20)"),
+	{ 0 }
+};
+
 int wt_cmd_report(int argc, char **argv)
 {
 	struct wt_report_opts opts = { 0 };
 	struct wt_results_totals t;
-	const char **files = calloc((size_t)argc, sizeof(*files));
-	const char *out = NULL;
-	unsigned n = 0;
+	const char *out = NULL, *v;
+	struct wt_opts p;
 	char err[1024];
-	int ret = WT_EXIT_USAGE, opts_done = 0;
+	int ret = WT_EXIT_USAGE, id;
 
-	if (!files)
-		return wt_usage_error("report: out of memory");
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (opts_done || a[0] != '-' || !a[1]) {
-			files[n++] = a;
-		} else if (!strcmp(a, "--")) {
-			opts_done = 1;
-		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-			if (!(out = opt_value(argc, argv, &i)))
-				goto out;
-		} else if (!strcmp(a, "--window") || !strcmp(a, "--top")) {
-			const char *v = opt_value(argc, argv, &i);
-
-			if (!v || parse_count(a, v, a[2] == 'w' ?
-					      &opts.window_events : &opts.top_points))
-				goto out;
-		} else {
-			wt_usage_error("report: unknown option '%s' (valid: -o FILE, "
-				       "--window N, --top N)", a);
+	if (wt_opts_begin(&p, argc, argv))
+		return WT_EXIT_USAGE;
+	while ((id = wt_opts_next(&p, &v)) > 0) {
+		if (id == OPT_OUTPUT)
+			out = v;
+		else if (id == OPT_WINDOW &&
+			 parse_count("--window", v, &opts.window_events))
 			goto out;
-		}
+		else if (id == OPT_TOP && parse_count("--top", v, &opts.top_points))
+			goto out;
 	}
-	if (!out || !n) {
-		wt_usage_error("usage: walktorture report RESULTS.json... -o report.html "
-			       "[--window N] [--top N]");
+	if (id < 0) {
+		ret = wt_opts_exit(id);
 		goto out;
 	}
-	if (wt_report_write_opts(out, files, n, &opts, &t, err, sizeof(err))) {
+	if (!out || !p.npos) {
+		wt_usage_error("report: %s", !out ? "-o report.html is required" :
+			       "no results files given");
+		wt_opts_usage(p.cmd, stderr);
+		goto out;
+	}
+	if (wt_report_write_opts(out, p.pos, p.npos, &opts, &t, err,
+				 sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		goto out;
 	}
 	print_totals("report", out, &t);
 	ret = WT_EXIT_OK;
 out:
-	free(files);
+	wt_opts_end(&p);
 	return ret;
 }
 
+const struct wt_opt wt_opts_index[] = {
+	WT_OPT_REQ("out", OPT_OUT, 'o', "DIR", "the nights' directory (DIR/index.html)"),
+	WT_OPT("history", OPT_HISTORY, 0, "DB", "the history database (default DIR/history.sqlite)"),
+	WT_OPT("night", OPT_NIGHT, 0, "ID", "the night's id (default: from the earliest start time)"),
+	{ 0 }
+};
+
 int wt_cmd_index(int argc, char **argv)
 {
-	const char **files = calloc((size_t)argc, sizeof(*files));
-	const char *out = NULL, *db = NULL, *night = NULL;
-	unsigned n = 0;
+	const char *out = NULL, *db = NULL, *night = NULL, *v;
+	struct wt_opts p;
 	char err[1024];
-	int ret = WT_EXIT_USAGE;
+	int ret = WT_EXIT_USAGE, id;
 
-	if (!files)
-		return wt_usage_error("index: out of memory");
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], **dst = NULL;
-
-		if (!strcmp(a, "--out"))
-			dst = &out;
-		else if (!strcmp(a, "--history"))
-			dst = &db;
-		else if (!strcmp(a, "--night"))
-			dst = &night;
-		else if (a[0] == '-' && a[1]) {
-			wt_usage_error("index: unknown option '%s' (valid: --out DIR, "
-				       "--history DB, --night ID)", a);
-			goto out;
-		} else {
-			files[n++] = a;
-			continue;
-		}
-		if (!(*dst = opt_value(argc, argv, &i)))
-			goto out;
+	if (wt_opts_begin(&p, argc, argv))
+		return WT_EXIT_USAGE;
+	while ((id = wt_opts_next(&p, &v)) > 0) {
+		if (id == OPT_OUT)
+			out = v;
+		else if (id == OPT_HISTORY)
+			db = v;
+		else if (id == OPT_NIGHT)
+			night = v;
+	}
+	if (id < 0) {
+		ret = wt_opts_exit(id);
+		goto out;
 	}
 	if (!out) {
-		wt_usage_error("usage: walktorture index --out DIR [--history DB] "
-			       "[--night ID] [RESULTS.json...]");
+		wt_usage_error("index: --out DIR is required");
+		wt_opts_usage(p.cmd, stderr);
 		goto out;
 	}
 	/* No results: re-render the index from the history alone. */
-	if (n ? wt_nightly_index(out, db, night, files, n, err, sizeof(err)) :
-		wt_index_write(out, db, err, sizeof(err))) {
+	if (p.npos ? wt_nightly_index(out, db, night, p.pos, p.npos, err,
+				      sizeof(err)) :
+		     wt_index_write(out, db, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		goto out;
 	}
-	printf("walktorture: index out=%s/index.html nights+=%u\n", out, n ? 1 : 0);
+	printf("walktorture: index out=%s/index.html nights+=%u\n", out,
+	       p.npos ? 1 : 0);
 	ret = WT_EXIT_OK;
 out:
-	free(files);
+	wt_opts_end(&p);
 	return ret;
 }

@@ -1,9 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * walktorture run SCENARIO|SUITE... [--seed S] [--mode sim|stress]
- *		[--iterations N|--duration T] [--cpus LIST] [--out DIR]
- *		[--json FILE] [--bug NAME] [--memory sc|tso] [--trace]
- *		[--undirected]
+ * walktorture run SCENARIO|SUITE... [OPTIONS] (wt_opts_run below)
  *
  * --undirected runs each directed scenario's undirected twin in its
  * place (scenario.h: the schedule and the exact expectations dropped,
@@ -29,6 +26,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/zoo.h"
+#include "sim/nearest.h"
 #include "reports/reports.h"
 #include "scenarios/src/driver.h"
 #include "sim/sched/cpus.h"
@@ -53,59 +52,75 @@ static int cpus_option(const char *v)
 	return 0;
 }
 
-/* Options shared by run and nightly; 1 consumed (with its value), 0 not
- * ours, -1 bad. */
-int wt_cli_scn_option(int argc, char **argv, int *i, struct wt_scn_opts *o,
+void wt_cli_unknown_bug(const char *cmd, const char *name)
+{
+	const struct wt_zoo_bug *bugs;
+	const char **names;
+	char dym[128] = "";
+	unsigned n;
+
+	bugs = wt_zoo_bugs(&n);
+	names = calloc(n + 1, sizeof(*names));
+	for (unsigned i = 0; names && i < n; i++)
+		names[i] = bugs[i].name;
+	if (names)
+		wt_nearest_text(dym, sizeof(dym), name, names, n);
+	wt_usage_error("%s: unknown bug '%s'%s", cmd, name, dym);
+	wt_scn_bug_print(stderr);
+	free(names);
+}
+
+/* Options shared by run, nightly and replay; 1 applied, 0 not ours, -1
+ * bad (reported). */
+int wt_cli_scn_option(int id, const char *v, struct wt_scn_opts *o,
 		      bool *seed_set)
 {
-	const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
 	const char *end;
 
-	if (strcmp(a, "--seed") && strcmp(a, "--mode") &&
-	    strcmp(a, "--iterations") && strcmp(a, "--duration") &&
-	    strcmp(a, "--cpus") && strcmp(a, "--bug") && strcmp(a, "--memory"))
-		return 0;
-	if (!v) {
-		wt_usage_error("%s needs a value", a);
-		return -1;
-	}
-	(*i)++;
-	if (!strcmp(a, "--seed")) {
+	switch (id) {
+	case WT_OPT_SEED:
 		if (wt_scn_parse_seed(v, &o->seed)) {
 			wt_usage_error("bad seed '%s'", v);
 			return -1;
 		}
 		*seed_set = true;
-	} else if (!strcmp(a, "--mode")) {
+		break;
+	case WT_OPT_MODE:
 		if (strcmp(v, "sim") && strcmp(v, "stress")) {
 			wt_usage_error("unknown mode '%s' (valid: sim, stress)", v);
 			return -1;
 		}
 		o->mode = strcmp(v, "sim") ? WT_SCN_STRESS : WT_SCN_SIM;
-	} else if (!strcmp(a, "--iterations")) {
+		break;
+	case WT_OPT_ITERATIONS:
 		if (wt_scn_parse_seed(v, &o->iterations) || !o->iterations) {
 			wt_usage_error("bad --iterations '%s' (a count >= 1)", v);
 			return -1;
 		}
-	} else if (!strcmp(a, "--duration")) {
+		break;
+	case WT_OPT_DURATION:
 		if (wt_duration_parse(v, &o->duration_ns, &end) || *end ||
 		    !o->duration_ns) {
 			wt_usage_error("bad --duration '%s' (e.g. 30s, 500ms)", v);
 			return -1;
 		}
-	} else if (!strcmp(a, "--memory")) {
-		if (wt_cli_memory_parse(v, o))
-			return -1;
-	} else if (!strcmp(a, "--cpus")) {
+		break;
+	case WT_OPT_MEMORY:
+		return wt_cli_memory_parse(v, o) ? -1 : 1;
+	case WT_OPT_CPUS:
 		if (cpus_option(v))
 			return -1;
 		o->cpus = v;
-	} else if (wt_scn_bug_parse(v, &o->bugs)) {
-		wt_usage_error("unknown bug '%s'", v);
-		wt_scn_bug_print(stderr);
-		return -1;
-	} else {
+		break;
+	case WT_OPT_BUG:
+		if (wt_scn_bug_parse(v, &o->bugs)) {
+			wt_cli_unknown_bug("--bug", v);
+			return -1;
+		}
 		o->bug = v;
+		break;
+	default:
+		return 0;
 	}
 	return 1;
 }
@@ -158,46 +173,59 @@ static int write_outputs(const char *json_file, const char *out_dir,
 	return ret;
 }
 
+enum {
+	OPT_JSON = WT_OPT_SCN__END, OPT_OUT, OPT_TRACE, OPT_UNDIRECTED,
+};
+
+const struct wt_opt wt_opts_run[] = {
+	WT_OPT_ENTRIES_SCN,
+	WT_OPT("out", OPT_OUT, 'o', "DIR", "write DIR/results.json and DIR/report.html (and --trace's orders)"),
+	WT_OPT("json", OPT_JSON, 'j', "FILE", "write the results as JSON to FILE (reports/SCHEMA.md)"),
+	WT_OPT("trace", OPT_TRACE, 0, NULL, "stress mode: trace, and write a failure's order as NAME-SEED.order"),
+	WT_OPT("undirected", OPT_UNDIRECTED, 0, NULL, "run each directed scenario's undirected twin instead"),
+	{ 0 }
+};
+
 int wt_cmd_run(int argc, char **argv)
 {
-	const char *json_file = NULL, *out_dir = NULL;
-	const char **args = calloc((size_t)argc + 1, sizeof(*args));
+	const char *json_file = NULL, *out_dir = NULL, *v;
+	const char *const *args = NULL;
 	struct wt_scn_list l = { 0 };
 	struct wt_scn_result *r = NULL;
 	struct wt_scn_opts o;
+	struct wt_opts p;
 	unsigned nargs = 0, nr = 0, failed = 0;
 	bool seed_set = false, iters = false, dur = false, undirected = false;
-	int ret = WT_EXIT_USAGE;
+	int ret = WT_EXIT_USAGE, id;
 	time_t started = time(NULL);
 	struct timespec t0, t1;
 
 	wt_cli_scn_defaults(&o);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (int i = 1; args && i < argc; i++) {
-		int k;
+	if (wt_opts_begin(&p, argc, argv))
+		return WT_EXIT_USAGE;
+	while ((id = wt_opts_next(&p, &v)) > 0) {
+		int k = wt_cli_scn_option(id, v, &o, &seed_set);
 
-		iters |= !strcmp(argv[i], "--iterations");
-		dur |= !strcmp(argv[i], "--duration");
-		k = wt_cli_scn_option(argc, argv, &i, &o, &seed_set);
 		if (k < 0)
 			goto out;
-		if (k)
-			continue;
-		if ((!strcmp(argv[i], "--json") || !strcmp(argv[i], "--out")) &&
-		    i + 1 < argc) {
-			*(argv[i][2] == 'j' ? &json_file : &out_dir) = argv[i + 1];
-			i++;
-		} else if (!strcmp(argv[i], "--trace")) {
+		iters |= id == WT_OPT_ITERATIONS;
+		dur |= id == WT_OPT_DURATION;
+		if (id == OPT_JSON)
+			json_file = v;
+		else if (id == OPT_OUT)
+			out_dir = v;
+		else if (id == OPT_TRACE)
 			o.trace_stress = true;
-		} else if (!strcmp(argv[i], "--undirected")) {
+		else if (id == OPT_UNDIRECTED)
 			undirected = true;
-		} else if (argv[i][0] == '-') {
-			wt_usage_error("run: unknown option '%s'", argv[i]);
-			goto out;
-		} else {
-			args[nargs++] = argv[i];
-		}
 	}
+	if (id < 0) {
+		ret = wt_opts_exit(id);
+		goto out;
+	}
+	args = p.pos;
+	nargs = p.npos;
 	if (!nargs) {
 		wt_usage_error("run: no scenario or suite given");
 		wt_scn_print_suites(stderr);
@@ -256,6 +284,6 @@ int wt_cmd_run(int argc, char **argv)
 out:
 	wt_scn_results_free(r, nr);
 	wt_scn_list_free(&l);
-	free(args);
+	wt_opts_end(&p);
 	return ret;
 }

@@ -12,6 +12,8 @@
 #include "sim/ops.h"
 #include "sim/tree.h"
 
+const struct wt_opt wt_opts_tree[] = { { 0 } };
+
 int wt_cmd_tree(int argc, char **argv)
 {
 	struct wt_verb_error e;
@@ -19,16 +21,24 @@ int wt_cmd_tree(int argc, char **argv)
 	struct wt_world *w;
 	int err;
 
-	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		printf("usage: walktorture tree FILE\n");
-		return WT_EXIT_OK;
+	struct wt_opts p;
+	const char *v, *file;
+
+	if (wt_opts_begin(&p, argc, argv))
+		return WT_EXIT_USAGE;
+	while ((err = wt_opts_next(&p, &v)) > 0)
+		;	/* no options but --help */
+	file = !err && p.npos == 1 ? p.pos[0] : NULL;
+	if (!err && !file) {
+		wt_usage_error("tree: %s", p.npos ? "one tree file, not several" :
+			       "no tree file given");
+		wt_opts_usage(p.cmd, stderr);
 	}
-	if (argc != 2)
-		return wt_usage_error("tree: usage: walktorture tree FILE");
-	if (argv[1][0] == '-')
-		return wt_usage_error("tree: unknown option '%s'", argv[1]);
+	wt_opts_end(&p);	/* file points into argv, not the copy */
+	if (!file)
+		return err ? wt_opts_exit(err) : WT_EXIT_USAGE;
 	/* Parse everything first: nothing runs half-parsed. */
-	if (wt_tree_parse_file(argv[1], &t, &e)) {
+	if (wt_tree_parse_file(file, &t, &e)) {
 		wt_verb_error_print(&e, stderr);
 		return WT_EXIT_USAGE;
 	}

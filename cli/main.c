@@ -1,28 +1,49 @@
 /* SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE	/* asprintf */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/zoo.h"
+#include "scenarios/src/scenario.h"
+#include "sim/nearest.h"
 #include "wt_git_rev.h"	/* generated at build time */
 
+/* Every command: its operands, summary and option table (opts.h). */
 static const struct wt_cmd commands[] = {
-	{ "points", "points [--json]", wt_cmd_points },
-	{ "paths", "paths [--json]", wt_cmd_paths },
-	{ "bugs", "bugs [--json]", wt_cmd_bugs },
-	{ "zoo-bench", "zoo-bench [BUG...] [--seed S] [--seeds N] [--sim-cap T] [--pct-cap T] [--stress-cap T] [--stress-clean T] [--json FILE]", wt_cmd_zoo_bench },
-	{ "lookup", "lookup --tree FILE [--uid U --gid G] [--nofollow] [--resolve FLAGS] PATH...", wt_cmd_lookup },
-	{ "tree", "tree FILE", wt_cmd_tree },
-	{ "run", "run SCENARIO|SUITE... [--seed S] [--mode sim|stress] [--iterations N|--duration T] [--cpus LIST] [--out DIR] [--json FILE] [--bug NAME] [--memory sc|tso] [--trace]", wt_cmd_run },
-	{ "nightly", "nightly [SUITES...] [--seeds N] [--shard K/N] [--out DIR] [--history DB]", wt_cmd_nightly },
-	{ "replay", "replay SEED SCENARIO | RESULTS.json#N [--bug NAME] [--memory sc|tso] [--order FILE] [--json FILE]", wt_cmd_replay },
-	{ "merge", "merge RESULTS.json... -o MERGED.json", wt_cmd_merge },
-	{ "report", "report RESULTS.json... -o report.html [--window N] [--top N]", wt_cmd_report },
-	{ "index", "index --out DIR [--history DB] [--night ID] [RESULTS.json...]", wt_cmd_index },
+	{ "run", "SCENARIO|SUITE...", "Run scenario files, folders or shipped suites; exit 1 if any fails.", wt_opts_run, wt_cmd_run },
+	{ "nightly", "[SUITE...]", "Every scenario of the suites (default: all) under N seeds; history, reports.", wt_opts_nightly, wt_cmd_nightly },
+	{ "replay", "SEED SCENARIO | RESULTS.json#N", "Re-run one iteration in sim mode with its full trace and timeline.", wt_opts_replay, wt_cmd_replay },
+	{ "lookup", "PATH...", "Resolve paths in a tree file's world, one at a time, as JSON lines.", wt_opts_lookup, wt_cmd_lookup },
+	{ "tree", "FILE", "Build a tree file's world and print its namespace.", wt_opts_tree, wt_cmd_tree },
+	{ "points", "", "The injection-point catalogue.", wt_opts_points, wt_cmd_points },
+	{ "paths", "", "The exit-path catalogue.", wt_opts_paths, wt_cmd_paths },
+	{ "bugs", "", "The bug zoo: each bug, its reference and its scenario.", wt_opts_bugs, wt_cmd_bugs },
+	{ "zoo-bench", "[BUG...]", "How fast sim, PCT and stress find each zoo bug.", wt_opts_zoo_bench, wt_cmd_zoo_bench },
+	{ "merge", "RESULTS.json...", "Combine results files (a nightly's shards) into one.", wt_opts_merge, wt_cmd_merge },
+	{ "report", "RESULTS.json...", "Write one self-contained HTML report of results files.", wt_opts_report, wt_cmd_report },
+	{ "index", "[RESULTS.json...]", "Record a night in the history database; write the nightly index.", wt_opts_index, wt_cmd_index },
+	{ "options", "", "Every command's options, one a line (for completion, checks).", wt_opts_options, wt_cmd_options },
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+const struct wt_cmd *wt_cli_commands(unsigned *n)
+{
+	*n = N_COMMANDS;
+	return commands;
+}
+
+const struct wt_cmd *wt_cli_command(const char *name)
+{
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
 
 int wt_usage_error(const char *fmt, ...)
 {
@@ -36,11 +57,69 @@ int wt_usage_error(const char *fmt, ...)
 	return WT_EXIT_USAGE;
 }
 
+enum { OPT_SUITES = 1, OPT_BUGS };
+
+const struct wt_opt wt_opts_options[] = {
+	WT_OPT("suites", OPT_SUITES, 0, NULL, "list the shipped suites instead"),
+	WT_OPT("bugs", OPT_BUGS, 0, NULL, "list the zoo's bug names instead"),
+	{ 0 }
+};
+
+/* One line per option: COMMAND, --LONG, -S or -, the value's name or -. */
+static void list_options(void)
+{
+	for (size_t i = 0; i < N_COMMANDS; i++) {
+		const struct wt_opt *o = commands[i].opts;
+
+		for (unsigned k = 0; o && o[k].name; k++)
+			printf("%s\t--%s\t%s%c\t%s\n", commands[i].name,
+			       o[k].name, o[k].short_name ? "-" : "",
+			       o[k].short_name ? o[k].short_name : '-',
+			       o[k].arg ? o[k].arg : "-");
+		printf("%s\t--help\t-h\t-\n", commands[i].name);
+	}
+}
+
+int wt_cmd_options(int argc, char **argv)
+{
+	unsigned flags;
+	int r = wt_opts_flags(argc, argv, &flags);
+
+	if (r)
+		return wt_opts_exit(r);
+	if (flags & 1u << OPT_SUITES) {
+		/* "walktorture: suites: a b c" -> one a line */
+		char *buf = NULL, *tok, *save;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		if (!f)
+			return WT_EXIT_USAGE;
+		wt_scn_print_suites(f);
+		fclose(f);
+		tok = strtok_r(buf + strlen("walktorture: suites:"), " \n", &save);
+		for (; tok; tok = strtok_r(NULL, " \n", &save))
+			puts(tok);
+		free(buf);
+	} else if (flags & 1u << OPT_BUGS) {
+		unsigned n;
+		const struct wt_zoo_bug *b = wt_zoo_bugs(&n);
+
+		for (unsigned i = 0; i < n; i++)
+			puts(b[i].name);
+	} else {
+		list_options();
+	}
+	return WT_EXIT_OK;
+}
+
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: walktorture COMMAND [ARGS]\ncommands:\n");
+	fprintf(f, "usage: walktorture COMMAND [ARGS]\n"
+		"       walktorture COMMAND --help   (every option of COMMAND)\n"
+		"       walktorture --version\ncommands:\n");
 	for (size_t i = 0; i < N_COMMANDS; i++)
-		fprintf(f, "  walktorture %s\n", commands[i].usage);
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 }
 
 static bool is_help(const char *arg)
@@ -48,13 +127,32 @@ static bool is_help(const char *arg)
 	return !strcmp(arg, "--help") || !strcmp(arg, "-h");
 }
 
+static int unknown_command(const char *name)
+{
+	const char *names[N_COMMANDS];
+	char dym[WT_NEAREST_MAX + 32];
+
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		names[i] = commands[i].name;
+	wt_nearest_text(dym, sizeof(dym), name, names, N_COMMANDS);
+	wt_usage_error("unknown command '%s'%s", name, dym);
+	usage(stderr);
+	return WT_EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
+	const struct wt_cmd *cmd;
+
 	if (argc < 2) {
 		usage(stderr);
 		return WT_EXIT_USAGE;
 	}
 	if (is_help(argv[1]) || !strcmp(argv[1], "help")) {
+		if (argc > 2 && (cmd = wt_cli_command(argv[2]))) {
+			wt_opts_help(cmd, stdout);	/* help COMMAND */
+			return WT_EXIT_OK;
+		}
 		usage(stdout);
 		return WT_EXIT_OK;
 	}
@@ -63,17 +161,8 @@ int main(int argc, char **argv)
 		       WT_BUILD_TYPE);
 		return WT_EXIT_OK;
 	}
-	for (size_t i = 0; i < N_COMMANDS; i++) {
-		if (strcmp(argv[1], commands[i].name))
-			continue;
-		/* `walktorture run --help': the command's own line, exit 0. */
-		if (argc == 3 && is_help(argv[2])) {
-			printf("usage: walktorture %s\n", commands[i].usage);
-			return WT_EXIT_OK;
-		}
-		return commands[i].run(argc - 1, argv + 1);
-	}
-	fprintf(stderr, "walktorture: unknown command '%s'\n", argv[1]);
-	usage(stderr);
-	return WT_EXIT_USAGE;
+	cmd = wt_cli_command(argv[1]);
+	if (!cmd)
+		return unknown_command(argv[1]);
+	return cmd->run(argc - 1, argv + 1);
 }

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "scenarios/src/scenario.h"
+#include "sim/nearest.h"
 
 const char *wt_scn_root(void)
 {
@@ -75,35 +76,62 @@ static bool is_file(const char *p)
 	return !stat(p, &st) && S_ISREG(st.st_mode);
 }
 
-void wt_scn_print_suites(FILE *f)
+#define SUITES_MAX 64
+
+/* The shipped suites' names, sorted (caller frees each). */
+static unsigned suite_names(char **names, unsigned max)
 {
 	const char *root = wt_scn_root();
 	DIR *d = opendir(root);
-	char *names[64];
 	unsigned n = 0;
 	struct dirent *e;
 
 	if (!d)
-		return;
-	while ((e = readdir(d)) && n < 64) {
+		return 0;
+	while ((e = readdir(d)) && n < max) {
 		char *p;
 
 		if (e->d_name[0] == '.' || !strcmp(e->d_name, "src"))
 			continue;
 		if (asprintf(&p, "%s/%s", root, e->d_name) < 0)
 			continue;
-		if (is_dir(p))
-			names[n++] = strdup(e->d_name);
+		if (is_dir(p) && (names[n] = strdup(e->d_name)))
+			n++;
 		free(p);
 	}
 	closedir(d);
 	qsort(names, n, sizeof(names[0]), by_name);
+	return n;
+}
+
+void wt_scn_print_suites(FILE *f)
+{
+	char *names[SUITES_MAX];
+	unsigned n = suite_names(names, SUITES_MAX);
+
 	fputs("walktorture: suites:", f);
 	for (unsigned i = 0; i < n; i++) {
 		fprintf(f, " %s", names[i]);
 		free(names[i]);
 	}
 	fputc('\n', f);
+}
+
+/* "unknown scenario or suite", with the nearest suite (or SUITE/NAME's
+ * suite) when one is near, and every suite. */
+static void unknown(const char *arg, FILE *errf)
+{
+	char *names[SUITES_MAX], dym[WT_NEAREST_MAX + 32] = "";
+	unsigned n = suite_names(names, SUITES_MAX);
+
+	if (!strchr(arg, '/'))
+		wt_nearest_text(dym, sizeof(dym), arg,
+				(const char *const *)names, n);
+	fprintf(errf, "walktorture: unknown scenario or suite '%s'%s\n", arg,
+		dym);
+	for (unsigned i = 0; i < n; i++)
+		free(names[i]);
+	wt_scn_print_suites(errf);
 }
 
 int wt_scn_list_add(struct wt_scn_list *l, struct wt_scenario *s)
@@ -209,9 +237,7 @@ int wt_scn_list_load(struct wt_scn_list *l, const char *const *args,
 			ret |= dir ? load_dir(l, p, errf) : load_one(l, p, errf);
 			free(p);
 		} else {
-			fprintf(errf, "walktorture: unknown scenario or suite "
-				"'%s'\n", a);
-			wt_scn_print_suites(errf);
+			unknown(a, errf);
 			ret = -1;
 		}
 	}

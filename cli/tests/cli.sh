@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# The command line as its users meet it, from the option tables outward:
+#   cli.sh WALKTORTURE CASE
+# Each case fails (exit 1, saying why) when the binary does not behave;
+# the option lists come from `walktorture options', the tables themselves,
+# so a new option is checked without touching this file.
+set -u
+W=$1
+CASE=$2
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# expect_usage_error "ARGS..." REGEX: exit 2, nothing on stdout, and the
+# first line of stderr is "walktorture: ..." matching REGEX.
+expect_usage_error() {
+	local want=$1; shift
+	"$W" "$@" >"$TMP/out" 2>"$TMP/err"
+	local rc=$?
+	[ $rc -eq 2 ] || fail "walktorture $*: exit $rc, not 2"
+	[ -s "$TMP/out" ] && fail "walktorture $*: wrote to stdout: $(head -1 "$TMP/out")"
+	head -1 "$TMP/err" | grep -Eq "^walktorture: " ||
+		fail "walktorture $*: stderr does not start 'walktorture: ': $(head -1 "$TMP/err")"
+	head -1 "$TMP/err" | grep -Eq -- "$want" ||
+		fail "walktorture $*: '$(head -1 "$TMP/err")' does not match '$want'"
+}
+
+commands() { "$W" options | cut -f1 | uniq; }
+
+case $CASE in
+help)
+	# Every command's --help (and -h, and `help COMMAND') lists every
+	# option of its table, long and short, in the usage line and with
+	# a line of help; exit 0, on stdout.
+	n=0
+	"$W" options >"$TMP/options" || fail "walktorture options: exit $?"
+	for c in $(cut -f1 "$TMP/options" | uniq); do
+		for form in "$c --help" "$c -h" "help $c"; do
+			"$W" $form >"$TMP/help" 2>"$TMP/err" || fail "walktorture $form: exit $?"
+			[ -s "$TMP/err" ] && fail "walktorture $form: wrote to stderr"
+			head -1 "$TMP/help" | grep -q "^usage: walktorture $c\b" ||
+				fail "walktorture $form: first line: $(head -1 "$TMP/help")"
+		done
+		# the usage lines: up to the first blank line
+		usage=$(sed '/^$/q' "$TMP/help")
+		help=$(cat "$TMP/help")
+		while IFS=$'\t' read -r cmd long short arg; do
+			[ "$cmd" = "$c" ] || continue
+			n=$((n + 1))
+			[ "$long" = --help ] || [[ $usage =~ [[:space:]]\[?$long( |\]|$) ]] ||
+				fail "$c: $long is not in the usage line"
+			[[ $help =~ (^|$'\n')(  (-., |    )$long( [^$'\n']*)?)($'\n'|$) ]] ||
+				fail "$c: $long has no help line"
+			line=${BASH_REMATCH[2]}
+			[ "$short" = - ] || [[ $line == "  $short, $long"* ]] ||
+				fail "$c: $long's help line lacks $short: $line"
+			[ "$arg" = - ] || [[ $line == *"$long $arg "* ]] ||
+				fail "$c: $long's help line lacks its value $arg"
+			text=${line#*"$long"}
+			text=${text#" $arg"}
+			[ "$arg" = - ] && text=${line#*"$long"}
+			text=${text#"${text%%[! ]*}"}
+			[ ${#text} -gt 8 ] || fail "$c: $long's help is empty: '$line'"
+		done <"$TMP/options"
+	done
+	[ $n -gt 40 ] || fail "only $n options listed by walktorture options"
+	echo "ok: $(commands | wc -l) commands, $n options"
+	;;
+equals)
+	# --opt=value, --opt value, -o value and -ovalue are one command
+	# line: the same seed, iterations and digests; and the results
+	# record the line as typed (not as getopt permuted it).
+	"$W" run basic/quiet --seed=5 --iterations=2 --json="$TMP/a.json" >/dev/null
+	"$W" run --seed 5 basic/quiet --iterations 2 --json "$TMP/b.json" >/dev/null
+	"$W" run -s5 -n 2 -j "$TMP/c.json" basic/quiet >/dev/null
+	python3 - "$TMP" <<'PY' || exit 1
+import json, sys
+d = sys.argv[1]
+docs = [json.load(open(f"{d}/{x}.json")) for x in "abc"]
+for doc in docs:
+    assert doc["run"]["seed"] == "0x5", doc["run"]["seed"]
+    sc = doc["scenarios"]
+    assert len(sc) == 1 and sc[0]["iterations"] == 2, sc[0]["iterations"]
+digests = {doc["scenarios"][0]["digest"] for doc in docs}
+assert len(digests) == 1, digests
+assert docs[1]["run"]["command"].endswith(
+    "run --seed 5 basic/quiet --iterations 2 --json " + d + "/b.json"), docs[1]["run"]["command"]
+print("ok: three spellings, one digest", digests.pop())
+PY
+	"$W" report "$TMP/a.json" --output="$TMP/r.html" --top=5 >/dev/null ||
+		fail "report --output=FILE --top=5"
+	grep -q '<html' "$TMP/r.html" || fail "report --output=: no HTML written"
+	"$W" merge --output="$TMP/m.json" "$TMP/a.json" "$TMP/b.json" >/dev/null ||
+		fail "merge --output=FILE"
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['scenarios'][0]['iterations'] == 4, d['scenarios'][0]['iterations']" "$TMP/m.json" ||
+		fail "merge --output=: not the two runs merged"
+	"$W" run -- basic/quiet --seed=5 >"$TMP/out" 2>&1
+	[ $? -eq 2 ] && grep -q "unknown scenario or suite '--seed=5'" "$TMP/out" ||
+		fail "after --, --seed=5 is an operand"
+	;;
+did_you_mean)
+	# An unknown command, option, bug or suite: a suggestion when one is
+	# near, none when nothing is, and exit 2.
+	expect_usage_error "unknown command 'rnu'; did you mean 'run'\?" rnu
+	expect_usage_error "unknown command 'nigthly'; did you mean 'nightly'\?" nigthly
+	expect_usage_error "unknown command 'xyzzy'$" xyzzy
+	expect_usage_error "run: unknown option '--seeds'; did you mean '--seed'\?" run --seeds 3 basic
+	expect_usage_error "nightly: unknown option '--sedes'; did you mean '--seeds'\?" nightly --sedes 3
+	expect_usage_error "run: unknown option '--undirectd'; did you mean '--undirected'\?" run --undirectd basic
+	expect_usage_error "run: unknown option '--frobnicate' \(" run --frobnicate basic
+	expect_usage_error "unknown bug 'free_no_grac'; did you mean 'free_no_grace'\?" run --bug free_no_grac basic
+	expect_usage_error "unknown bug 'free_no_grac'; did you mean 'free_no_grace'\?" replay --bug=free_no_grac 1 basic/quiet
+	expect_usage_error "zoo-bench: unknown bug 'inode_no_sq'; did you mean 'inode_no_seq'\?" zoo-bench inode_no_sq
+	expect_usage_error "unknown scenario or suite 'basci'; did you mean 'basic'\?" run basci
+	expect_usage_error "unknown scenario or suite 'mount'; did you mean 'mounts'\?" nightly mount
+	expect_usage_error "unknown scenario or suite 'nothing-like-it'$" run nothing-like-it
+	grep -q "^walktorture: suites: .*basic" "$TMP/err" || fail "no suite list after an unknown suite"
+	;;
+bad_flags)
+	# Every command refuses an unknown flag, a missing value and a
+	# value given to a flag, with one "walktorture: COMMAND: ..." line,
+	# before doing anything.
+	for c in $(commands); do
+		expect_usage_error "^walktorture: $c: unknown option '--frobnicate'" $c --frobnicate
+		expect_usage_error "^walktorture: $c: unknown option '-Z'" $c -Z
+	done
+	# one value-taking option and one flag of each command
+	"$W" options | sort -t$'\t' -k1,1 -k4,4 -u | while IFS=$'\t' read -r cmd long short arg; do
+		if [ "$arg" = - ]; then
+			[ "$long" = --help ] && continue
+			expect_usage_error "$cmd: option '$long' takes no value" $cmd "$long=1"
+		else
+			expect_usage_error "$cmd: option '$long' needs a value \($arg\)" $cmd "$long"
+		fi
+	done || exit 1
+	expect_usage_error "nightly: ambiguous option '--se' \(it begins 2 options" nightly --se 1
+	expect_usage_error "lookup: --tree FILE is required" lookup /a
+	expect_usage_error "tree: no tree file given" tree
+	expect_usage_error "bugs: unexpected operand 'x'" bugs x
+	;;
+*)
+	fail "unknown case $CASE"
+	;;
+esac
