@@ -123,6 +123,16 @@ static enum wt_verdict check_success(struct oj *j, const struct wt_step *end,
 	     (walk_flags(j) & LOOKUP_DIRECTORY) || trailing_slash(j)))
 		return verdict_of(oj_reject(j, end_idx, "the result must be "
 					    "a directory, and is not"));
+	/*
+	 * A scoped lookup hands out nothing that was outside its root when
+	 * it finished (complete_walk's path_is_under): the result must be
+	 * under the root at some instant after the walk's last step.  A
+	 * rename that carried it out before that instant is an escape.
+	 */
+	if ((walk_flags(j) & LOOKUP_IS_SCOPED) && j->root_known &&
+	    !oj_at_some_instant(j, end_idx, end, holds_under_root,
+				"a scoped result under its root"))
+		return WT_VERDICT_REJECTED;
 	return WT_VERDICT_OK;
 }
 

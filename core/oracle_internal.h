@@ -105,6 +105,8 @@ enum holds holds_automount(struct oj *j, const struct wt_step *s);
 enum holds holds_create(struct oj *j, const struct wt_step *s);
 enum holds holds_disconnected(struct oj *j, const struct wt_step *s);
 enum holds holds_instantiated(struct oj *j, const struct wt_step *s);
+/* A scoped success: END is under the walker's root (path_is_under). */
+enum holds holds_under_root(struct oj *j, const struct wt_step *s);
 /* The kind of the super_block a dentry is on, or -1 when unknown. */
 int oj_dentry_fs_kind(const struct oj *j, uint64_t dentry);
 /* Is id (by its mount's super_block, else its dentry's) on a remote fs? */

@@ -532,3 +532,46 @@ enum holds holds_create(struct oj *j, const struct wt_step *s)
 	why_child(j, child, name);
 	return FAILS;
 }
+
+/*
+ * path_is_under(END, root) at t, as complete_walk asks it of every scoped
+ * lookup: up the mount chain from END's mount to the root's mount (each
+ * step to the mount's mountpoint), then up d_parent to the root dentry.
+ * A detached mount or a dentry whose chain ends before the root is
+ * outside.  Unhashed dentries keep their last parent, as is_subdir sees.
+ */
+enum holds holds_under_root(struct oj *j, const struct wt_step *s)
+{
+	uint64_t mnt = s->to.mnt, dentry = s->to.dentry;
+	unsigned hops = 0;
+
+	while (mnt != j->root_mnt) {
+		const struct wt_mount_fact *m = wt_ns_mount(j->ns, mnt);
+
+		if (!m || m->parent == m->id || ++hops > 4096) {
+			oj_why(j, "mount %llu is not below the root's mount %llu",
+			       (unsigned long long)mnt,
+			       (unsigned long long)j->root_mnt);
+			return FAILS;
+		}
+		dentry = m->mountpoint;
+		mnt = m->parent;
+	}
+	for (hops = 0; dentry != j->root_dentry; hops++) {
+		const struct wt_dentry_fact *d = wt_ns_dentry(j->ns, dentry);
+
+		if (!d)
+			return unknown(j, &s->to, "the result");
+		if (d->parent == d->id || hops > 4096) {
+			oj_why(j, "dentry %llu is not under the root (dentry "
+			       "%llu): its ancestors end at dentry %llu",
+			       (unsigned long long)s->to.dentry,
+			       (unsigned long long)j->root_dentry,
+			       (unsigned long long)d->id);
+			return FAILS;
+		}
+		dentry = d->parent;
+	}
+	return HOLDS;
+}
+

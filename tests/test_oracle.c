@@ -920,3 +920,88 @@ ORACLE_TEST(rejects_spurious_fallback)
 	rec->steps[5].seq_now = 14;
 	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
 }
+
+/*
+ * A scoped success must be under its root at some instant after its last
+ * step (complete_walk's path_is_under).  RESOLVE_BENEATH at /a walks
+ * "d/e": it looks up d in /a, then d is renamed to /b/d, then e is made
+ * in it and found: the walk's last step is after the rename, and at no
+ * instant from then on is e under /a -- REF-walk answers EXDEV.  With e
+ * there before the rename, success is right (the walk could have ended
+ * before it).
+ */
+ORACLE_TEST(rejects_scoped_result_carried_out)
+{
+	struct wt_ident a, d, e;
+	uint64_t v1, v3;
+
+	OK(wt_op_mkdir(w, "/a", 0755, false));
+	OK(wt_op_mkdir(w, "/a/d", 0755, false));
+	OK(wt_op_mkdir(w, "/b", 0755, false));
+	v1 = now();
+	a = ident_at(v1, "/a");
+	d = ident_at(v1, "/a/d");
+	OK(wt_op_rename(w, "/a/d", "/b/d", 0));
+	OK(wt_op_create(w, "/b/d/e", 0644));
+	v3 = now();
+	e = ident_at(v3, "/b/d/e");
+
+#define SCOPED_WALK(scope)						\
+	do {								\
+		reset_record();						\
+		rec->flags = (scope);					\
+		attempt(LOOKUP_RCU | (scope), v1, v3, 0);		\
+		start(a, "d/e");					\
+		perm(a, 0);						\
+		lookup(a, "d", d);					\
+		perm(d, 0);						\
+		lookup(d, "e", e);					\
+		end(e, 0);						\
+	} while (0)
+
+	SCOPED_WALK(LOOKUP_BENEATH);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_assert_eq(res.step, 5);
+	cr_assert(strstr(res.explain, "scoped result under its root") &&
+		  strstr(res.explain, "not under the root"), "%s", res.explain);
+	SCOPED_WALK(LOOKUP_IN_ROOT);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	/* not scoped: the same walk is a plain success */
+	SCOPED_WALK(0);
+	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+#undef SCOPED_WALK
+}
+
+/* The same walk with e made before the rename: it could have ended
+ * before /a/d left /a, so success is a REF-walk answer. */
+ORACLE_TEST(accepts_scoped_result_before_the_rename)
+{
+	struct wt_ident a, d, e;
+	uint64_t v1, v3;
+
+	OK(wt_op_mkdir(w, "/a", 0755, false));
+	OK(wt_op_mkdir(w, "/a/d", 0755, false));
+	OK(wt_op_create(w, "/a/d/e", 0644));
+	OK(wt_op_mkdir(w, "/b", 0755, false));
+	v1 = now();
+	a = ident_at(v1, "/a");
+	d = ident_at(v1, "/a/d");
+	e = ident_at(v1, "/a/d/e");
+	OK(wt_op_rename(w, "/a/d", "/b/d", 0));
+	v3 = now();
+
+	reset_record();
+	rec->flags = LOOKUP_BENEATH;
+	attempt(LOOKUP_RCU | LOOKUP_BENEATH, v1, v3, 0);
+	start(a, "d/e");
+	perm(a, 0);
+	lookup(a, "d", d);
+	perm(d, 0);
+	lookup(d, "e", e);
+	end(e, 0);
+	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+	cr_assert_eq(res.last_instant, v1);
+	/* a window that starts after the rename has no such instant */
+	rec->attempts[0].version_start = v3;
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+}
