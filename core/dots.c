@@ -139,10 +139,14 @@ static struct dentry *follow_dotdot_rcu(struct nameidata *nd)
 	 * sampled): a rename bumps the moved dentry's d_seq, so an unmoved
 	 * seq means up was child's parent, pinned by it, until after we
 	 * sampled up's seq.  Without it `..` could land in the old parent
-	 * of a directory renamed away.  No zoo bug removes it.
+	 * of a directory renamed away.  Zoo WT_BUG_DOTDOT_WRONG_SEQ (`--bug
+	 * dotdot_wrong_seq`) compares it with up's fresh sample instead: a
+	 * stale seq of the wrong dentry, which never matches, so every `..`
+	 * restarts (a spurious fallback; REF-walk answers right).
 	 */
-	if (ND_TAGGED(&child->wt, read_seqcount_retry_at(&child->d_seq, nd->seq,
-							  "dotdot_rcu.old_seq"))) {
+	if (ND_TAGGED(&child->wt, read_seqcount_retry_at(&child->d_seq,
+			nd_bug(nd, WT_BUG_DOTDOT_WRONG_SEQ) ? nd->next_seq : nd->seq,
+			"dotdot_rcu.old_seq"))) {
 		nd_count(nd, WT_PATH_RESTART_DOTDOT_SEQ);
 		return ERR_PTR(-ECHILD);
 	}

@@ -160,7 +160,14 @@ static bool legitimize_links(struct nameidata *nd)
 				    WT_PATH_RESTART_LEGITIMIZE_LINK_SEQ))
 			continue;
 		drop_links(nd);
-		nd->depth = done;	/* the failed link included */
+		/*
+		 * Zoo WT_BUG_LEGITIMIZE_LINKS_DEPTH (`--bug
+		 * legitimize_links_depth`) leaves depth covering the links
+		 * above the failed one too: terminate_walk() then puts
+		 * references they never took.
+		 */
+		if (!nd_bug(nd, WT_BUG_LEGITIMIZE_LINKS_DEPTH))
+			nd->depth = done;	/* the failed link included */
 		return false;
 	}
 	return true;
@@ -382,9 +389,14 @@ int complete_walk(struct nameidata *nd)
 	if (nd->flags & LOOKUP_IS_SCOPED) {
 		/*
 		 * The final sanity check of a scoped lookup: never hand out a
-		 * result that was outside the root when we looked.
+		 * result that was outside the root when we looked.  Only `..`
+		 * checks rename_lock on the way; a rename of a directory the
+		 * walk stands in, below the root, carries the rest of the walk
+		 * out without one.  Zoo WT_BUG_SCOPED_NO_PATH_IS_UNDER (`--bug
+		 * scoped_no_path_is_under`) removes it.
 		 */
-		if (!path_is_under(nd->world, &nd->path, &nd->root))
+		if (!nd_bug(nd, WT_BUG_SCOPED_NO_PATH_IS_UNDER) &&
+		    !path_is_under(nd->world, &nd->path, &nd->root))
 			return -EXDEV;
 	}
 	if (!(nd->state & ND_JUMPED))

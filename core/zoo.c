@@ -216,6 +216,47 @@ static const struct wt_zoo_bug zoo[] = {
 		.fires = "resolve",
 		.stress = NULL,
 	},
+	/* issue 24: walks on unusual ground, one bug per class */
+	{
+		.id = WT_BUG_SCOPED_NO_PATH_IS_UNDER,
+		.name = "scoped_no_path_is_under",
+		.description = "complete_walk without path_is_under for a "
+			"scoped lookup: a rename carries the directory a "
+			"RESOLVE_BENEATH walk stands in out of its root, the walk "
+			"finds a name made there afterwards and hands out a "
+			"result outside the root",
+		.reference = "fs/namei.c complete_walk (\"the final sanity "
+			"check\" of LOOKUP_IS_SCOPED); plausible mistake",
+		.scenario = "zoo/scoped_no_path_is_under.yaml",
+		.fires = "oracle",
+		.stress = NULL,
+	},
+	{
+		.id = WT_BUG_LEGITIMIZE_LINKS_DEPTH,
+		.name = "legitimize_links_depth",
+		.description = "legitimize_links, failing on a lower saved "
+			"link, leaves depth covering the links above it: "
+			"terminate_walk puts references they never took",
+		.reference = "fs/namei.c legitimize_links (\"nd->depth = i + "
+			"1\"); plausible mistake",
+		.scenario = "zoo/legitimize_links_depth.yaml",
+		.fires = "refcount",
+		.stress = NULL,
+	},
+	{
+		.id = WT_BUG_DOTDOT_WRONG_SEQ,
+		.name = "dotdot_wrong_seq",
+		.description = "follow_dotdot_rcu checks the child's d_seq "
+			"against the parent's fresh sample (nd->next_seq) "
+			"instead of nd->seq: a stale seq of the wrong dentry, so "
+			"every `..` restarts in REF-walk -- right answers, a "
+			"spurious fallback each time",
+		.reference = "fs/namei.c follow_dotdot_rcu (read_seqcount_retry "
+			"of the old dentry against nd->seq); plausible mistake",
+		.scenario = "zoo/dotdot_wrong_seq.yaml",
+		.fires = "oracle",
+		.stress = NULL,
+	},
 	/*
 	 * The barrier bugs: visible only under memory=tso (sim/tso.h, the
 	 * scenarios' `memory: tso'), where a store can wait in its thread's

@@ -27,6 +27,10 @@ enum wt_bug {
 	WT_BUG_MAY_LOOKUP_BLOCKS,	/* may_lookup in RCU mode without MAY_NOT_BLOCK */
 	WT_BUG_UNLAZY_NEXT_LEAK,	/* try_to_unlazy_next keeps the child's reference when it fails */
 	WT_BUG_NO_SYMLINKS_IGNORED,	/* pick_link follows a link under RESOLVE_NO_SYMLINKS */
+	/* issue 24: one per class of walks on unusual ground */
+	WT_BUG_SCOPED_NO_PATH_IS_UNDER,	/* complete_walk: no path_is_under for a scoped lookup */
+	WT_BUG_LEGITIMIZE_LINKS_DEPTH,	/* legitimize_links: depth not cut at the failed link */
+	WT_BUG_DOTDOT_WRONG_SEQ,	/* follow_dotdot_rcu: child's d_seq checked against the parent's sample */
 	WT_BUG__COUNT
 };
 
