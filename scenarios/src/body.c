@@ -356,12 +356,13 @@ void wt_scn_iter_judge_pending(struct wt_scn_iter *it)
 
 /* --- walks and verbs --- */
 
-static int do_walk(struct wt_scn_tctx *tc, const struct wt_scn_walk *wk,
-		   const struct path *dir)
+int wt_scn_walk_run(struct wt_task *task, struct wt_path_counts *counts,
+		    struct wt_record *record, bool protected_symlinks,
+		    const struct wt_scn_walk *wk, const struct path *dir)
 {
 	struct wt_walker w = {
-		.task = &tc->task, .stats = &tc->counts, .record = tc->record,
-		.protected_symlinks = tc->it->s->protected_symlinks,
+		.task = task, .stats = counts, .record = record,
+		.protected_symlinks = protected_symlinks,
 	};
 	struct open_how how = { .flags = wk->open_flags, .mode = wk->mode,
 				.resolve = wk->resolve };
@@ -462,7 +463,8 @@ static void run_walk(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 	tc->record->result = INT32_MIN;
 	memcpy(&before, &tc->counts, sizeof(before));
 	wt_trace_note(op->text);
-	err = do_walk(tc, &op->walk, dir);
+	err = wt_scn_walk_run(&tc->task, &tc->counts, tc->record,
+			      tc->it->s->protected_symlinks, &op->walk, dir);
 	wt_trace_note(NULL);
 	exit_paths(tc, &before);
 	tc->ops++;

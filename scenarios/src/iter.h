@@ -69,6 +69,11 @@ struct wt_scn_iter {
 int wt_scn_iter_setup(struct wt_scn_iter *it, struct wt_scn_error *err);
 void wt_scn_iter_teardown(struct wt_scn_iter *it);
 void wt_scn_body(struct wt_thread *t, void *arg);
+/* One walk of a program as the body does it (record may be NULL: no
+ * step record); 0 or -errno.  bench/bench_iter runs it bare too. */
+int wt_scn_walk_run(struct wt_task *task, struct wt_path_counts *counts,
+		    struct wt_record *record, bool protected_symlinks,
+		    const struct wt_scn_walk *wk, const struct path *dir);
 /* After wt_run: the end-of-run checks (a sync umount's final put), and
  * judging the walks whose window was not published in time. */
 void wt_scn_iter_judge_pending(struct wt_scn_iter *it);

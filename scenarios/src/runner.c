@@ -222,6 +222,7 @@ static void accumulate(struct wt_scn_result *r, struct wt_scn_iter *it,
 			r->paths[p] += tc->counts.counts[p];
 		r->walks += tc->walks;
 		r->ops += tc->ops;
+		r->thread_ops[i] += tc->ops;
 		r->oracle_ok += tc->oracle_ok;
 		r->oracle_rejected += tc->oracle_rejected;
 		r->oracle_not_judged += tc->oracle_not_judged;

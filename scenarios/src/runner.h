@@ -78,6 +78,7 @@ struct wt_scn_result {
 	uint32_t npoints;
 	uint64_t walks;
 	uint64_t ops;
+	uint64_t thread_ops[WT_SCN_THREADS_MAX];	/* ops, per thread */
 	uint64_t virtual_ns;
 	/* memory=tso: buffered stores, loads that missed another thread's
 	 * buffered store, scheduler flushes (sim/sched/run.h) */
