@@ -21,6 +21,7 @@ int wt_cmd_merge(int argc, char **argv);
 int wt_cmd_run(int argc, char **argv);
 int wt_cmd_nightly(int argc, char **argv);
 int wt_cmd_replay(int argc, char **argv);
+int wt_cmd_minimize(int argc, char **argv);
 
 /* Each command's option table (in its cmd_*.c file, beside the code
  * that reads it); main.c puts them in the command table. */

@@ -22,6 +22,7 @@
  */
 #define _GNU_SOURCE	/* strndup, asprintf */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,9 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "reports/atomic_file.h"
 #include "reports/results.h"
+#include "scenarios/src/minimize.h"
 #include "scenarios/src/driver.h"
 #include "sim/sched/trace.h"
 
@@ -154,7 +157,7 @@ static int from_results(const char *arg, struct words *w)
 	long n = hash ? strtol(hash + 1, &end, 10) : -1;
 	json_t *doc = NULL, *sc, *f, *found = NULL, *fsc = NULL;
 	json_error_t je;
-	const char *rp, *bug, *m, *order;
+	const char *rp, *bug, *m, *order, *sig;
 	size_t i, j;
 	int ret = -1;
 
@@ -209,6 +212,12 @@ static int from_results(const char *arg, struct words *w)
 		goto out;
 	if (order && !words_have(w, "--order") &&
 	    (words_add(w, "--order", 7) || words_add(w, order, strlen(order))))
+		goto out;
+	sig = json_string_value(json_object_get(found, "signature"));
+	if (sig && (words_add(w, "--signature", 11) ||
+		    words_add(w, sig, strlen(sig))))
+		goto out;
+	if (words_add(w, "--from", 6) || words_add(w, arg, strlen(arg)))
 		goto out;
 	resolve_beside(&w->v[1], path);
 	for (int k = 2; k + 1 < w->n; k++)
@@ -272,6 +281,104 @@ static struct wt_trace_event *load_order(const char *file,
 	return ev;
 }
 
+/* --- minimize --- */
+
+struct minimize {
+	bool on;
+	const char *out;	/* -o */
+	const char *signature;	/* the record's, when from a results file */
+	const char *from;	/* RESULTS.json#N */
+};
+
+/* The new scenario's name: the output file's base name without .yaml. */
+static void name_of(const char *out, char *buf, size_t len)
+{
+	const char *b = strrchr(out, '/');
+	size_t n;
+
+	b = b ? b + 1 : out;
+	n = strlen(b);
+	if (n > 5 && !strcmp(b + n - 5, ".yaml"))
+		n -= 5;
+	snprintf(buf, len, "%.*s", (int)n, b);
+	for (char *c = buf; *c; c++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789._-", *c))
+			*c = '_';
+}
+
+/*
+ * Minimise the iteration into a directed scenario at mz->out, then run
+ * that file with the bug and without: exit 0 when it fails with the
+ * signature with the bug and passes without it, 1 when not, 2 when it
+ * could not be made.
+ */
+static int minimize(const struct minimize *mz, const struct wt_scenario *s,
+		    const struct wt_scn_opts *o, const char *file)
+{
+	struct wt_scn_minimized m;
+	struct wt_atomic_file af;
+	char name[128], note[1200], err[1024];
+	bool fire = false, clean = false, fire0 = false, clean0 = false;
+
+	(void)clean;
+
+	name_of(mz->out, name, sizeof(name));
+	if (mz->from)
+		snprintf(note, sizeof(note), "%s (iteration seed %#" PRIx64 " of "
+			 "%s%s%s%s)", mz->from, o->seed, s->name,
+			 o->bug ? ", --bug " : "", o->bug ? o->bug : "",
+			 o->order ? ", a lifted order" : "");
+	else
+		snprintf(note, sizeof(note), "iteration seed %#" PRIx64 " of %s%s%s",
+			 o->seed, file, o->bug ? " --bug " : "",
+			 o->bug ? o->bug : "");
+	if (wt_scn_minimize(s, o, o->seed, mz->signature, name, note, &m))
+		return WT_EXIT_USAGE;
+	if (wt_atomic_open(&af, mz->out, err, sizeof(err))) {
+		fprintf(stderr, "walktorture: !!! %s\n", err);
+		free(m.yaml);
+		return WT_EXIT_USAGE;
+	}
+	fputs(m.yaml, af.f);
+	free(m.yaml);
+	if (wt_atomic_commit(&af, err, sizeof(err))) {
+		fprintf(stderr, "walktorture: !!! %s\n", err);
+		return WT_EXIT_USAGE;
+	}
+	if (wt_scn_minimize_check(mz->out, o, o->bugs, m.signature, &fire,
+				  &clean) ||
+	    wt_scn_minimize_check(mz->out, o, 0, m.signature, &fire0, &clean0))
+		return WT_EXIT_USAGE;
+	printf("walktorture: minimize %s: kept %u of %u scheduling decisions, "
+	       "%u schedule steps (%u candidate schedules tried)\n"
+	       "walktorture: minimize signature: %s\n"
+	       "walktorture: minimize %s%s%s: %s; without it: %s\n",
+	       mz->out, m.kept, m.decisions, m.steps, m.tests, m.signature,
+	       o->bug ? "with --bug " : "as run", o->bug ? o->bug : "", "",
+	       fire ? "FAIL (the signature fires)" : "!!! the signature does not fire",
+	       clean0 ? "PASS" : fire0 ? "!!! FAIL (the signature fires)" :
+	       "!!! FAIL (other failures)");
+	return fire && (o->bugs ? clean0 : true) ? WT_EXIT_OK : WT_EXIT_FAIL;
+}
+
+/* walktorture minimize RESULTS.json#N -o FILE: replay --minimize (the
+ * same option table). */
+int wt_cmd_minimize(int argc, char **argv)
+{
+	char **v = calloc((size_t)argc + 2, sizeof(*v));
+	int ret;
+
+	if (!v)
+		return WT_EXIT_USAGE;
+	for (int i = 0; i < argc; i++)
+		v[i] = argv[i];
+	v[argc] = (char *)"--minimize";
+	ret = wt_cmd_replay(argc + 1, v);
+	free(v);
+	return ret;
+}
+
 /*
  * replay RESULTS.json#N [OPTION...]: the recorded arguments, then the
  * command line's options (which win: each option's last use counts).
@@ -300,7 +407,10 @@ out:
 	return ret;
 }
 
-enum { OPT_JSON = WT_OPT_SCN__END, OPT_ORDER, OPT_UNDIRECTED };
+enum {
+	OPT_JSON = WT_OPT_SCN__END, OPT_ORDER, OPT_UNDIRECTED, OPT_MINIMIZE,
+	OPT_OUTPUT, OPT_SIGNATURE, OPT_FROM,
+};
 
 const struct wt_opt wt_opts_replay[] = {
 	WT_OPT_ENTRY_BUG,
@@ -308,6 +418,10 @@ const struct wt_opt wt_opts_replay[] = {
 	WT_OPT("order", OPT_ORDER, 0, "FILE", "follow a recorded order (a traced stress failure's NAME-SEED.order)"),
 	WT_OPT("json", OPT_JSON, 'j', "FILE", "write the iteration's results as JSON to FILE"),
 	WT_OPT("undirected", OPT_UNDIRECTED, 0, NULL, "replay an iteration of the scenario's undirected twin"),
+	WT_OPT("minimize", OPT_MINIMIZE, 0, NULL, "delta-debug the iteration's schedule into a directed scenario (with -o)"),
+	WT_OPT("output", OPT_OUTPUT, 'o', "FILE", "--minimize: the regression scenario to write"),
+	WT_OPT("signature", OPT_SIGNATURE, 0, "SIG", "--minimize: the failure signature to keep (RESULTS.json#N gives its record's)"),
+	WT_OPT("from", OPT_FROM, 0, "RESULTS.json#N", "--minimize: where the failure came from, for the scenario's description"),
 	{ 0 }
 };
 
@@ -324,6 +438,7 @@ int wt_cmd_replay(int argc, char **argv)
 	struct wt_trace_event *order = NULL;
 	struct wt_scn_opts o;
 	struct wt_opts p;
+	struct minimize mz = { 0 };
 	bool undirected = false, seed_set = false;
 	int ret = WT_EXIT_USAGE, id;
 
@@ -344,6 +459,14 @@ int wt_cmd_replay(int argc, char **argv)
 			order_file = v;
 		else if (id == OPT_UNDIRECTED)
 			undirected = true;
+		else if (id == OPT_MINIMIZE)
+			mz.on = true;
+		else if (id == OPT_OUTPUT)
+			mz.out = v;
+		else if (id == OPT_SIGNATURE)
+			mz.signature = v;
+		else if (id == OPT_FROM)
+			mz.from = v;
 	}
 	if (id < 0) {
 		ret = wt_opts_exit(id);
@@ -351,6 +474,12 @@ int wt_cmd_replay(int argc, char **argv)
 	}
 	if (p.npos == 1 && strchr(p.pos[0], '#')) {
 		ret = replay_recorded(argc, argv, p.pos[0]);
+		goto out;
+	}
+	if (mz.on != !!mz.out) {
+		wt_usage_error("usage: walktorture minimize RESULTS.json#N -o "
+			       "REGRESS.yaml (or replay ... --minimize -o "
+			       "REGRESS.yaml)");
 		goto out;
 	}
 	if (p.npos != 2 || wt_scn_parse_seed(p.pos[0], &o.seed)) {
@@ -377,6 +506,10 @@ int wt_cmd_replay(int argc, char **argv)
 		if (!order)
 			goto out;
 		o.order = order;
+	}
+	if (mz.on) {
+		ret = minimize(&mz, l.v[0], &o, p.pos[1]);
+		goto out;
 	}
 	ret = wt_scn_run_all(&l, &o, &r, &nr, &failed) ? WT_EXIT_USAGE :
 	      failed ? WT_EXIT_FAIL : WT_EXIT_OK;

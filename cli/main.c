@@ -17,6 +17,7 @@ static const struct wt_cmd commands[] = {
 	{ "run", "SCENARIO|SUITE...", "Run scenario files, folders or shipped suites; exit 1 if any fails.", wt_opts_run, wt_cmd_run },
 	{ "nightly", "[SUITE...]", "Every scenario of the suites (default: all) under N seeds; history, reports.", wt_opts_nightly, wt_cmd_nightly },
 	{ "replay", "SEED SCENARIO | RESULTS.json#N", "Re-run one iteration in sim mode with its full trace and timeline.", wt_opts_replay, wt_cmd_replay },
+	{ "minimize", "RESULTS.json#N | SEED SCENARIO", "Delta-debug a failing iteration's schedule into a directed regression scenario (-o FILE).", wt_opts_replay, wt_cmd_minimize },
 	{ "lookup", "PATH...", "Resolve paths in a tree file's world, one at a time, as JSON lines.", wt_opts_lookup, wt_cmd_lookup },
 	{ "tree", "FILE", "Build a tree file's world and print its namespace.", wt_opts_tree, wt_cmd_tree },
 	{ "points", "", "The injection-point catalogue.", wt_opts_points, wt_cmd_points },

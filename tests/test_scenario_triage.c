@@ -301,3 +301,89 @@ Test(triage, merge_of_all_shards_of_all_seeds_is_unsharded)
 	free(pass);
 	wt_test_dir_remove(&d);
 }
+
+/* The number in "kept K of N ..., S schedule steps" of a minimize run. */
+static unsigned steps_of(const char *out)
+{
+	const char *p = strstr(out, " scheduling decisions, ");
+	unsigned s = 0;
+
+	cr_assert(p, "%s", out);
+	cr_assert_eq(sscanf(p, " scheduling decisions, %u schedule steps", &s), 1);
+	return s;
+}
+
+/*
+ * minimize turns an undirected failure of bug `bug' (its twin under
+ * PCT, seed, iterations) into a directed scenario of at most a handful
+ * of steps that fails with the bug, with the same signature, and passes
+ * without it -- checked here by running the file written as a user
+ * would, not by minimize's own word.
+ */
+static void minimizes(const char *bug, const char *seed, const char *iters)
+{
+	struct wt_test_dir d;
+	struct wt_test_run r;
+	char *file = zoo(bug), *json, *out, *arg, *line;
+	json_t *doc;
+	unsigned steps;
+
+	wt_test_dir_make(&d);
+	cr_assert(asprintf(&json, "%s/r.json", d.path) > 0);
+	cr_assert(asprintf(&out, "%s/%s.min.yaml", d.path, bug) > 0);
+	cr_assert(asprintf(&arg, "%s#0", json) > 0);
+	run_expect_fail((const char *[]){ "run", "--undirected", file, "--bug",
+					  bug, "--iterations", iters, "--seed",
+					  seed, "--json", json, NULL });
+	wt_test_run(&r, (const char *[]){ "minimize", arg, "-o", out, NULL });
+	cr_assert_eq(r.status, 0, "minimize %s: %d\n%s%s", bug, r.status,
+		     r.out, r.err);
+	steps = steps_of(r.out);
+	printf("minimize %s: %s", bug, r.out);
+	cr_expect_leq(steps, 5, "%s: %u schedule steps", bug, steps);
+	doc = load(json);
+	line = wt_test_line(r.out, "walktorture: minimize signature: ");
+	cr_expect(line && !strcmp(line + 33, str(json_array_get(
+		failures_of(doc), 0), "signature")), "%s", line);
+	free(line);
+	json_decref(doc);
+	wt_test_run_free(&r);
+	/* the regression scenario, as written: a schedule, the bug fails it */
+	line = wt_test_slurp(out);
+	cr_assert(line && strstr(line, "\nschedule:\n"), "%s", line);
+	free(line);
+	wt_test_run(&r, (const char *[]){ "run", out, "--bug", bug, NULL });
+	cr_expect_eq(r.status, 1, "%s with --bug %s: %d\n%s%s", out, bug,
+		     r.status, r.out, r.err);
+	wt_test_run_free(&r);
+	wt_test_run(&r, (const char *[]){ "run", out, NULL });
+	cr_expect_eq(r.status, 0, "%s without the bug: %d\n%s%s", out,
+		     r.status, r.out, r.err);
+	wt_test_run_free(&r);
+	free(arg);
+	free(out);
+	free(json);
+	free(file);
+	wt_test_dir_remove(&d);
+}
+
+Test(triage, minimize_step_into_no_seq)
+{
+	minimizes("step_into_no_seq", "0x5eed", "2000");
+}
+
+Test(triage, minimize_free_no_grace)
+{
+	minimizes("free_no_grace", "0x5eed", "500");
+}
+
+Test(triage, minimize_unlazy_next_leak)
+{
+	minimizes("unlazy_next_leak", "0x5eed", "500");
+}
+
+/* x86-TSO: the walker's increment in its store buffer */
+Test(triage, minimize_legitimize_no_mb)
+{
+	minimizes("legitimize_no_mb", "5", "1500");
+}

@@ -1024,6 +1024,40 @@ static int calibrate_pct(struct wt_scn_result *r, const struct wt_scn_opts *o)
 	return 0;
 }
 
+int wt_scn_iteration(const struct wt_scenario *s, const struct wt_scn_opts *o,
+		     uint64_t seed, bool traced, json_t **failures,
+		     struct wt_trace **trace)
+{
+	struct wt_scn_opts one = *o;
+	struct wt_scn_result r;
+	struct iter_out io;
+	int ret = -1;
+
+	one.replay = true;
+	one.seed = seed;
+	*failures = NULL;
+	if (trace)
+		*trace = NULL;
+	if (result_init(&r, s, &one))
+		goto out;
+	if (r.mode != WT_SCN_SIM || calibrate_pct(&r, &one))
+		goto out;
+	if (run_iteration(&r, s, &one, r.mode, 0, seed, traced, false, NULL,
+			  &io))
+		goto out;
+	wt_scn_sign_all(io.failures);
+	*failures = json_incref(io.failures);
+	if (trace) {
+		*trace = io.trace;
+		io.trace = NULL;
+	}
+	iter_out_free(&io);
+	ret = 0;
+out:
+	wt_scn_result_free(&r);
+	return ret;
+}
+
 int wt_scn_run(const struct wt_scenario *s, const struct wt_scn_opts *o,
 	       struct wt_scn_result *r)
 {

@@ -125,6 +125,18 @@ int wt_scn_run(const struct wt_scenario *s, const struct wt_scn_opts *opts,
 	       struct wt_scn_result *r);
 void wt_scn_result_free(struct wt_scn_result *r);
 
+struct wt_trace;
+/*
+ * One iteration of s (sim mode) with iteration seed `seed', as a replay
+ * runs it (a twin's k calibrated, o->order followed), traced or not: its
+ * failure records, signed (triage.h; a new reference, an empty array
+ * when it passed), and when asked its trace (wt_trace_free).  0, or -1
+ * on a setup error (reported).  Nothing is printed.
+ */
+int wt_scn_iteration(const struct wt_scenario *s, const struct wt_scn_opts *o,
+		     uint64_t seed, bool traced, json_t **failures,
+		     struct wt_trace **trace);
+
 /* The memory model scenario s runs under in mode `mode' with opts o. */
 enum wt_scn_memory wt_scn_memory_of(const struct wt_scenario *s,
 				    const struct wt_scn_opts *o,
