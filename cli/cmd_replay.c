@@ -371,9 +371,11 @@ int wt_cmd_minimize(int argc, char **argv)
 
 	if (!v)
 		return WT_EXIT_USAGE;
-	for (int i = 0; i < argc; i++)
-		v[i] = argv[i];
-	v[argc] = (char *)"--minimize";
+	/* first, so that it is never taken for an option's value */
+	v[0] = argv[0];
+	v[1] = (char *)"--minimize";
+	for (int i = 1; i < argc; i++)
+		v[i + 1] = argv[i];
 	ret = wt_cmd_replay(argc + 1, v);
 	free(v);
 	return ret;
