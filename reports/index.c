@@ -138,17 +138,23 @@ oom:
 }
 
 /*
- * The path the index trends for a scenario: the first one its expectations
- * name ("path NAME == 1"), else its most frequent path besides rcu.ok, else
- * rcu.ok.
+ * The path the index trends for a scenario: an undirected twin's first
+ * target (the path its directed file forces: how often it happens
+ * unforced), the first one its expectations name ("path NAME == 1"),
+ * else its most frequent path besides rcu.ok, else rcu.ok.
  */
 static const char *key_path_of(json_t *sc)
 {
 	json_t *paths = json_object_get(sc, "paths"), *e;
+	json_t *target = json_array_get(json_object_get(json_object_get(sc,
+		"twin"), "targets"), 0);
 	const char *best = NULL, *name;
 	long long best_n = 0;
 	json_t *x;
 	size_t i;
+
+	if (wt_json_str(target, "path"))
+		return wt_json_str(target, "path");
 
 	json_array_foreach(json_object_get(sc, "expectations"), i, e) {
 		const char *t = wt_json_str(e, "text");

@@ -6,6 +6,7 @@
  * counts and trends over the recent nights (a verdict strip, sparklines of
  * failures and of the scenario's key exit path).
  */
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,7 @@ struct ix {
 	size_t n_nights;
 	struct ix_scn *scns;		/* by suite, then name */
 	size_t n_scns, cap;
+	const char *out_dir;		/* where the nights' reports are */
 };
 
 static char *col_dup(sqlite3_stmt *st, int i)
@@ -275,7 +277,61 @@ static void render_failing(FILE *f, struct ix *ix)
 	fputs("</table>\n", f);
 }
 
-/* The distinct report files of night k (without #fragment), failing ones first. */
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The night's other reports: every HTML file in OUT/NIGHT that no row
+ * names.  A scenario row links one run's report (its first failing
+ * run's), so of `nightly --seeds N' the other seeds' reports are only
+ * found here.  Sorted by name.
+ */
+static void other_reports(FILE *f, struct ix *ix, size_t k, char **named,
+			  size_t nnamed)
+{
+	const char *id = ix->nights[k].id;
+	char dir[4096], **v = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	DIR *d;
+
+	if (!ix->out_dir || !id)
+		return;
+	snprintf(dir, sizeof(dir), "%s/%s", ix->out_dir, id);
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name), j;
+		char *rel;
+
+		if (len < 6 || strcmp(de->d_name + len - 5, ".html") ||
+		    asprintf(&rel, "%s/%s", id, de->d_name) < 0)
+			continue;
+		for (j = 0; named && j < nnamed; j++)
+			if (named[j] && !strcmp(named[j], rel))
+				break;
+		if ((named && j < nnamed) || (n == cap && !(cap = cap * 2 + 8,
+		    v = realloc(v, cap * sizeof(*v))))) {
+			free(rel);
+			continue;
+		}
+		v[n++] = rel;
+	}
+	closedir(d);
+	qsort(v, n, sizeof(*v), cmp_str);
+	for (size_t j = 0; j < n; j++) {
+		fputs(" ", f);
+		report_link(f, v[j], strrchr(v[j], '/') + 1, 0);
+		free(v[j]);
+	}
+	free(v);
+}
+
+/* The distinct report files of night k (without #fragment), failing ones
+ * first, then the night's other reports. */
 static void night_reports(FILE *f, struct ix *ix, size_t k)
 {
 	char **files = calloc(ix->n_scns ? ix->n_scns : 1, sizeof(*files));
@@ -306,6 +362,7 @@ static void night_reports(FILE *f, struct ix *ix, size_t k)
 			report_link(f, files[j], slash ? slash + 1 : files[j], bad[j]);
 		}
 	}
+	other_reports(f, ix, k, files, n);
 	for (size_t j = 0; files && j < n; j++)
 		free(files[j]);
 	free(files);
@@ -494,7 +551,7 @@ static void render_page(FILE *f, struct ix *ix)
 int wt_index_render(sqlite3 *db, const char *db_path, const char *out_dir,
 		    char *err, size_t errlen)
 {
-	struct ix ix = { 0 };
+	struct ix ix = { .out_dir = out_dir };
 	struct wt_atomic_file a;
 	char path[4096];
 	int ret = -1;

@@ -327,3 +327,37 @@ Test(index, cli_records_and_rerenders)
 	free(msg);
 	cr_assert_eq(sql_int(out, "SELECT count(*) FROM nights"), 1);
 }
+
+Test(index, a_twins_key_path_is_its_first_target)
+{
+	/* A twin has only `oracle clean': its trend is the path its directed
+	 * file forces, not its most frequent path. */
+	const char *out = tmpdir();
+	const char *n[] = { fixture("twin.json") };
+
+	night(out, "t1", n, 1);
+	cr_assert_eq(sql_int(out, "SELECT count(*) FROM results WHERE "
+			     "scenario = 'step_into.child_seq.undirected' AND "
+			     "key_path = 'restart.step_into.child_seq'"), 1);
+	cr_assert_eq(sql_int(out, "SELECT count(*) FROM results WHERE "
+			     "scenario = 'lookup_fast.parent_seq.undirected' AND "
+			     "key_path = 'restart.lookup_fast.parent_seq'"), 1);
+}
+
+Test(index, every_runs_report_is_linked)
+{
+	/* Two runs of the same scenarios (nightly --seeds 2): each scenario
+	 * row links one run's report; the night links both. */
+	const char *out = tmpdir();
+	const char *n[] = { fixture("pass.json"), fixture("pass.json") };
+	char *html;
+
+	night(out, "s2", n, 2);
+	cr_assert(file_exists(path_in(out, "s2/pass.html")));
+	cr_assert(file_exists(path_in(out, "s2/pass-2.html")));
+	html = slurp(path_in(out, "index.html"));
+	cr_assert(html);
+	cr_expect(strstr(html, "href=\"s2/pass.html\""), "seed 1's report");
+	cr_expect(strstr(html, "href=\"s2/pass-2.html\""), "seed 2's report");
+	free(html);
+}
