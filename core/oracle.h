@@ -81,9 +81,17 @@
  * consistent with what the client knows -- the same mount, an inode of
  * the same super_block if the history knows it -- because the server may
  * have changed behind the client's back and revalidation may have dropped
- * what the history still shows; likewise a negative answer where the
- * history still shows a name.  -ESTALE and revalidation errors there are
- * protocol.
+ * what the history still shows.  A negative answer where the history
+ * still shows the name is accepted only where the server could lack it:
+ * client changes are mirrored on the server, so that takes a change that
+ * made the two differ on that super_block by the end of the window -- a
+ * server-side delete or rename (remote-rm, remote-mv, whose history
+ * entries name the super_block), a client hard link (not mirrored), or a
+ * client rename or removal (after which the snapshot may keep a dentry
+ * the VFS dropped under its old name).  A dentry dropped by a shrink or
+ * an invalidation on an unchanged server explains no ENOENT: the next
+ * lookup asks the server, which has the name.  -ESTALE and revalidation
+ * errors there are protocol.
  *
  * No spurious fallback (oracle_fallback.c).  Every exit path that names a
  * seq or a lock (a restart, an unlazy or a scoped EAGAIN of

@@ -238,6 +238,76 @@ static enum holds lookup_positive(struct oj *j, const struct wt_step *s,
 	return FAILS;
 }
 
+/* Does entry e change something on super_block sb (a fact names it)? */
+static bool entry_on_sb(const struct wt_hist_entry *e, uint64_t sb)
+{
+	for (uint32_t i = 0; i < e->nfacts; i++) {
+		const struct wt_fact *f = &e->facts[i];
+
+		if ((f->kind == WT_FACT_SUPER && f->s.id == sb) ||
+		    (f->kind == WT_FACT_DENTRY && f->d.sb == sb))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Operations after which the client's namespace in the history may show
+ * a name the server does not have: server-side deletes and renames,
+ * client hard links (not mirrored), and client renames and removals --
+ * when the VFS dropped a dentry and looked the name up afresh (a
+ * revalidation answered 0), the writer logs the new dentry and the
+ * snapshot keeps the dropped one, hashed, under its old name.
+ */
+static bool removes_names(const char *op)
+{
+	static const char *const ops[] = {
+		"remote-rm", "remote-mv", "link", "rename", "unlink", "rmdir",
+	};
+
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (!strcmp(op, ops[i]))
+			return true;
+	return false;
+}
+
+/*
+ * A remote client answered "absent" where its namespace (the history)
+ * shows a positive child.  The client's dcache may have dropped the
+ * dentry (a shrink, an invalidation), but then it asks the server, and
+ * the server agrees with the client's namespace -- client changes are
+ * mirrored there -- unless something made them differ (removes_names).
+ * With none of those on this
+ * super_block by the end of the window, the negative answer is one no
+ * revalidation or lookup could give: a dentry the hash walk matched
+ * after it was unhashed and made negative, say.
+ */
+static bool server_may_lack(struct oj *j, const struct wt_step *s,
+			    const struct wt_dentry_fact *child)
+{
+	const struct wt_history *h = j->o->h;
+	const struct wt_dentry_fact *dir = wt_ns_dentry(j->ns, s->from.dentry);
+	uint64_t sb = dir ? dir->sb : child->sb;
+
+	if (wt_history_first(h) > 0)
+		return true;	/* truncated: what it folded is unknown */
+	for (uint64_t v = 1; v <= j->end; v++) {
+		const struct wt_hist_entry *e = wt_history_entry(h, v);
+
+		if (e && removes_names(e->op) && entry_on_sb(e, sb))
+			return true;
+	}
+	{
+		char seen[sizeof(j->why)];
+
+		memcpy(seen, j->why, sizeof(seen));
+		oj_why(j, "%.160s; no name was removed or renamed on this "
+		       "remote filesystem (client or server), so the server "
+		       "has the name too", seen);
+	}
+	return false;
+}
+
 enum holds holds_lookup(struct oj *j, const struct wt_step *s)
 {
 	const char *name = text_of(j, s);
@@ -259,8 +329,9 @@ enum holds holds_lookup(struct oj *j, const struct wt_step *s)
 	if (!child || !child->inode)
 		return HOLDS;
 	why_child(j, child, name);
-	/* a remote client may have dropped what the history still shows */
-	return oj_is_remote(j, &s->from) ? UNKNOWN : FAILS;
+	if (!oj_is_remote(j, &s->from))
+		return FAILS;
+	return server_may_lack(j, s, child) ? UNKNOWN : FAILS;
 }
 
 enum holds holds_mount(struct oj *j, const struct wt_step *s)

@@ -358,7 +358,7 @@ static int remote_change(struct super_block *sb, enum wt_remote_change c,
 
 /*
  * The server's truth is not the client's namespace: the change is logged
- * as a step without facts.  The client learns of it when a walk
+ * as a step whose only fact is its super_block, as it was.  The client learns of it when a walk
  * revalidates, which is the VFS's own business (not logged, see
  * history.h); the oracle judges remote walks by the client's rules.
  */
@@ -384,6 +384,9 @@ int wt_op_remote(struct wt_world *w, enum wt_remote_change change,
 			       "%s %s %s", fspath, a ? a : "", b ? b : "");
 	WT_OP_STEP("remote.server", sb);
 	err = remote_change(sb, change, a, b, mode);
+	/* the super_block, unchanged: it says which server changed (the
+	 * oracle's remote negatives, core/oracle_steps.c) */
+	wt_history_super(rec, sb);
 	wt_history_commit(rec);
 	wt_path_put(&p);
 	if (!err)

@@ -1005,3 +1005,57 @@ ORACLE_TEST(accepts_scoped_result_before_the_rename)
 	rec->attempts[0].version_start = v3;
 	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
 }
+
+/*
+ * A negative answer on a remote filesystem is accepted only where the
+ * server could lack the name.  /r/a was made on the client (mirrored on
+ * the server) and the dcache may have dropped it: a walk answering ENOENT for
+ * "a" has no server change to blame -- the lookup after the shrink asks
+ * the server, which has it (a dentry unhashed by the shrink and still
+ * matched by the RCU hash walk as negative, say).  Once the server
+ * deleted a behind the client's back, the same record is a right answer.
+ */
+ORACLE_TEST(rejects_remote_negative_the_server_never_explains)
+{
+	struct wt_ident root, r, rroot;
+	uint64_t v;
+
+	OK(wt_op_mkdir(w, "/r", 0755, false));
+	OK(wt_op_mount(w, "remote", "srv", "/r"));
+	OK(wt_op_mkdir(w, "/r/a", 0755, false));
+	/* a shrink would drop the client's dentry: it logs no namespace
+	 * change, so the history is the same with or without one */
+	v = now();
+	root = ident_at(v, "/");
+	r = child_at(v, root, "r");
+	rroot = ident_at(v, "/r");
+
+#define NEGATIVE_WALK(vs, ve) do {					\
+		reset_record();						\
+		attempt(LOOKUP_RCU, (vs), (ve), -ENOENT);		\
+		start(root, "/r/a");					\
+		perm(root, 0);						\
+		lookup(root, "r", r);					\
+		step(WT_STEP_MOUNT, r, rroot, NULL, 0, 0);		\
+		perm(rroot, 0);						\
+		step(WT_STEP_LOOKUP, rroot,				\
+		     (struct wt_ident){ rroot.mnt, 0, 0 }, "a", 0,	\
+		     WT_LOOKUP_SLOW);					\
+		end(rroot, -ENOENT);					\
+	} while (0)
+
+	NEGATIVE_WALK(v, v);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_assert_eq(res.step, 5);
+	cr_assert(strstr(res.explain, "server has the name too"), "%s",
+		  res.explain);
+
+	/* the server deletes a behind the client's back */
+	OK(wt_op_remote(w, WT_REMOTE_UNLINK, "/r", "a", NULL, 0));
+	NEGATIVE_WALK(v, now());
+	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+	/* a window that ends before the delete still has no excuse */
+	NEGATIVE_WALK(v, v);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+#undef NEGATIVE_WALK
+}
