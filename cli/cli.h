@@ -6,6 +6,8 @@
 /* Exit statuses, for every subcommand. */
 enum { WT_EXIT_OK = 0, WT_EXIT_FAIL = 1, WT_EXIT_USAGE = 2 };
 
+#include <jansson.h>
+
 #include "cli/opts.h"
 
 int wt_cmd_points(int argc, char **argv);
@@ -55,6 +57,15 @@ enum {
 	WT_OPT("cpus", WT_OPT_CPUS, 0, "LIST", "stress threads bound to these PUs, e.g. 0-3,6"), \
 	WT_OPT_ENTRY_BUG, \
 	WT_OPT_ENTRY_MEMORY
+/* --ktap FILE and --junit FILE (run, nightly, merge, report): ids no
+ * command's own enum reaches; wt_cli_ci_write (cmd_report.c) writes
+ * them from a results document: 0, or -1 (reported). */
+enum { WT_OPT_KTAP = 100, WT_OPT_JUNIT };
+#define WT_OPT_ENTRIES_CI \
+	WT_OPT("ktap", WT_OPT_KTAP, 0, "FILE", "write KTAP version 1 to FILE: a subtest per suite, a test per scenario"), \
+	WT_OPT("junit", WT_OPT_JUNIT, 0, "FILE", "write JUnit XML to FILE: a testsuite per suite, a testcase per scenario")
+int wt_cli_ci_write(json_t *doc, const char *ktap, const char *junit);
+
 struct wt_scn_opts;
 int wt_cli_scn_option(int id, const char *v, struct wt_scn_opts *o,
 		      _Bool *seed_set);

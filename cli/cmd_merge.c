@@ -16,22 +16,28 @@ enum { OPT_OUTPUT = 1 };
 
 const struct wt_opt wt_opts_merge[] = {
 	WT_OPT_REQ("output", OPT_OUTPUT, 'o', "MERGED.json", "the merged results file to write"),
+	WT_OPT_ENTRIES_CI,
 	{ 0 }
 };
 
 int wt_cmd_merge(int argc, char **argv)
 {
 	struct wt_results_totals t;
-	const char *out = NULL, *v;
+	const char *out = NULL, *ktap = NULL, *junit = NULL, *v;
 	struct wt_opts p;
 	char err[1024];
 	int ret = WT_EXIT_USAGE, id;
 
 	if (wt_opts_begin(&p, argc, argv))
 		return WT_EXIT_USAGE;
-	while ((id = wt_opts_next(&p, &v)) > 0)
+	while ((id = wt_opts_next(&p, &v)) > 0) {
 		if (id == OPT_OUTPUT)
 			out = v;
+		else if (id == WT_OPT_KTAP)
+			ktap = v;
+		else if (id == WT_OPT_JUNIT)
+			junit = v;
+	}
 	if (id < 0) {
 		ret = wt_opts_exit(id);
 		goto out;
@@ -45,6 +51,20 @@ int wt_cmd_merge(int argc, char **argv)
 	if (wt_merge_write(out, p.pos, p.npos, &t, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		goto out;
+	}
+	if (ktap || junit) {
+		/* the merged file just written, read back as any reader would */
+		json_t *doc;
+		int bad;
+
+		if (wt_results_load(out, &doc, err, sizeof(err))) {
+			fprintf(stderr, "%s\n", err);
+			goto out;
+		}
+		bad = wt_cli_ci_write(doc, ktap, junit);
+		json_decref(doc);
+		if (bad)
+			goto out;
 	}
 	printf("walktorture: merge out=%s inputs=%u scenarios=%u passed=%u "
 	       "failed=%u failures=%lld iterations=%lld %s\n", out, p.npos,

@@ -39,6 +39,8 @@ struct night {
 	unsigned shard_n;
 	const char *out;
 	const char *history;
+	const char *ktap;	/* --ktap, --junit: of the whole night */
+	const char *junit;
 };
 
 static int parse_shard(const char *s, struct night *n)
@@ -232,6 +234,28 @@ static int night_index(const struct night *n, const char *id, char **results,
 	return ret;
 }
 
+/* --ktap and --junit: every seed's results merged, a case per scenario. */
+static int night_ci(const struct night *n, char **results)
+{
+	char err[1024];
+	json_t *doc;
+	int ret;
+
+	if (!n->ktap && !n->junit)
+		return 0;
+	for (unsigned k = 0; k < n->seeds; k++)
+		if (!results[k])
+			return -1;	/* that seed's file was not written */
+	if (wt_results_load_all((const char *const *)results, n->seeds, &doc,
+				err, sizeof(err))) {
+		fprintf(stderr, "walktorture: !!! %s\n", err);
+		return -1;
+	}
+	ret = wt_cli_ci_write(doc, n->ktap, n->junit);
+	json_decref(doc);
+	return ret;
+}
+
 static int run_night(const char **args, unsigned nargs, struct wt_scn_opts *o,
 		     const struct night *n, int argc, char **argv)
 {
@@ -264,6 +288,8 @@ static int run_night(const char **args, unsigned nargs, struct wt_scn_opts *o,
 	}
 	if (night_index(n, id, results, n->seeds) && ret == WT_EXIT_OK)
 		ret = WT_EXIT_USAGE;
+	if (night_ci(n, results) && ret == WT_EXIT_OK)
+		ret = WT_EXIT_USAGE;
 	if (ret == WT_EXIT_OK && failed)
 		ret = WT_EXIT_FAIL;
 out:
@@ -283,6 +309,7 @@ const struct wt_opt wt_opts_nightly[] = {
 	WT_OPT("shard", OPT_SHARD, 0, "K/N", "run shard K of N (merge the N shards' results)"),
 	WT_OPT("out", OPT_OUT, 'o', "DIR", "the nights' directory: results, reports, index (default nightly)"),
 	WT_OPT("history", OPT_HISTORY, 0, "DB", "the history database (default DIR/history.sqlite)"),
+	WT_OPT_ENTRIES_CI,
 	{ 0 }
 };
 
@@ -326,6 +353,12 @@ int wt_cmd_nightly(int argc, char **argv)
 			break;
 		case OPT_HISTORY:
 			n.history = v;
+			break;
+		case WT_OPT_KTAP:
+			n.ktap = v;
+			break;
+		case WT_OPT_JUNIT:
+			n.junit = v;
 			break;
 		}
 	}

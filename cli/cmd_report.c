@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "reports/ci.h"
 #include "reports/reports.h"
 
 static int parse_count(const char *opt, const char *s, unsigned *out)
@@ -30,6 +31,41 @@ static int parse_count(const char *opt, const char *s, unsigned *out)
 	return 0;
 }
 
+int wt_cli_ci_write(json_t *doc, const char *ktap, const char *junit)
+{
+	char err[1024];
+	int ret = 0;
+
+	if (ktap && wt_ktap_write(ktap, doc, err, sizeof(err))) {
+		fprintf(stderr, "walktorture: !!! %s\n", err);
+		ret = -1;
+	}
+	if (junit && wt_junit_write(junit, doc, err, sizeof(err))) {
+		fprintf(stderr, "walktorture: !!! %s\n", err);
+		ret = -1;
+	}
+	return ret;
+}
+
+/* --ktap and --junit of report and merge: from the files, merged. */
+static int ci_from_files(const char *const *files, unsigned n,
+			 const char *ktap, const char *junit)
+{
+	json_t *doc;
+	char err[1024];
+	int ret;
+
+	if (!ktap && !junit)
+		return 0;
+	if (wt_results_load_all(files, n, &doc, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	ret = wt_cli_ci_write(doc, ktap, junit);
+	json_decref(doc);
+	return ret;
+}
+
 static void print_totals(const char *what, const char *out,
 			 const struct wt_results_totals *t)
 {
@@ -42,7 +78,8 @@ static void print_totals(const char *what, const char *out,
 enum { OPT_OUTPUT = 1, OPT_WINDOW, OPT_TOP, OPT_OUT, OPT_HISTORY, OPT_NIGHT };
 
 const struct wt_opt wt_opts_report[] = {
-	WT_OPT_REQ("output", OPT_OUTPUT, 'o', "report.html", "the HTML report to write"),
+	WT_OPT("output", OPT_OUTPUT, 'o', "report.html", "the HTML report to write"),
+	WT_OPT_ENTRIES_CI,
 	WT_OPT("window", OPT_WINDOW, 0, "N", "timeline events shown around each failure (default 500)"),
 	WT_OPT("top", OPT_TOP, 0, "N", "injection points in the chart (default 20)"),
 	{ 0 }
@@ -52,7 +89,7 @@ int wt_cmd_report(int argc, char **argv)
 {
 	struct wt_report_opts opts = { 0 };
 	struct wt_results_totals t;
-	const char *out = NULL, *v;
+	const char *out = NULL, *ktap = NULL, *junit = NULL, *v;
 	struct wt_opts p;
 	char err[1024];
 	int ret = WT_EXIT_USAGE, id;
@@ -62,6 +99,10 @@ int wt_cmd_report(int argc, char **argv)
 	while ((id = wt_opts_next(&p, &v)) > 0) {
 		if (id == OPT_OUTPUT)
 			out = v;
+		else if (id == WT_OPT_KTAP)
+			ktap = v;
+		else if (id == WT_OPT_JUNIT)
+			junit = v;
 		else if (id == OPT_WINDOW &&
 			 parse_count("--window", v, &opts.window_events))
 			goto out;
@@ -72,18 +113,22 @@ int wt_cmd_report(int argc, char **argv)
 		ret = wt_opts_exit(id);
 		goto out;
 	}
-	if (!out || !p.npos) {
-		wt_usage_error("report: %s", !out ? "-o report.html is required" :
+	if ((!out && !ktap && !junit) || !p.npos) {
+		wt_usage_error("report: %s", p.npos ? "nothing to write (-o "
+			       "report.html, --ktap FILE or --junit FILE)" :
 			       "no results files given");
 		wt_opts_usage(p.cmd, stderr);
 		goto out;
 	}
-	if (wt_report_write_opts(out, p.pos, p.npos, &opts, &t, err,
-				 sizeof(err))) {
+	if (out && wt_report_write_opts(out, p.pos, p.npos, &opts, &t, err,
+					sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		goto out;
 	}
-	print_totals("report", out, &t);
+	if (ci_from_files(p.pos, p.npos, ktap, junit))
+		goto out;
+	if (out)
+		print_totals("report", out, &t);
 	ret = WT_EXIT_OK;
 out:
 	wt_opts_end(&p);

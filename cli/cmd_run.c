@@ -181,6 +181,7 @@ const struct wt_opt wt_opts_run[] = {
 	WT_OPT_ENTRIES_SCN,
 	WT_OPT("out", OPT_OUT, 'o', "DIR", "write DIR/results.json and DIR/report.html (and --trace's orders)"),
 	WT_OPT("json", OPT_JSON, 'j', "FILE", "write the results as JSON to FILE (reports/SCHEMA.md)"),
+	WT_OPT_ENTRIES_CI,
 	WT_OPT("trace", OPT_TRACE, 0, NULL, "stress mode: trace, and write a failure's order as NAME-SEED.order"),
 	WT_OPT("undirected", OPT_UNDIRECTED, 0, NULL, "run each directed scenario's undirected twin instead"),
 	{ 0 }
@@ -189,6 +190,7 @@ const struct wt_opt wt_opts_run[] = {
 int wt_cmd_run(int argc, char **argv)
 {
 	const char *json_file = NULL, *out_dir = NULL, *v;
+	const char *ktap = NULL, *junit = NULL;
 	const char *const *args = NULL;
 	struct wt_scn_list l = { 0 };
 	struct wt_scn_result *r = NULL;
@@ -215,6 +217,10 @@ int wt_cmd_run(int argc, char **argv)
 			json_file = v;
 		else if (id == OPT_OUT)
 			out_dir = v;
+		else if (id == WT_OPT_KTAP)
+			ktap = v;
+		else if (id == WT_OPT_JUNIT)
+			junit = v;
 		else if (id == OPT_TRACE)
 			o.trace_stress = true;
 		else if (id == OPT_UNDIRECTED)
@@ -265,7 +271,7 @@ int wt_cmd_run(int argc, char **argv)
 	ret = wt_scn_run_all(&l, &o, &r, &nr, &failed) ? WT_EXIT_USAGE :
 	      failed ? WT_EXIT_FAIL : WT_EXIT_OK;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	if (json_file || out_dir) {
+	if (json_file || out_dir || ktap || junit) {
 		char *cmd = wt_scn_command_line(argc, argv);
 		struct wt_scn_run_info info = {
 			.command = cmd, .started = started,
@@ -276,7 +282,8 @@ int wt_cmd_run(int argc, char **argv)
 		};
 		json_t *doc = wt_scn_results_json(r, nr, &o, &info);
 
-		if (write_outputs(json_file, out_dir, doc) && ret == WT_EXIT_OK)
+		if ((write_outputs(json_file, out_dir, doc) |
+		     wt_cli_ci_write(doc, ktap, junit)) && ret == WT_EXIT_OK)
 			ret = WT_EXIT_USAGE;
 		json_decref(doc);
 		free(cmd);

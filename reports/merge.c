@@ -6,6 +6,7 @@
  * "run" is the first input's, with the earliest start, the summed duration
  * and the shard set; every input's run is kept in "runs".
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -410,10 +411,32 @@ static json_t *merged_scenarios(json_t *const *docs, unsigned n)
 	return out;
 }
 
+/* Every input's skipped scenarios (SCHEMA.md "skipped"), each once, in
+ * first-seen order. */
+static json_t *merged_skipped(json_t *const *docs, unsigned n)
+{
+	json_t *out = json_array(), *x, *y;
+	size_t i, j;
+
+	for (unsigned k = 0; out && k < n; k++) {
+		json_array_foreach(json_object_get(docs[k], "skipped"), i, x) {
+			bool seen = false;
+
+			json_array_foreach(out, j, y)
+				seen |= json_equal(x, y);
+			if (!seen && json_array_append(out, x)) {
+				json_decref(out);
+				return NULL;
+			}
+		}
+	}
+	return out;
+}
+
 json_t *wt_results_merge(json_t *const *docs, const char *const *files,
 			 unsigned n)
 {
-	json_t *doc = json_object(), *runs, *run, *scenarios, *sc;
+	json_t *doc = json_object(), *runs, *run, *scenarios, *sc, *skipped;
 	long long passed = 0, failed = 0;
 	size_t i;
 
@@ -432,6 +455,13 @@ json_t *wt_results_merge(json_t *const *docs, const char *const *files,
 	    json_object_set_new(doc, "summary",
 				json_pack("{s:I, s:I}", "passed", (json_int_t)passed,
 					  "failed", (json_int_t)failed)))
+		goto fail_owned;
+	skipped = merged_skipped(docs, n);
+	if (!skipped)
+		goto fail_owned;
+	if (!json_array_size(skipped))
+		json_decref(skipped);	/* no inputs' skips: no key, as before */
+	else if (json_object_set_new(doc, "skipped", skipped))
 		goto fail_owned;
 	return doc;
 fail:

@@ -3,7 +3,7 @@
 # otherwise only check that they are there).
 set -eu
 PKGS="build-essential cmake pkg-config libck-dev libcriterion-dev libhwloc-dev
-libyaml-dev libjansson-dev libsqlite3-dev"
+libyaml-dev libjansson-dev libsqlite3-dev python3"
 if [ "$(id -u)" = 0 ]; then
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $PKGS >/dev/null
