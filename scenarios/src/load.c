@@ -95,6 +95,9 @@ struct wt_scn_pos wt_ld_pos_at(const struct wt_ld *ld, const yaml_node_t *n,
 }
 
 static int vfail(struct wt_ld *ld, struct wt_scn_pos pos, const char *fmt,
+		 va_list ap) __attribute__((format(printf, 3, 0)));
+
+static int vfail(struct wt_ld *ld, struct wt_scn_pos pos, const char *fmt,
 		 va_list ap)
 {
 	char msg[WT_SCN_ERR_MAX];
