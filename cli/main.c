@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 #define _GNU_SOURCE	/* asprintf */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "core/zoo.h"
@@ -141,9 +144,46 @@ static int unknown_command(const char *name)
 	return WT_EXIT_USAGE;
 }
 
+/*
+ * An installed binary's suites are in PREFIX/share/walktorture/scenarios
+ * (cmake/install.cmake), found from the binary's own path so that a
+ * moved prefix works: when that folder exists and WT_SCENARIOS_DIR does
+ * not name another, it becomes the scenarios root for this process (and
+ * the commands it prints).  The build tree's binary has no such folder
+ * beside it and keeps the source tree's (scenarios/src/suite.c).
+ */
+static void installed_scenarios(void)
+{
+#ifdef WT_INSTALL_SCENARIOS
+	const char *env = getenv("WT_SCENARIOS_DIR");
+	char exe[PATH_MAX], *slash, *dir = NULL;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	struct stat st;
+
+	if ((env && *env) || n <= 0)
+		return;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return;
+	*slash = '\0';
+	if (asprintf(&dir, "%s/%s", exe, WT_INSTALL_SCENARIOS) < 0)
+		return;
+	if (!stat(dir, &st) && S_ISDIR(st.st_mode)) {
+		char *real = realpath(dir, NULL);	/* no "bin/.." in paths */
+
+		setenv("WT_SCENARIOS_DIR", real ? real : dir, 1);
+		free(real);
+	}
+	free(dir);
+#endif
+}
+
 int main(int argc, char **argv)
 {
 	const struct wt_cmd *cmd;
+
+	installed_scenarios();
 
 	if (argc < 2) {
 		usage(stderr);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The command line as its users meet it, from the option tables outward:
-#   cli.sh WALKTORTURE CASE
+#   cli.sh WALKTORTURE CASE [MANPAGE | COMPLETION | BUILD_DIR]
 # Each case fails (exit 1, saying why) when the binary does not behave;
 # the option lists come from `walktorture options', the tables themselves,
 # so a new option is checked without touching this file.
@@ -137,6 +137,135 @@ bad_flags)
 	expect_usage_error "lookup: --tree FILE is required" lookup /a
 	expect_usage_error "tree: no tree file given" tree
 	expect_usage_error "bugs: unexpected operand 'x'" bugs x
+	;;
+man)
+	# walktorture(1) documents every command and every option of the
+	# tables (long, short, value) in the command's section, and no
+	# option the tables do not have.
+	MAN=$3
+	"$W" options >"$TMP/options" || fail "walktorture options: exit $?"
+	# section per command: the lines from .SS "CMD" to the next .SS
+	for c in $(cut -f1 "$TMP/options" | uniq); do
+		# the tag lines (after .TP) of the section
+		awk -v c="$c" '/^\.SS /{ on = ($0 == ".SS \"" c "\""); found += on }
+			on && prev == ".TP" { print } { prev = $0 }
+			END { if (!found) print "NO SECTION" }' "$MAN" |
+			sed 's/\\-/-/g; s/\\f[BIR]//g' >"$TMP/man.$c"
+		grep -q "NO SECTION" "$TMP/man.$c" && fail "$MAN: no section .SS \"$c\""
+		grep -E '^--[a-z]|^-[a-z], --' "$TMP/man.$c" |
+			sed -E 's/^-., //; s/ .*//' | sort >"$TMP/man_opts.$c"
+	done
+	n=0
+	while IFS=$'\t' read -r cmd long short arg; do
+		[ "$long" = --help ] && continue
+		n=$((n + 1))
+		line=$(grep -E -- "^(-., )?$long( |$)" "$TMP/man.$cmd") ||
+			fail "$MAN: $cmd $long is not documented"
+		[ "$short" = - ] || [[ $line == "$short, $long"* ]] ||
+			fail "$MAN: $cmd $long: no $short in '$line'"
+		[ "$arg" = - ] || [[ $line == *"$long $arg" ]] ||
+			fail "$MAN: $cmd $long: value not $arg in '$line'"
+	done <"$TMP/options"
+	for c in $(cut -f1 "$TMP/options" | uniq); do
+		while read -r long; do
+			grep -q -P "^$c\t$long\t" "$TMP/options" ||
+				fail "$MAN: $c $long is documented but not an option"
+		done <"$TMP/man_opts.$c"
+	done
+	grep -q '^\.SS "common to every command"' "$MAN" &&
+		grep -q -- '-h, --help' <(sed 's/\\-/-/g; s/\\f[BIR]//g' "$MAN") ||
+		fail "$MAN: --help is not documented"
+	echo "ok: $n options documented"
+	;;
+completion)
+	# The bash completion (cli/walktorture.bash) offers what the tables
+	# hold: commands, a command's options, an option's values, bugs and
+	# suites.
+	# shellcheck disable=SC1090
+	source "$3"
+	complete_words() {
+		COMP_WORDS=("$W" "$@")
+		COMP_CWORD=$#
+		COMPREPLY=()
+		_walktorture
+		echo "${COMPREPLY[*]}"
+	}
+	expect_completion() {
+		local want=$1; shift
+		local got
+		got=$(complete_words "$@")
+		[[ " $got " == *" $want "* ]] ||
+			fail "completing '$*': '$got' lacks '$want'"
+	}
+	expect_completion run ru
+	expect_completion zoo-bench zoo
+	expect_completion --undirected run --und
+	expect_completion --shard nightly --sh
+	expect_completion --ktap merge --kt
+	expect_completion stress run --mode st
+	expect_completion tso replay --memory t
+	expect_completion step_into_no_seq run --bug step_into
+	expect_completion inode_no_seq zoo-bench inode
+	expect_completion basic run bas
+	[ -z "$(complete_words run --seed '')" ] || fail "completed a seed value"
+	[[ " $(complete_words run --) " != *" --seeds "* ]] ||
+		fail "offered nightly's --seeds to run"
+	echo "ok: completion"
+	;;
+install)
+	# cmake --install into a temporary prefix, then the installed binary
+	# runs a shipped suite from its own share/ (not the source tree),
+	# and the man page and completion are where man and bash look.
+	BUILD=$3
+	cmake --install "$BUILD" --prefix "$TMP/p" >"$TMP/install.log" 2>&1 ||
+		fail "cmake --install: $(tail -3 "$TMP/install.log")"
+	IW=$TMP/p/bin/walktorture
+	SHARE=$TMP/p/share/walktorture/scenarios
+	[ -x "$IW" ] || fail "no bin/walktorture installed"
+	[ -f "$TMP/p/share/man/man1/walktorture.1" ] || fail "no man page installed"
+	[ -f "$TMP/p/share/bash-completion/completions/walktorture" ] ||
+		fail "no bash completion installed"
+	[ -f "$SHARE/basic/quiet.yaml" ] || fail "no suites installed"
+	[ ! -e "$SHARE/src" ] || fail "scenarios/src installed"
+	(cd "$TMP" && env -u WT_SCENARIOS_DIR "$IW" options --suites) >"$TMP/suites" ||
+		fail "installed options --suites"
+	grep -qx basic "$TMP/suites" || fail "installed binary lists no basic suite"
+	(cd "$TMP" && env -u WT_SCENARIOS_DIR "$IW" run basic --seed 1 \
+		--json "$TMP/r.json" >"$TMP/run.log" 2>&1) ||
+		fail "installed run basic: exit $?: $(tail -3 "$TMP/run.log")"
+	python3 - "$TMP/r.json" "$SHARE" <<'PY' || exit 1
+import json, sys
+doc = json.load(open(sys.argv[1]))
+files = [sc["file"] for sc in doc["scenarios"]]
+assert len(files) >= 5 and all(f.startswith(sys.argv[2] + "/basic/") for f in files), files
+print("ok: installed binary ran", len(files), "scenarios from", sys.argv[2])
+PY
+	# a moved prefix still finds its suites
+	mv "$TMP/p" "$TMP/q"
+	(cd "$TMP" && env -u WT_SCENARIOS_DIR "$TMP/q/bin/walktorture" run basic/root) \
+		>"$TMP/run2.log" 2>&1 || fail "moved prefix: $(tail -3 "$TMP/run2.log")"
+	grep -q "$TMP/q/share/walktorture/scenarios/basic/root.yaml\|root .*PASS" "$TMP/run2.log" ||
+		fail "moved prefix did not run its own basic/root"
+	;;
+package)
+	BUILD=$3
+	if command -v cpack >/dev/null && command -v dpkg-deb >/dev/null; then
+		(cd "$BUILD" && cpack -G DEB -B "$TMP/pkg") >"$TMP/cpack.log" 2>&1 ||
+			fail "cpack: $(tail -5 "$TMP/cpack.log")"
+		deb=$(ls "$TMP"/pkg/*.deb) || fail "cpack made no .deb"
+		dpkg-deb -c "$deb" >"$TMP/deb"
+		for f in ./usr/bin/walktorture ./usr/share/man/man1/walktorture.1 \
+			 ./usr/share/bash-completion/completions/walktorture \
+			 ./usr/share/walktorture/scenarios/basic/quiet.yaml; do
+			grep -q " $f\$" "$TMP/deb" || fail ".deb lacks $f"
+		done
+		dpkg-deb -f "$deb" Depends | grep -q libjansson ||
+			fail ".deb Depends lacks libjansson: $(dpkg-deb -f "$deb" Depends)"
+		echo "ok: $(basename "$deb")"
+	else
+		echo "no cpack or dpkg-deb: skipped"
+		exit 77
+	fi
 	;;
 *)
 	fail "unknown case $CASE"
