@@ -224,6 +224,9 @@ static void bare_ops(const struct wt_scenario *s, struct bare_thread *bt,
 			n--;
 			pc++;
 			break;
+		case WT_SCN_OP_FAULT:	/* tests of crash isolation only */
+			pc++;
+			break;
 		case WT_SCN_OP_LOOP:
 			left[depth++] = op->count;
 			pc++;

@@ -145,6 +145,9 @@ void wt_cli_scn_defaults(struct wt_scn_opts *o)
 	o->memory = -1;
 	o->out = stdout;
 	o->progress = isatty(STDERR_FILENO);
+	/* WT_ISOLATE=0: every scenario in this process (a debugger's view
+	 * of a crash); else each in a child (scenarios/src/isolate.c) */
+	o->isolate = !getenv("WT_ISOLATE") || strcmp(getenv("WT_ISOLATE"), "0");
 }
 
 static int write_outputs(const char *json_file, const char *out_dir,

@@ -352,6 +352,15 @@ void wt_rcu_reader_destroy(struct wt_rcu_reader *r)
 		t->rcu = NULL;
 }
 
+void wt_rcu_thread_abandoned(struct wt_thread *t)
+{
+	if (!t->rcu_depth)
+		return;
+	if (t->rcu)
+		ck_epoch_end(&t->rcu->record, NULL);
+	t->rcu_depth = 0;
+}
+
 /* Read side */
 
 /*

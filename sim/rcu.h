@@ -54,6 +54,14 @@ struct wt_rcu_reader *wt_rcu_reader_create(struct wt_rcu_domain *d);
 /* Dispatch this reader's pending callbacks (blocking: a grace-period
  * wait) and unregister; clears wt_self->rcu if it is this reader. */
 void wt_rcu_reader_destroy(struct wt_rcu_reader *r);
+/*
+ * t's run abandoned it (a stuck or deadlocked iteration: its fiber or
+ * pthread will never run again) and it may have stopped inside a read
+ * section: leave the section for it, or no grace period could ever
+ * pass and every reader's teardown (a grace-period wait for its
+ * deferred frees) would spin forever.  Only once t can no longer run.
+ */
+void wt_rcu_thread_abandoned(struct wt_thread *t);
 
 /*
  * On wt_self.  With no simulated thread they do nothing; on a thread

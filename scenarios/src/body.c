@@ -15,8 +15,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/namei.h"
 #include "core/oracle.h"
@@ -502,6 +504,19 @@ static void run_verb(struct wt_scn_tctx *tc, const struct wt_scn_op *op)
 	check_results(tc, op, err);
 }
 
+/* harness-fault (scenario.h): the harness's own crash or hang, for the
+ * tests of crash isolation. */
+static void run_fault(struct wt_scn_tctx *tc, const struct wt_scn_op *op)
+{
+	if (tc->it->seed % op->fault_one_in)
+		return;
+	tc->ops++;
+	if (op->fault == WT_SCN_FAULT_CRASH)
+		raise(SIGSEGV);
+	for (;;)	/* no point again: nothing can switch away */
+		sleep(1);
+}
+
 /* One pass over the program; false when the run asked to stop. */
 static bool run_program(struct wt_scn_tctx *tc)
 {
@@ -520,6 +535,10 @@ static bool run_program(struct wt_scn_tctx *tc)
 			break;
 		case WT_SCN_OP_VERB:
 			run_verb(tc, op);
+			pc++;
+			break;
+		case WT_SCN_OP_FAULT:
+			run_fault(tc, op);
 			pc++;
 			break;
 		case WT_SCN_OP_LOOP:
@@ -646,6 +665,10 @@ int wt_scn_iter_setup(struct wt_scn_iter *it, struct wt_scn_error *err)
 
 void wt_scn_iter_teardown(struct wt_scn_iter *it)
 {
+	/* A stuck iteration's threads stopped wherever they were: none may
+	 * keep a grace period from passing while the others drain. */
+	for (unsigned i = 0; it->t && i < it->nthreads; i++)
+		wt_rcu_thread_abandoned(&it->t[i].thread);
 	for (unsigned i = 0; it->t && i < it->nthreads; i++) {
 		struct wt_scn_tctx *tc = &it->t[i];
 

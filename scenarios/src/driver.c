@@ -50,7 +50,8 @@ int wt_scn_run_all(const struct wt_scn_list *l, const struct wt_scn_opts *o,
 	if (!r)
 		return -1;
 	for (unsigned i = 0; i < l->n; i++) {
-		if (wt_scn_run(l->v[i], o, &r[i]))
+		if (o->isolate ? wt_scn_run_isolated(l->v[i], o, &r[i]) :
+				 wt_scn_run(l->v[i], o, &r[i]))
 			ret = -1;
 		(*nout)++;
 		if (r[i].skipped)

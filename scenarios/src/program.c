@@ -20,6 +20,7 @@
  * world is built, before any thread runs, and held like an open dirfd.
  */
 #define _GNU_SOURCE	/* O_PATH */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,6 +230,38 @@ static int walk_parse(const char *s, const struct word *w, unsigned n,
 	return 0;
 }
 
+/* harness-fault crash|hang [one-in N] (scenario.h) */
+static int fault_parse(const char *text, const struct word *w, unsigned n,
+		       struct wt_scn_op *op, size_t *col_off, char *msg,
+		       size_t msglen)
+{
+	char num[24], *end;
+
+	op->kind = WT_SCN_OP_FAULT;
+	op->fault_one_in = 1;
+	if (n < 2 || (!word_is(text, &w[1], "crash") &&
+		      !word_is(text, &w[1], "hang")))
+		return perr(col_off, msg, msglen, n < 2 ? w[0].off : w[1].off,
+			    "usage: harness-fault crash|hang [one-in N]");
+	op->fault = word_is(text, &w[1], "crash") ? WT_SCN_FAULT_CRASH
+						  : WT_SCN_FAULT_HANG;
+	if (n == 2)
+		return 0;
+	if (n != 4 || !word_is(text, &w[2], "one-in"))
+		return perr(col_off, msg, msglen, w[2].off,
+			    "usage: harness-fault crash|hang [one-in N]");
+	if (w[3].len >= sizeof(num) || text[w[3].off] < '0' ||
+	    text[w[3].off] > '9')
+		return perr(col_off, msg, msglen, w[3].off, "bad N");
+	memcpy(num, text + w[3].off, w[3].len);
+	num[w[3].len] = '\0';
+	errno = 0;
+	op->fault_one_in = strtoull(num, &end, 10);
+	if (*end || errno || !op->fault_one_in)
+		return perr(col_off, msg, msglen, w[3].off, "bad N (>= 1)");
+	return 0;
+}
+
 int wt_scn_op_parse(const char *text, struct wt_scn_op *op, size_t *col_off,
 		    char *msg, size_t msglen)
 {
@@ -240,6 +273,8 @@ int wt_scn_op_parse(const char *text, struct wt_scn_op *op, size_t *col_off,
 		return perr(col_off, msg, msglen, 0, "empty program item");
 	if (n == 32)
 		return perr(col_off, msg, msglen, w[31].off, "too many words");
+	if (word_is(text, &w[0], "harness-fault"))
+		return fault_parse(text, w, n, op, col_off, msg, msglen);
 	for (unsigned e = 0; e < WT_WALK__COUNT; e++) {
 		if (!word_is(text, &w[0], entry_names[e]))
 			continue;

@@ -874,9 +874,15 @@ static void print_verdict(FILE *out, const struct wt_scn_result *r)
 	fflush(out);
 }
 
+void wt_scn_print_outcome(FILE *out, const struct wt_scn_result *r)
+{
+	print_failures(out, r);
+	print_verdict(out, r);
+}
+
 /* --- a scenario --- */
 
-static int result_init(struct wt_scn_result *r, const struct wt_scenario *s,
+int wt_scn_result_init(struct wt_scn_result *r, const struct wt_scenario *s,
 		       const struct wt_scn_opts *o)
 {
 	memset(r, 0, sizeof(*r));
@@ -957,6 +963,11 @@ static int one(struct wt_scn_result *r, const struct wt_scn_opts *o,
 
 	if (r->mode == WT_SCN_STRESS)	/* the token serialises: asked only */
 		traced = o->trace_stress;
+	if (o->live) {	/* the parent names this iteration if it dies */
+		__atomic_store_n(&o->live->iteration, index, __ATOMIC_RELAXED);
+		__atomic_store_n(&o->live->seed, seed, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&o->live->beat, 1, __ATOMIC_RELEASE);
+	}
 	if (run_iteration(r, s, o, r->mode, index, seed, traced, true, unseen,
 			  &io))
 		return -1;
@@ -995,6 +1006,14 @@ static int one(struct wt_scn_result *r, const struct wt_scn_opts *o,
 		print_replay(o, s, &io);
 	keep_failures(r, &io, keep);
 	iter_out_free(&io);
+	if (o->live) {
+		__atomic_store_n(&o->live->done, index + 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&o->live->nfailures, r->nfailures,
+				 __ATOMIC_RELAXED);
+		__atomic_store_n(&o->live->failing_iterations,
+				 r->failing_iterations, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&o->live->beat, 1, __ATOMIC_RELEASE);
+	}
 	return 0;
 }
 
@@ -1038,7 +1057,7 @@ int wt_scn_iteration(const struct wt_scenario *s, const struct wt_scn_opts *o,
 	*failures = NULL;
 	if (trace)
 		*trace = NULL;
-	if (result_init(&r, s, &one))
+	if (wt_scn_result_init(&r, s, &one))
 		goto out;
 	if (r.mode != WT_SCN_SIM || calibrate_pct(&r, &one))
 		goto out;
@@ -1069,7 +1088,7 @@ int wt_scn_run(const struct wt_scenario *s, const struct wt_scn_opts *o,
 	unsigned reruns = 0;
 	int ret = 0;
 
-	if (result_init(r, s, o))
+	if (wt_scn_result_init(r, s, o))
 		return -1;
 	if (r->mode == WT_SCN_STRESS && s->policy == WT_SCN_DIRECTED) {
 		r->skipped = true;

@@ -62,6 +62,26 @@ struct wt_scn_opts {
 	/* replay: one iteration whose seed is `seed', fully traced */
 	bool replay;
 	FILE *trace_out;		/* replay: the trace and the timeline */
+	/*
+	 * Crash isolation (isolate.c): wt_scn_run_all runs each scenario
+	 * in a forked child, so a signal or a hang becomes a failure of
+	 * kind crash/hang and the run goes on.  live is the child's
+	 * progress in memory shared with the parent (NULL: not isolated).
+	 */
+	bool isolate;
+	struct wt_scn_live *live;
+	uint64_t cap_ns;		/* a scenario's real-time cap; 0: none */
+};
+
+/* What an isolated child tells its parent as it goes (shared memory):
+ * the iteration it is in, so a crash names it. */
+struct wt_scn_live {
+	uint64_t iteration;		/* index of the iteration running */
+	uint64_t seed;			/* its seed */
+	uint64_t done;			/* iterations finished */
+	uint64_t nfailures;		/* failures counted so far */
+	uint64_t failing_iterations;	/* iterations with a failure so far */
+	uint64_t beat;			/* moves at every iteration start and end */
 };
 
 struct wt_scn_result {
@@ -136,6 +156,23 @@ struct wt_trace;
 int wt_scn_iteration(const struct wt_scenario *s, const struct wt_scn_opts *o,
 		     uint64_t seed, bool traced, json_t **failures,
 		     struct wt_trace **trace);
+/*
+ * wt_scn_run in a forked child with a watchdog (isolate.c): the same
+ * result, or, when the child dies of a signal or exits without one, a
+ * failure of kind `crash' (its signal, iteration, seed and replay); when
+ * an iteration makes no progress for the scenario's timeout + 5 s
+ * (WT_SCN_HANG_GRACE_S), the child is killed and the failure is a
+ * `hang'.  Prints what wt_scn_run prints.  0, or -1 (reported).
+ */
+#define WT_SCN_HANG_GRACE_S	5
+int wt_scn_run_isolated(const struct wt_scenario *s,
+			const struct wt_scn_opts *opts,
+			struct wt_scn_result *r);
+/* The runner's pieces isolate.c builds a crash's result with: an empty
+ * result for s, and its lines (the failures and the verdict). */
+int wt_scn_result_init(struct wt_scn_result *r, const struct wt_scenario *s,
+		       const struct wt_scn_opts *o);
+void wt_scn_print_outcome(FILE *out, const struct wt_scn_result *r);
 
 /* The memory model scenario s runs under in mode `mode' with opts o. */
 enum wt_scn_memory wt_scn_memory_of(const struct wt_scenario *s,

@@ -68,7 +68,15 @@ enum wt_scn_op_kind {
 	WT_SCN_OP_VERB,		/* a writer verb, executed by sim/tree */
 	WT_SCN_OP_LOOP,		/* begin of a loop block: count, end */
 	WT_SCN_OP_END,		/* end of a loop block: begin */
+	WT_SCN_OP_FAULT,	/* harness-fault: tests of crash isolation */
 };
+
+/* `harness-fault crash|hang [one-in N]': the harness itself crashes
+ * (SIGSEGV) or hangs (no point is ever reached again) when the op runs,
+ * in every iteration or only in those whose seed is a multiple of N (so
+ * that the replay of that seed does it again).  For the tests of crash
+ * isolation (isolate.c); no scenario that tests the model uses it. */
+enum wt_scn_fault { WT_SCN_FAULT_CRASH, WT_SCN_FAULT_HANG };
 
 struct wt_scn_op {
 	enum wt_scn_op_kind kind;
@@ -78,6 +86,8 @@ struct wt_scn_op {
 	void *verb;		/* sim/tree's parsed verb (verbs.c) */
 	uint64_t count;		/* loop: repetitions, 0 = until stopped */
 	unsigned match;		/* loop: index of the matching end/begin */
+	enum wt_scn_fault fault;	/* harness-fault */
+	uint64_t fault_one_in;		/* 1: every iteration */
 };
 
 struct wt_scn_thread {

@@ -139,21 +139,33 @@ static void token_give(struct wt_stress *s, struct wt_stress_thread *st)
 	__atomic_fetch_add(&s->token_serving, 1, __ATOMIC_RELEASE);
 }
 
-static void stress_delay(uint64_t ns)
-{
-	if (ns < WT_STRESS_SPIN_DELAY_NS) {
-		uint64_t end = now_ns() + ns;
+/* Slices of a long delay: the watchdog's abandon is seen within one. */
+#define WT_STRESS_DELAY_SLICE_NS 10000000ull
 
+/*
+ * A delay the watchdog can end: a long one sleeps in slices and leaves
+ * through wt_thread_exit() once the run is abandoned (an injected 300 s
+ * delay must not outlive the scenario's timeout).
+ */
+static void stress_delay(struct wt_stress *s, uint64_t ns)
+{
+	uint64_t end = now_ns() + ns;
+
+	if (ns < WT_STRESS_SPIN_DELAY_NS) {
 		while (now_ns() < end)
 			cpu_relax();
-	} else {
+		return;
+	}
+	for (uint64_t now = now_ns(); now < end; now = now_ns()) {
+		uint64_t left = end - now < WT_STRESS_DELAY_SLICE_NS ?
+				end - now : WT_STRESS_DELAY_SLICE_NS;
 		struct timespec ts = {
-			.tv_sec = (time_t)(ns / 1000000000ull),
-			.tv_nsec = (long)(ns % 1000000000ull),
+			.tv_sec = (time_t)(left / 1000000000ull),
+			.tv_nsec = (long)(left % 1000000000ull),
 		};
 
-		while (nanosleep(&ts, &ts) && errno == EINTR)
-			;
+		nanosleep(&ts, NULL);	/* EINTR: the loop sleeps again */
+		stress_check_abandon(s);
 	}
 }
 
@@ -192,7 +204,7 @@ static void stress_point(struct wt_sched *base, struct wt_thread *t,
 	}
 	stress_check_abandon(s);
 	if (t->pending_delay_ns)
-		stress_delay(t->pending_delay_ns);
+		stress_delay(s, t->pending_delay_ns);
 	if (t->pending_yield)
 		sched_yield();
 	if (t->pending_preempt_thread >= 0)
