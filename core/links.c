@@ -18,7 +18,11 @@
 
 int set_root(struct nameidata *nd)
 {
-	/* Jumping to the real root in a scoped lookup would escape it. */
+	/*
+	 * A scoped walk's root is fixed by path_init (the dirfd); taking the
+	 * task's root instead would let it out.  path_init never leaves a
+	 * scoped walk without a root, so this cannot be reached.
+	 */
 	if (nd->flags & LOOKUP_IS_SCOPED) {
 		wt_violation(WT_CHECK_INVARIANT, NULL, NULL,
 			     "set_root in a scoped lookup");
@@ -35,48 +39,59 @@ int set_root(struct nameidata *nd)
 	return 0;
 }
 
+/* RCU mode: stand on the root, checked against the seq it was taken with. */
+static int jump_root_rcu(struct nameidata *nd)
+{
+	struct dentry *d = nd->root.dentry;
+
+	nd->path = nd->root;
+	nd->inode = nd_d_inode(d);
+	nd->seq = nd->root_seq;
+	/*
+	 * Validates the root against nd->root_seq, sampled when the
+	 * root was taken (set_root, or path_init for a scoped or
+	 * preset root): the inode we just loaded is then the root's,
+	 * and the walk's invariant holds at the root.  Without it a
+	 * root renamed or made negative in between would be walked
+	 * from with a stale inode.  No zoo bug removes it.
+	 */
+	if (ND_TAGGED(&d->wt, read_seqcount_retry_at(&d->d_seq, nd->seq,
+				   "nd_jump_root.root_seq"))) {
+		nd_count(nd, WT_PATH_RESTART_ND_JUMP_ROOT_SEQ);
+		return -ECHILD;
+	}
+	nd_validated(nd, d, nd->seq);
+	return 0;
+}
+
 /* Go to the root: an absolute name, or an absolute symlink body. */
 int nd_jump_root(struct nameidata *nd)
 {
+	int err;
+
+	/*
+	 * RESOLVE_BENEATH: a jump to a root always leaves the starting
+	 * point.  RESOLVE_NO_XDEV: a jump that changes mount crosses one;
+	 * but while nd->path is still unset (path_init on an absolute name)
+	 * the walk has no mount to leave, so that jump is let through.
+	 */
 	if (nd->flags & LOOKUP_BENEATH)
 		return -EXDEV;
-	if (nd->flags & LOOKUP_NO_XDEV) {
-		/* Absolute path arguments to path_init() are allowed. */
-		if (nd->path.mnt != NULL && nd->path.mnt != nd->root.mnt)
-			return -EXDEV;
-	}
-	if (!nd->root.mnt) {
-		int error = set_root(nd);
-
-		if (error)
-			return error;
-	}
+	if ((nd->flags & LOOKUP_NO_XDEV) && nd->path.mnt &&
+	    nd->path.mnt != nd->root.mnt)
+		return -EXDEV;
+	err = nd_need_root(nd);
+	if (err)
+		return err;
 	if (nd->flags & LOOKUP_RCU) {
-		struct dentry *d;
-
-		nd->path = nd->root;
-		d = nd->path.dentry;
-		nd->inode = nd_d_inode(d);
-		nd->seq = nd->root_seq;
-		/*
-		 * Validates the root against nd->root_seq, sampled when the
-		 * root was taken (set_root, or path_init for a scoped or
-		 * preset root): the inode we just loaded is then the root's,
-		 * and the walk's invariant holds at the root.  Without it a
-		 * root renamed or made negative in between would be walked
-		 * from with a stale inode.  No zoo bug removes it.
-		 */
-		if (ND_TAGGED(&d->wt, read_seqcount_retry_at(&d->d_seq, nd->seq,
-					   "nd_jump_root.root_seq"))) {
-			nd_count(nd, WT_PATH_RESTART_ND_JUMP_ROOT_SEQ);
-			return -ECHILD;
-		}
-		nd_validated(nd, d, nd->seq);
+		err = jump_root_rcu(nd);
+		if (err)
+			return err;
 	} else {
 		path_put(&nd->path);
+		path_get(&nd->root);
 		nd->path = nd->root;
-		path_get(&nd->path);
-		nd->inode = d_inode(nd->path.dentry);
+		nd->inode = d_inode(nd->root.dentry);
 	}
 	nd->state |= ND_JUMPED;
 	return 0;
@@ -100,36 +115,40 @@ static void record_jump(struct nameidata *nd, uint32_t magic)
  */
 int nd_jump_link(struct nameidata *nd, const struct path *path)
 {
-	int error = -ELOOP;
+	int refuse = 0;
 
+	/* RESOLVE_NO_MAGICLINKS: refused like a symlink would be */
 	if (nd->flags & LOOKUP_NO_MAGICLINKS)
-		goto err;
-	error = -EXDEV;
-	if (nd->flags & LOOKUP_NO_XDEV) {
-		if (nd->path.mnt != path->mnt)
-			goto err;
+		refuse = -ELOOP;
+	/* RESOLVE_NO_XDEV: the target is on another mount */
+	else if ((nd->flags & LOOKUP_NO_XDEV) && path->mnt != nd->path.mnt)
+		refuse = -EXDEV;
+	/*
+	 * A magic link can point anywhere, the far side of a scoped walk's
+	 * root included, and nothing here would notice: scoped walks
+	 * refuse them all.
+	 */
+	else if (nd->flags & LOOKUP_IS_SCOPED)
+		refuse = -EXDEV;
+	if (refuse) {
+		path_put(path);
+		return refuse;
 	}
-	/* Not currently safe for scoped-lookups. */
-	if (nd->flags & LOOKUP_IS_SCOPED)
-		goto err;
 	path_put(&nd->path);
 	nd->path = *path;
-	nd->inode = d_inode(nd->path.dentry);
+	nd->inode = d_inode(path->dentry);
 	nd->state |= ND_JUMPED;
 	record_jump(nd, 1);
 	return 0;
-
-err:
-	path_put(path);
-	return error;
 }
 
+/* Pop the innermost link; REF mode drops the references the stack held. */
 void put_link(struct nameidata *nd)
 {
-	struct saved *last = nd->stack + --nd->depth;
-
-	if (!(nd->flags & LOOKUP_RCU))
-		path_put(&last->link);
+	nd->depth--;
+	if (nd->flags & LOOKUP_RCU)
+		return;
+	path_put(&nd->stack[nd->depth].link);
 }
 
 /*
@@ -169,35 +188,37 @@ void nd_free_stack(struct nameidata *nd)
 	}
 }
 
+/* Room on the link stack for one more link: 0, -ELOOP, -ENOMEM, -ECHILD. */
 static int reserve_stack(struct nameidata *nd, struct path *link)
 {
-	bool grabbed_link;
+	bool link_held, unlazied;
 
-	if (nd->total_link_count++ >= MAXSYMLINKS)
+	nd->total_link_count++;
+	if (nd->total_link_count > MAXSYMLINKS)
 		return -ELOOP;
-	if (nd->depth != EMBEDDED_LEVELS)
-		return 0;
-	if (nd->stack != nd->internal)
+	/* only the step past the embedded levels needs the full stack */
+	if (nd->depth != EMBEDDED_LEVELS || nd->stack != nd->internal)
 		return 0;
 	if (nd_alloc_stack(nd))
 		return 0;
 	if (!(nd->flags & LOOKUP_RCU))
 		return -ENOMEM;
 	/*
-	 * We need to grab the link before we unlazy, and we can't skip the
-	 * unlazy even if we fail to grab it: cleanup needs it.  A grabbed
-	 * link with a failed unlazy, or the reverse, is a restart.
+	 * RCU mode tries the allocation again from REF mode.  The link is
+	 * not on the stack yet, so try_to_unlazy would not legitimize it:
+	 * we do that first, and call try_to_unlazy whatever came of it,
+	 * since only after an unlazy (good or failed) can terminate_walk
+	 * drop what the link got.  Either one failing is a restart.
 	 */
-	grabbed_link = legitimize_path(nd, link, nd->next_seq,
-				       WT_PATH_RESTART_LEGITIMIZE_LINK_DEAD,
-				       WT_PATH_RESTART_LEGITIMIZE_LINK_SEQ);
-	if (!try_to_unlazy(nd, grabbed_link ? WT_PATH_UNLAZY_LINK_STACK
-					    : WT_PATH_RESTART_LINK_STACK,
-			   WT_PATH_RESTART_LINK_STACK) || !grabbed_link)
+	link_held = legitimize_path(nd, link, nd->next_seq,
+				    WT_PATH_RESTART_LEGITIMIZE_LINK_DEAD,
+				    WT_PATH_RESTART_LEGITIMIZE_LINK_SEQ);
+	unlazied = try_to_unlazy(nd, link_held ? WT_PATH_UNLAZY_LINK_STACK
+					       : WT_PATH_RESTART_LINK_STACK,
+				 WT_PATH_RESTART_LINK_STACK);
+	if (!unlazied || !link_held)
 		return -ECHILD;
-	if (nd_alloc_stack(nd))
-		return 0;
-	return -ENOMEM;
+	return nd_alloc_stack(nd) ? 0 : -ENOMEM;
 }
 
 /*
@@ -212,14 +233,15 @@ static int may_follow_link(struct nameidata *nd, struct inode *inode)
 	if (!nd->walker->protected_symlinks)
 		return 0;
 	uid = wt_load(inode, i_uid);
-	/* Allowed if owner and follower match. */
-	if (uid == nd->task->cred.uid)
-		return 0;
-	/* Allowed if parent directory not sticky and world-writable. */
-	if ((nd->dir_mode & (01000 | 0002)) != (01000 | 0002))
-		return 0;
-	/* Allowed if parent directory and link owner match. */
-	if (nd->dir_uid == uid)
+	/*
+	 * Three ways the link is trusted: the one following it owns it; the
+	 * directory is not both sticky (01000) and world-writable (0002), so
+	 * no stranger could have planted it there; or it belongs to the
+	 * directory's owner.
+	 */
+	if (uid == nd->task->cred.uid ||
+	    (nd->dir_mode & 01002) != 01002 ||
+	    uid == nd->dir_uid)
 		return 0;
 	if (nd->flags & LOOKUP_RCU) {
 		nd_count(nd, WT_PATH_RESTART_MAY_FOLLOW_LINK);
@@ -276,12 +298,19 @@ static const char *save_body(struct nameidata *nd, struct saved *last,
 	return last->body;
 }
 
+/* The link led nowhere further (a pure jump): done with it. */
+static const char *link_done(struct nameidata *nd)
+{
+	put_link(nd);
+	return NULL;
+}
+
 static const char *pick_link_body(struct nameidata *nd, struct saved *last,
 				  struct path *link, struct inode *inode)
 {
 	struct path jump = { NULL, NULL };
 	const char *res;
-	int error;
+	int err;
 
 	res = wt_load_acquire(inode, i_link);
 	if (res) {
@@ -299,10 +328,8 @@ static const char *pick_link_body(struct nameidata *nd, struct saved *last,
 					     "get_link jumped in RCU mode");
 				return ERR_PTR(-ECHILD);
 			}
-			error = nd_jump_link(nd, &jump);
-			if (error)
-				return ERR_PTR(error);
-			goto all_done;
+			err = nd_jump_link(nd, &jump);
+			return err ? ERR_PTR(err) : link_done(nd);
 		}
 		if (res == ERR_PTR(-ESTALE))
 			nd_count(nd, WT_PATH_ESTALE_GET_LINK);
@@ -313,18 +340,25 @@ static const char *pick_link_body(struct nameidata *nd, struct saved *last,
 	if (IS_ERR(res))
 		return res;
 	if (*res == '/') {
-		error = nd_jump_root(nd);
-		if (error)
-			return ERR_PTR(error);
+		/* an absolute body: start again from the root, past its slashes */
+		err = nd_jump_root(nd);
+		if (err)
+			return ERR_PTR(err);
 		record_jump(nd, 0);
-		while (*++res == '/')
-			;
+		res += strspn(res, "/");
 	}
-	if (*res)
-		return res;
-all_done:	/* pure jump */
-	put_link(nd);
-	return NULL;
+	return *res ? res : link_done(nd);
+}
+
+/* A new top of the link stack for link (its name and body come later). */
+static struct saved *push_link(struct nameidata *nd, const struct path *link)
+{
+	struct saved *top = &nd->stack[nd->depth];
+
+	top->link = *link;
+	top->seq = nd->next_seq;
+	nd->depth++;
+	return top;
 }
 
 /*
@@ -337,7 +371,7 @@ const char *pick_link(struct nameidata *nd, struct path *link,
 		      struct inode *inode, int flags)
 {
 	struct saved *last;
-	int error;
+	int err;
 
 	if (nd->flags & LOOKUP_RCU) {
 		/*
@@ -356,20 +390,18 @@ const char *pick_link(struct nameidata *nd, struct path *link,
 	} else if (link->mnt == nd->path.mnt) {
 		mntget(link->mnt);
 	}
-	error = reserve_stack(nd, link);
-	if (error) {
+	err = reserve_stack(nd, link);
+	if (err) {
+		/* not pushed: REF mode still owns link's references here */
 		if (!(nd->flags & LOOKUP_RCU))
 			path_put(link);
-		return ERR_PTR(error);
+		return ERR_PTR(err);
 	}
-	last = nd->stack + nd->depth++;
-	last->link = *link;
-	last->seq = nd->next_seq;
-	if (flags & WALK_TRAILING) {
-		error = may_follow_link(nd, inode);
-		if (error)
-			return ERR_PTR(error);
-	}
+	last = push_link(nd, link);
+	/* fs.protected_symlinks judges only the last component's link */
+	err = (flags & WALK_TRAILING) ? may_follow_link(nd, inode) : 0;
+	if (err)
+		return ERR_PTR(err);
 	/*
 	 * openat2's RESOLVE_NO_SYMLINKS: no link is followed, not even a
 	 * trailing one (ELOOP).  Zoo WT_BUG_NO_SYMLINKS_IGNORED
