@@ -53,6 +53,19 @@ static inline void nd_count(struct nameidata *nd, enum wt_path id)
 		nd_record_fallback(nd, id);
 }
 
+/*
+ * REF mode: drop a path the walk stepped to.  Its dentry reference is
+ * always ours; its mount reference only when the mount is not shared,
+ * i.e. not the one the walk already holds.
+ */
+static inline void path_put_step(const struct path *p,
+				 const struct vfsmount *shared)
+{
+	dput(p->dentry);
+	if (p->mnt != shared)
+		mntput(p->mnt);
+}
+
 /* Dentry fields every RCU-mode reader loads through wt_load(). */
 static inline unsigned nd_d_flags(const struct dentry *d)
 {

@@ -98,7 +98,7 @@ int __legitimize_mnt(struct wt_world *w, struct vfsmount *bastard,
 		}
 	}
 	unlock_mount_hash(w);
-	/* caller will mntput() */
+	/* the count stays raised: it is the caller's to put, outside RCU */
 	*how = LEGIT_MNT_MNTPUT;
 	return -1;
 }
@@ -108,16 +108,22 @@ bool legitimize_mnt(struct wt_world *w, struct vfsmount *bastard,
 		    unsigned seq)
 {
 	enum legit_mnt how;
-	int res = __legitimize_mnt(w, bastard, seq, &how);
 
-	if (!res)
+	switch (__legitimize_mnt(w, bastard, seq, &how)) {
+	case 0:
 		return true;
-	if (res < 0) {
-		/* mntput may be the final put: it may sleep, so not under RCU */
-		rcu_read_unlock();
-		mntput(bastard);
-		rcu_read_lock();
+	case 1:
+		return false;
+	default:
+		break;
 	}
+	/*
+	 * Failed, but left holding a count.  Our put may be the last one,
+	 * and a last mntput may sleep: it cannot run inside the RCU section.
+	 */
+	rcu_read_unlock();
+	mntput(bastard);
+	rcu_read_lock();
 	return false;
 }
 
@@ -143,10 +149,11 @@ bool path_connected(struct vfsmount *mnt, struct dentry *dentry)
 	struct super_block *sb = mnt->mnt_sb;
 	struct dentry *root = mnt_root_of(mnt);
 
-	/* Bind mounts can have disconnected paths */
-	if (root == wt_load(sb, s_root))
-		return true;
-	return is_subdir(dentry, root);
+	/*
+	 * A mount of the whole filesystem contains every dentry of it; only
+	 * a mount of a subtree (a bind mount) can lose one to a rename.
+	 */
+	return root == wt_load(sb, s_root) || is_subdir(dentry, root);
 }
 
 static bool mount_has_parent(struct mount *m)
@@ -340,6 +347,9 @@ mount_lock_moved:
 static int follow_automount(struct nameidata *nd, struct path *path,
 			    int *count, unsigned lookup_flags)
 {
+	const unsigned wants_mount = LOOKUP_PARENT | LOOKUP_DIRECTORY |
+				     LOOKUP_OPEN | LOOKUP_CREATE |
+				     LOOKUP_AUTOMOUNT;
 	struct dentry *dentry = path->dentry;
 	const struct dentry_operations *op;
 	struct wt_ident at;
@@ -350,14 +360,13 @@ static int follow_automount(struct nameidata *nd, struct path *path,
 	 * up as a directory (trailing slash), opened, created under, or
 	 * crossed.  A negative automount point always needs the daemon.
 	 */
-	if (!(lookup_flags & (LOOKUP_PARENT | LOOKUP_DIRECTORY | LOOKUP_OPEN |
-			      LOOKUP_CREATE | LOOKUP_AUTOMOUNT)) &&
-	    d_inode(dentry))
+	if (!(lookup_flags & wants_mount) && d_inode(dentry))
 		return -EISDIR;
-	/* No need to trigger automounts if mountpoint crossing is disabled. */
+	/* RESOLVE_NO_XDEV: the mount we would trigger is one we may not enter */
 	if (lookup_flags & LOOKUP_NO_XDEV)
 		return -EXDEV;
-	if (count && (*count)++ >= MAXSYMLINKS)
+	/* automounts share the walk's MAXSYMLINKS budget with symlinks */
+	if (count && ++*count > MAXSYMLINKS)
 		return -ELOOP;
 	op = wt_load(dentry, d_op);
 	if (!op || !op->d_automount)
@@ -370,49 +379,78 @@ static int follow_automount(struct nameidata *nd, struct path *path,
 	return ret;
 }
 
+/*
+ * REF mode, a dentry the filesystem manages (autofs): ask it (op, the
+ * dentry's d_op, loaded by the caller) whether the walk may pass, which
+ * may block.  Its answer (0, -EISDIR or -errno); *flags is reloaded after
+ * it, since the filesystem may change them.
+ */
+static int manage_transit(struct path *path,
+			  const struct dentry_operations *op,
+			  unsigned lookup_flags, unsigned *flags)
+{
+	int verdict;
+
+	/* RESOLVE_NO_XDEV: a managed point is a mount crossing to be */
+	if (lookup_flags & LOOKUP_NO_XDEV)
+		return -EXDEV;
+	verdict = (op && op->d_manage) ? op->d_manage(path, false) : 0;
+	*flags = nd_d_flags(path->dentry);
+	return verdict;
+}
+
+/*
+ * REF mode: move path from a mountpoint to the root of mounted (which
+ * lookup_mnt returned referenced).  The old mount's reference is dropped
+ * only when it was ours (put_mnt), not the caller's.
+ */
+static void cross_onto(struct nameidata *nd, struct path *path,
+		       struct vfsmount *mounted, bool put_mnt)
+{
+	struct wt_ident from = wt_ident_of(path->mnt, path->dentry, NULL);
+	struct wt_ident to;
+	struct dentry *top;
+
+	dput(path->dentry);
+	if (put_mnt)
+		mntput(path->mnt);
+	top = dget(mnt_root_of(mounted));
+	*path = (struct path){ .mnt = mounted, .dentry = top };
+	to = wt_ident_of(mounted, top, d_inode(top));
+	if (nd_recording(nd))
+		nd_record(nd, WT_STEP_MOUNT, &from, &to, NULL, 0, 0, 0, NULL, 0);
+}
+
 static int __traverse_mounts(struct nameidata *nd, struct path *path,
 			     unsigned flags, bool *jumped, int *count,
 			     unsigned lookup_flags)
 {
-	struct vfsmount *mnt = path->mnt;
-	bool need_mntput = false;
-	int ret = 0;
+	struct vfsmount *start_mnt = path->mnt;
+	bool crossed = false;	/* path->mnt is then a reference of ours */
+	int err = 0;
 
-	while (flags & DCACHE_MANAGED_DENTRY) {	/* bounded by *count and the mount pile */
-		/* Let the filesystem manage the transit without i_rwsem. */
+	/* bounded by *count and by the height of the mount pile */
+	while (flags & DCACHE_MANAGED_DENTRY) {
 		if (flags & DCACHE_MANAGE_TRANSIT) {
-			const struct dentry_operations *op = wt_load(path->dentry, d_op);
-
-			if (lookup_flags & LOOKUP_NO_XDEV) {
-				ret = -EXDEV;
-				break;
-			}
-			ret = op && op->d_manage ? op->d_manage(path, false) : 0;
-			flags = nd_d_flags(path->dentry);
-			if (ret < 0)
+			err = manage_transit(path, wt_load(path->dentry, d_op),
+					     lookup_flags, &flags);
+			if (err < 0)
 				break;
 		}
-		if (flags & DCACHE_MOUNTED) {	/* something's mounted on it.. */
+		/*
+		 * DCACHE_MOUNTED says that some namespace has a mount here;
+		 * lookup_mnt finds it only when it is in ours.
+		 */
+		if (flags & DCACHE_MOUNTED) {
 			struct vfsmount *mounted = lookup_mnt(path);
 
-			if (mounted) {		/* ... in our namespace */
-				struct wt_ident from = wt_ident_of(path->mnt, path->dentry, NULL);
-				struct wt_ident to;
-
-				dput(path->dentry);
-				if (need_mntput)
-					mntput(path->mnt);
-				path->mnt = mounted;
-				path->dentry = dget(mnt_root_of(mounted));
-				to = wt_ident_of(mounted, path->dentry, d_inode(path->dentry));
-				if (nd_recording(nd))
-					nd_record(nd, WT_STEP_MOUNT, &from, &to, NULL, 0,
-						  0, 0, NULL, 0);
-				/* here we know it's positive */
+			if (mounted) {
+				cross_onto(nd, path, mounted, crossed);
+				crossed = true;
+				/* a mount's root is never a negative dentry */
 				flags = nd_d_flags(path->dentry);
-				need_mntput = true;
 				if (lookup_flags & LOOKUP_NO_XDEV) {
-					ret = -EXDEV;
+					err = -EXDEV;
 					break;
 				}
 				continue;
@@ -420,21 +458,25 @@ static int __traverse_mounts(struct nameidata *nd, struct path *path,
 		}
 		if (!(flags & DCACHE_NEED_AUTOMOUNT))
 			break;
-		/* uncovered automount point */
-		ret = follow_automount(nd, path, count, lookup_flags);
+		/* an automount point with nothing on it (in our namespace) yet */
+		err = follow_automount(nd, path, count, lookup_flags);
 		flags = nd_d_flags(path->dentry);
-		if (ret < 0)
+		if (err < 0)
 			break;
 	}
-	if (ret == -EISDIR)
-		ret = 0;
-	/* possible if you race with several mount --move */
-	if (need_mntput && path->mnt == mnt)
-		mntput(path->mnt);
-	if (!ret && d_is_negative_flags(flags))
-		ret = -ENOENT;
-	*jumped = need_mntput;
-	return ret;
+	/* -EISDIR: stop here and keep the path, which is no error */
+	err = err == -EISDIR ? 0 : err;
+	/*
+	 * Racing mount --moves can bring the pile back round to the mount
+	 * we started on.  The caller keeps its own reference to that one
+	 * and will not put path->mnt, so ours must go now.
+	 */
+	if (crossed && path->mnt == start_mnt)
+		mntput(start_mnt);
+	if (!err && d_is_negative_flags(flags))
+		err = -ENOENT;
+	*jumped = crossed;
+	return err;
 }
 
 /* REF mode: cross mounts and automounts at path; path keeps the refs. */
@@ -443,14 +485,40 @@ static int traverse_mounts(struct nameidata *nd, struct path *path,
 {
 	unsigned flags = nd_d_flags(path->dentry);
 
-	/* fastpath */
-	if (!(flags & DCACHE_MANAGED_DENTRY)) {
-		*jumped = false;
-		if (d_is_negative_flags(flags))
-			return -ENOENT;
-		return 0;
-	}
-	return __traverse_mounts(nd, path, flags, jumped, count, lookup_flags);
+	if (flags & DCACHE_MANAGED_DENTRY)
+		return __traverse_mounts(nd, path, flags, jumped, count,
+					 lookup_flags);
+	/* the usual case: nothing mounted, managed or to be automounted */
+	*jumped = false;
+	return d_is_negative_flags(flags) ? -ENOENT : 0;
+}
+
+/*
+ * RCU mode part of handle_mounts: 1 when the walk stays in RCU mode
+ * (nothing to cross, or __follow_mount_rcu reached the top), 0 when it
+ * gave up and the unlazy succeeded (REF mode goes on from dentry), or
+ * -ECHILD.
+ */
+static int handle_mounts_rcu(struct nameidata *nd, struct dentry *dentry,
+			     struct path *path)
+{
+	const struct path from = *path;
+	const unsigned from_seq = nd->next_seq;
+	const uint32_t mark = nd_recording(nd) ? nd->record->nsteps : 0;
+	enum wt_path ok, fail;
+
+	if (!(nd_d_flags(dentry) & DCACHE_MANAGED_DENTRY) ||
+	    __follow_mount_rcu(nd, path, &ok, &fail))
+		return 1;
+	/*
+	 * Before giving up, __follow_mount_rcu may have crossed mounts:
+	 * moved *path, nd->next_seq and the record.  REF-walk will redo
+	 * those crossings from dentry, so all three go back to the start.
+	 */
+	*path = from;
+	nd->next_seq = from_seq;
+	nd_record_rewind(nd, mark);
+	return try_to_unlazy_next(nd, dentry, ok, fail) ? 0 : -ECHILD;
 }
 
 /*
@@ -462,39 +530,23 @@ static int traverse_mounts(struct nameidata *nd, struct path *path,
 int handle_mounts(struct nameidata *nd, struct dentry *dentry,
 		  struct path *path)
 {
-	bool jumped;
-	int ret;
+	bool crossed;
+	int err;
 
-	path->mnt = nd->path.mnt;
-	path->dentry = dentry;
+	*path = (struct path){ .mnt = nd->path.mnt, .dentry = dentry };
 	if (nd->flags & LOOKUP_RCU) {
-		unsigned int seq = nd->next_seq;
-		uint32_t mark = nd_recording(nd) ? nd->record->nsteps : 0;
-		enum wt_path ok, fail;
+		int stay = handle_mounts_rcu(nd, dentry, path);
 
-		if (!(nd_d_flags(dentry) & DCACHE_MANAGED_DENTRY))
-			return 0;
-		if (__follow_mount_rcu(nd, path, &ok, &fail))
-			return 0;
-		/* *path and nd->next_seq might've been clobbered; so might
-		 * the record, with crossings REF-walk will redo. */
-		path->mnt = nd->path.mnt;
-		path->dentry = dentry;
-		nd->next_seq = seq;
-		nd_record_rewind(nd, mark);
-		if (!try_to_unlazy_next(nd, dentry, ok, fail))
-			return -ECHILD;
+		if (stay)
+			return stay > 0 ? 0 : stay;
 	}
-	ret = traverse_mounts(nd, path, &jumped, &nd->total_link_count,
+	err = traverse_mounts(nd, path, &crossed, &nd->total_link_count,
 			      nd->flags);
-	if (jumped)
+	if (crossed)
 		nd->state |= ND_JUMPED;
-	if (ret) {
-		dput(path->dentry);
-		if (path->mnt != nd->path.mnt)
-			mntput(path->mnt);
-	}
-	return ret;
+	if (err)
+		path_put_step(path, nd->path.mnt);
+	return err;
 }
 
 /*
@@ -504,16 +556,16 @@ int handle_mounts(struct nameidata *nd, struct dentry *dentry,
 bool path_is_under(struct wt_world *w, const struct path *path,
 		   const struct path *root)
 {
-	struct mount *mnt = real_mount(path->mnt);
-	struct dentry *dentry = path->dentry;
-	bool res;
+	struct mount *m = real_mount(path->mnt);
+	struct dentry *d = path->dentry;
+	bool reached, under;
 
 	read_seqlock_excl(&w->mount_lock);
-	while (&mnt->mnt != root->mnt && mnt_has_parent(mnt)) {
-		dentry = mnt->mnt_mountpoint;
-		mnt = mnt->mnt_parent;
-	}
-	res = &mnt->mnt == root->mnt && is_subdir(dentry, root->dentry);
+	/* climb towards root's mount; each mount is left by its mountpoint */
+	for (; &m->mnt != root->mnt && mnt_has_parent(m); m = m->mnt_parent)
+		d = m->mnt_mountpoint;
+	reached = &m->mnt == root->mnt;
+	under = reached && is_subdir(d, root->dentry);
 	read_sequnlock_excl(&w->mount_lock);
-	return res;
+	return under;
 }
