@@ -154,6 +154,24 @@ static inline int nd_need_root(struct nameidata *nd)
 int nd_jump_root(struct nameidata *nd);
 int nd_jump_link(struct nameidata *nd, const struct path *path);
 void put_link(struct nameidata *nd);
+/*
+ * The walk has reached the last component of the innermost link body:
+ * that link is done with (RCU mode held nothing on it; REF mode puts it).
+ */
+static inline void put_finished_link(struct nameidata *nd)
+{
+	if (nd->depth)
+		put_link(nd);
+}
+/*
+ * A successful walk gives its result away: *to takes nd->path's
+ * references, and terminate_walk() then has nothing there to put.
+ */
+static inline void nd_hand_over_path(struct nameidata *nd, struct path *to)
+{
+	*to = nd->path;
+	nd->path = (struct path){ .mnt = NULL, .dentry = NULL };
+}
 const char *pick_link(struct nameidata *nd, struct path *link,
 		      struct inode *inode, int flags);
 void nd_free_stack(struct nameidata *nd);

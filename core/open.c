@@ -88,48 +88,47 @@ static int acc_mode_of(uint64_t flags)
 
 int build_open_flags(const struct open_how *how, struct open_flags *op)
 {
+	const uint64_t both_scopes = RESOLVE_BENEATH | RESOLVE_IN_ROOT;
+	const uint64_t resolve = how->resolve;
 	uint64_t flags = how->flags;
-	unsigned lookup_flags = 0;
-	int acc_mode = acc_mode_of(flags);
+	const bool creating = flags & O_CREAT;
+	const bool exclusive = creating && (flags & O_EXCL);
+	unsigned lookup_flags;
 
-	if (how->resolve & ~(uint64_t)VALID_RESOLVE_FLAGS)
+	if (resolve & ~(uint64_t)VALID_RESOLVE_FLAGS)
 		return -EINVAL;
-	/* Scoping flags are mutually exclusive. */
-	if ((how->resolve & RESOLVE_BENEATH) && (how->resolve & RESOLVE_IN_ROOT))
+	/* BENEATH and IN_ROOT each say what the root is: pick one */
+	if ((resolve & both_scopes) == both_scopes)
 		return -EINVAL;
-	if (flags & O_CREAT) {
-		if (how->mode & ~(uint64_t)07777)
-			return -EINVAL;
-		op->mode = (umode_t)(how->mode | WT_S_IFREG);
-	} else {
-		if (how->mode != 0)
-			return -EINVAL;
-		op->mode = 0;
-	}
+	/* a mode is for a create, and then only its permission bits */
+	if (how->mode & ~(uint64_t)(creating ? 07777 : 0))
+		return -EINVAL;
+	op->mode = creating ? (umode_t)(how->mode | WT_S_IFREG) : 0;
 	/* O_CREAT and O_DIRECTORY together mean nothing sane (6.4+). */
-	if ((flags & (O_DIRECTORY | O_CREAT)) == (O_DIRECTORY | O_CREAT))
+	if (creating && (flags & O_DIRECTORY))
 		return -EINVAL;
-	if (flags & O_PATH)
-		acc_mode = 0;
 	op->open_flag = (int)flags;
-	if (flags & O_TRUNC)
-		acc_mode |= MAY_WRITE;
-	op->acc_mode = acc_mode;
-	op->intent = (flags & O_PATH) ? 0 : LOOKUP_OPEN;
-	if (flags & O_CREAT) {
-		op->intent |= LOOKUP_CREATE;
-		if (flags & O_EXCL) {
-			op->intent |= LOOKUP_EXCL;
-			flags |= O_NOFOLLOW;
-		}
-	}
-	if (flags & O_DIRECTORY)
-		lookup_flags |= LOOKUP_DIRECTORY;
-	if (!(flags & O_NOFOLLOW))
-		lookup_flags |= LOOKUP_FOLLOW;
-	lookup_flags |= wt_resolve_lookup_flags(how->resolve & ~(uint64_t)RESOLVE_CACHED);
-	if (how->resolve & RESOLVE_CACHED) {
-		/* Don't bother even trying for create/truncate opens */
+	/* O_PATH reads and writes nothing; O_TRUNC writes, even then */
+	op->acc_mode = ((flags & O_PATH) ? 0 : acc_mode_of(flags)) |
+		       ((flags & O_TRUNC) ? MAY_WRITE : 0);
+	op->intent = ((flags & O_PATH) ? 0 : LOOKUP_OPEN) |
+		     (creating ? LOOKUP_CREATE : 0) |
+		     (exclusive ? LOOKUP_EXCL : 0);
+	/*
+	 * O_CREAT|O_EXCL fails on any existing name, a symlink included:
+	 * the link is not followed to see whether its target exists.
+	 */
+	if (exclusive)
+		flags |= O_NOFOLLOW;
+	lookup_flags = wt_resolve_lookup_flags(resolve & ~(uint64_t)RESOLVE_CACHED);
+	lookup_flags |= (flags & O_DIRECTORY) ? LOOKUP_DIRECTORY : 0;
+	lookup_flags |= (flags & O_NOFOLLOW) ? 0 : LOOKUP_FOLLOW;
+	if (resolve & RESOLVE_CACHED) {
+		/*
+		 * A create or a truncate always has to block (the directory's
+		 * lock, the write), so a cached-only attempt could never
+		 * succeed: refuse it up front.
+		 */
 		if (flags & (O_TRUNC | O_CREAT))
 			return -EAGAIN;
 		lookup_flags |= LOOKUP_CACHED;
@@ -224,8 +223,11 @@ static struct dentry *lookup_open(struct nameidata *nd, struct wt_file *file,
 	if (d_inode(dentry))
 		return dentry;	/* cached positive: the open happens later */
 	/*
-	 * Checking write permission is tricky: O_CREAT opens work as long
-	 * as the file exists.  Check, and if not granted clear O_CREAT.
+	 * O_CREAT of a name that exists needs no write permission on the
+	 * directory, and we do not know yet whether it exists (the lookup
+	 * below may find it).  So a refusal is kept in create_error, O_CREAT
+	 * is dropped so that nothing gets created, and the refusal is
+	 * returned only if the name is still negative at the end.
 	 */
 	if (open_flag & O_CREAT) {
 		create_error = inode_permission(&nd->task->cred, dir_inode,
@@ -250,7 +252,7 @@ static struct dentry *lookup_open(struct nameidata *nd, struct wt_file *file,
 		}
 		record_open_lookup(nd, dentry);
 	}
-	/* Negative dentry, just create the file */
+	/* still no inode, and creating is allowed: make the file */
 	if (!d_inode(dentry) && (open_flag & O_CREAT)) {
 		dentry = create_last(nd, dentry, op->mode);
 		if (IS_ERR(dentry))
@@ -298,8 +300,8 @@ static bool trailing_slashes(const struct nameidata *nd)
 /*
  * lookup_fast_for_open - the opportunistic dcache lookup of open's last
  * component, O_CREAT included (6.12+, "fs: try an opportunistic lookup for
- * O_CREAT opens too"; before it every O_CREAT open unlazied here).  We
- * _can_ be in RCU mode.  A dentry to step into (RCU mode: unreferenced,
+ * O_CREAT opens too"; before it every O_CREAT open unlazied here).  It
+ * may run in RCU mode.  A dentry to step into (RCU mode: unreferenced,
  * its seq in nd->next_seq, which step_into checks), NULL when lookup_open
  * has to decide under the directory's lock (still in RCU mode only for
  * an O_CREAT open: O_EXCL, or a negative dentry), or ERR_PTR.
@@ -307,24 +309,24 @@ static bool trailing_slashes(const struct nameidata *nd)
 static struct dentry *lookup_fast_for_open(struct nameidata *nd, int open_flag)
 {
 	uint32_t mark = nd_recording(nd) ? nd->record->nsteps : 0;
+	const bool creating = open_flag & O_CREAT;
+	const bool want_dir = trailing_slashes(nd);
 	struct dentry *dentry;
 
-	if (open_flag & O_CREAT) {
-		/* nothing with a trailing slash is created: no lookup at all */
-		if (trailing_slashes(nd))
-			return ERR_PTR(-EISDIR);
-		/*
-		 * Don't bother on an O_EXCL create: a positive dentry is
-		 * EEXIST and a negative one is created, both decided under
-		 * i_rwsem, so the dcache has nothing to save us.
-		 */
-		if (open_flag & O_EXCL)
-			return NULL;
-	}
-	if (trailing_slashes(nd))
-		nd->flags |= LOOKUP_FOLLOW | LOOKUP_DIRECTORY;
+	/* nothing with a trailing slash is created: no lookup at all */
+	if (creating && want_dir)
+		return ERR_PTR(-EISDIR);
+	/*
+	 * An O_EXCL create gains nothing from the dcache: a positive dentry
+	 * means EEXIST and a negative one a create, and both are decided
+	 * under i_rwsem by lookup_open.
+	 */
+	if (creating && (open_flag & O_EXCL))
+		return NULL;
+	if (want_dir)
+		nd->flags |= LOOKUP_DIRECTORY | LOOKUP_FOLLOW;
 	dentry = lookup_fast(nd);
-	if (IS_ERR_OR_NULL(dentry) || !(open_flag & O_CREAT))
+	if (!creating || IS_ERR_OR_NULL(dentry))
 		return dentry;
 	/*
 	 * Discard negative dentries: the create needs the directory's
@@ -346,26 +348,35 @@ static struct dentry *lookup_fast_for_open(struct nameidata *nd, int open_flag)
 	return dentry;
 }
 
-/* open_last_lookups for a LAST_NORM component; the name is tagged. */
-static const char *open_last_norm(struct nameidata *nd, struct wt_file *file,
-				  const struct open_flags *op)
+/*
+ * Step onto the last component's dentry.  When that gives a symlink body
+ * to walk, the intent flags come off: they are for the open's final
+ * component, which the body's walk has not reached yet
+ * (open_last_lookups puts them back when it does).
+ */
+static const char *open_step_into(struct nameidata *nd, struct dentry *dentry)
 {
-	int open_flag = op->open_flag;
-	struct dentry *dentry;
-	const char *res;
+	const char *body;
 
-	/* we _can_ be in RCU mode here */
-	dentry = lookup_fast_for_open(nd, open_flag);
-	if (IS_ERR(dentry))
-		return ERR_CAST(dentry);
-	if (dentry)
-		goto finish_lookup;
+	put_finished_link(nd);
+	body = step_into(nd, WALK_TRAILING, dentry);
+	if (body)
+		nd->flags &= ~(LOOKUP_OPEN | LOOKUP_CREATE | LOOKUP_EXCL);
+	return body;
+}
+
+/*
+ * No dentry from the dcache: lookup_open decides under the directory's
+ * lock, which only REF mode may take.  0, or -ECHILD.
+ */
+static int open_last_leave_rcu(struct nameidata *nd, int open_flag)
+{
 	if (!(open_flag & O_CREAT)) {
 		/* the kernel's WARN_ON_ONCE: lookup_fast unlazies on a miss */
 		if (nd->flags & LOOKUP_RCU) {
 			wt_violation(WT_CHECK_INVARIANT, NULL, NULL,
 				     "lookup_fast missed and stayed in RCU mode");
-			return ERR_PTR(-ECHILD);
+			return -ECHILD;
 		}
 	} else if (nd->flags & LOOKUP_RCU) {
 		/*
@@ -374,25 +385,40 @@ static const char *open_last_norm(struct nameidata *nd, struct wt_file *file,
 		 * lookup_open blocks on i_rwsem, which RCU-walk may not.
 		 */
 		if (!try_to_unlazy(nd, UNLAZY_WHY(OPEN_CREATE)))
-			return ERR_PTR(-ECHILD);
+			return -ECHILD;
 	}
 	assert(!(nd->flags & LOOKUP_RCU));
+	return 0;
+}
+
+/* open_last_lookups for a LAST_NORM component; the name is tagged. */
+static const char *open_last_norm(struct nameidata *nd, struct wt_file *file,
+				  const struct open_flags *op)
+{
+	struct dentry *dentry;
+	int err;
+
+	/* RCU mode or REF mode: lookup_fast_for_open handles both */
+	dentry = lookup_fast_for_open(nd, op->open_flag);
+	if (dentry)
+		return IS_ERR(dentry) ? ERR_CAST(dentry)
+				      : open_step_into(nd, dentry);
+	err = open_last_leave_rcu(nd, op->open_flag);
+	if (err)
+		return ERR_PTR(err);
 	dentry = open_locked(nd, file, op);
 	if (IS_ERR(dentry))
 		return ERR_CAST(dentry);
-	if (file->created) {
-		dput(nd->path.dentry);
-		nd->path.dentry = dentry;
-		nd->inode = d_inode(dentry);
-		return NULL;
-	}
-finish_lookup:
-	if (nd->depth)
-		put_link(nd);
-	res = step_into(nd, WALK_TRAILING, dentry);
-	if (res)
-		nd->flags &= ~(LOOKUP_OPEN | LOOKUP_CREATE | LOOKUP_EXCL);
-	return res;
+	if (!file->created)
+		return open_step_into(nd, dentry);
+	/*
+	 * We made this file ourselves: it is no symlink and nothing is
+	 * mounted on it, so nd moves onto it directly (nd->path.mnt stays).
+	 */
+	dput(nd->path.dentry);
+	nd->path.dentry = dentry;
+	nd->inode = d_inode(dentry);
+	return NULL;
 }
 
 static const char *open_last_lookups(struct nameidata *nd,
@@ -403,8 +429,7 @@ static const char *open_last_lookups(struct nameidata *nd,
 
 	nd->flags |= op->intent;
 	if (nd->last_type != LAST_NORM) {
-		if (nd->depth)
-			put_link(nd);
+		put_finished_link(nd);
 		return handle_dots(nd, nd->last_type);
 	}
 	nd_tag_component(nd);
@@ -430,7 +455,7 @@ static int may_open(struct nameidata *nd, int acc_mode)
 	return inode_permission(&nd->task->cred, inode, acc_mode);
 }
 
-/* Handle the last step of open(): REF mode from here. */
+/* What open() does once the name is resolved; REF mode from here on. */
 static int do_open(struct nameidata *nd, struct wt_file *file,
 		   const struct open_flags *op)
 {
@@ -468,17 +493,20 @@ static int path_openat(struct nameidata *nd, unsigned flags, void *arg)
 	const char *s;
 	int error;
 
-	file->created = false;
-	file->open_flag = a->op->open_flag;
-	file->path.mnt = NULL;
-	file->path.dentry = NULL;
-	s = path_init(nd, flags);
-	/* bounded: each round walks a trailing symlink's body */
-	while (!(error = link_path_walk(s, nd)) &&
-	       (s = open_last_lookups(nd, file, a->op)) != NULL)
-		;
-	if (!error)
-		error = do_open(nd, file, a->op);
+	*file = (struct wt_file){ .created = false,
+				  .open_flag = a->op->open_flag,
+				  .path = { .mnt = NULL, .dentry = NULL } };
+	/* one round per trailing symlink body; bounded by MAXSYMLINKS */
+	for (s = path_init(nd, flags);;) {
+		error = link_path_walk(s, nd);
+		if (error)
+			break;
+		s = open_last_lookups(nd, file, a->op);
+		if (!s) {
+			error = do_open(nd, file, a->op);
+			break;
+		}
+	}
 	if (nd_recording(nd)) {
 		struct wt_ident none = { 0, 0, 0 };
 		struct wt_ident to = nd->path.dentry ?
@@ -488,11 +516,8 @@ static int path_openat(struct nameidata *nd, unsigned flags, void *arg)
 		if (!error)
 			nd_validated_all(nd);
 	}
-	if (!error) {
-		file->path = nd->path;
-		nd->path.mnt = NULL;
-		nd->path.dentry = NULL;
-	}
+	if (!error)
+		nd_hand_over_path(nd, &file->path);
 	terminate_walk(nd);
 	return error;
 }
