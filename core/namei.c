@@ -138,7 +138,7 @@ static struct dentry *lookup_fast_rcu(struct nameidata *nd, int *status,
 	if (!try_to_unlazy_next(nd, dentry, ok, fail))
 		return ERR_PTR(-ECHILD);
 	if (*status == -ECHILD) {
-		/* we'd been told to redo it in non-rcu mode */
+		/* -ECHILD meant "ask again when you may block": now we may */
 		*status = d_revalidate(nd, dentry, nd->flags);
 		*ref_answer = true;
 	}
@@ -153,9 +153,10 @@ static struct dentry *lookup_fast_rcu(struct nameidata *nd, int *status,
  * NULL when the cache has nothing usable (the walk is then in REF mode
  * and goes to lookup_slow), or ERR_PTR.
  *
- * No rename_lock here: in the off chance of a false negative due to a
- * concurrent rename, the caller falls back to the non-racy lookup
- * (lookup_slow's d_alloc_parallel retries under rename_lock).
+ * rename_lock is not taken: a rename racing with the lockless hash walk
+ * can make it miss a name that is there.  Such a miss only sends the walk
+ * on to lookup_slow, whose d_alloc_parallel looks again under
+ * rename_lock.
  */
 struct dentry *lookup_fast(struct nameidata *nd)
 {
@@ -201,9 +202,9 @@ static struct dentry *__lookup_slow(struct nameidata *nd,
 {
 	struct inode *inode = d_inode(dir);
 	const struct inode_operations *iop = wt_load(inode, i_op);
-	struct dentry *dentry, *old;
+	struct dentry *dentry, *found;
 
-	/* Don't go there if it's already dead */
+	/* a directory removed while we waited for its lock has no names */
 	if (wt_load(inode, i_flags) & S_DEAD)
 		return ERR_PTR(-ENOENT);
 	/* What every filesystem's ->lookup answers first (simple_lookup). */
@@ -240,11 +241,12 @@ static struct dentry *__lookup_slow(struct nameidata *nd,
 			dput(dentry);
 			return ERR_PTR(error ? error : -ESTALE);
 		}
-		old = iop->lookup(inode, dentry, flags);
+		found = iop->lookup(inode, dentry, flags);
 		d_lookup_done(dentry);
-		if (old) {
+		/* the filesystem may answer with another dentry, or an error */
+		if (found) {
 			dput(dentry);
-			dentry = old;
+			dentry = found;
 		}
 		if (dentry == ERR_PTR(-ESTALE))
 			nd_count(nd, WT_PATH_ESTALE_LOOKUP);
@@ -337,6 +339,18 @@ static const char *step_into_link(struct nameidata *nd, int flags,
 }
 
 /*
+ * Is a symlink met here followed?  Never for `..` (WALK_NOFOLLOW); a
+ * trailing one only when the caller asked (LOOKUP_FOLLOW); one in the
+ * middle of a name always.
+ */
+static bool follows_link(int flags, unsigned nd_flags)
+{
+	if (flags & WALK_NOFOLLOW)
+		return false;
+	return !(flags & WALK_TRAILING) || (nd_flags & LOOKUP_FOLLOW);
+}
+
+/*
  * step_into - move to dentry (nd->next_seq its seq in RCU mode; in REF
  * mode a reference the step takes over), crossing what is mounted on it,
  * or push the symlink it is.  NULL: moved, nd->path is the new place; a
@@ -353,11 +367,9 @@ const char *step_into(struct nameidata *nd, int flags, struct dentry *dentry)
 		return ERR_PTR(err);
 	dflags = nd_d_flags(path.dentry);
 	inode = nd_d_inode(path.dentry);
-	if (flags_is_symlink(dflags) &&
-	    !((flags & WALK_TRAILING) && !(nd->flags & LOOKUP_FOLLOW)) &&
-	    !(flags & WALK_NOFOLLOW))
+	if (flags_is_symlink(dflags) && follows_link(flags, nd->flags))
 		return step_into_link(nd, flags, &path, inode);
-	/* not a symlink or should not follow */
+	/* anything else, a link not followed included, is where nd goes */
 	if (nd->flags & LOOKUP_RCU) {
 		/*
 		 * Validates the child against nd->next_seq, sampled when the
@@ -389,49 +401,43 @@ const char *step_into(struct nameidata *nd, int flags, struct dentry *dentry)
 		if (!inode)
 			return ERR_PTR(-ENOENT);
 	} else {
-		dput(nd->path.dentry);
-		if (nd->path.mnt != path.mnt)
-			mntput(nd->path.mnt);
+		/* path's references take over from those on the old place */
+		path_put_step(&nd->path, path.mnt);
 	}
-	nd->path = path;
-	nd->inode = inode;
 	nd->seq = nd->next_seq;
+	nd->inode = inode;
+	nd->path = path;
 	return NULL;
 }
 
 static const char *walk_component(struct nameidata *nd, int flags)
 {
+	/* no more components in this name: a link body's is done with */
+	const bool name_ends = !(flags & WALK_MORE);
 	struct dentry *dentry;
 	const char *res;
 
 	/*
-	 * "." and ".." are special - ".." especially so because it has to
-	 * be able to know about the current root directory and parent
-	 * relationships.
+	 * `.` and `..` are not names to look up in the directory: `..`
+	 * depends on the walk's root and on the mount tree (handle_dots).
 	 */
 	if (nd->last_type != LAST_NORM) {
-		if (!(flags & WALK_MORE) && nd->depth)
-			put_link(nd);
+		if (name_ends)
+			put_finished_link(nd);
 		return handle_dots(nd, nd->last_type);
 	}
 	nd_tag_component(nd);
 	WT_EVENT("walk_component", nd->path.dentry);
 	dentry = lookup_fast(nd);
+	if (!dentry)
+		dentry = lookup_slow(nd, &nd->last, nd->path.dentry, nd->flags);
 	if (IS_ERR(dentry)) {
 		res = ERR_CAST(dentry);
-		goto out;
+	} else {
+		if (name_ends)
+			put_finished_link(nd);
+		res = step_into(nd, flags, dentry);
 	}
-	if (!dentry) {
-		dentry = lookup_slow(nd, &nd->last, nd->path.dentry, nd->flags);
-		if (IS_ERR(dentry)) {
-			res = ERR_CAST(dentry);
-			goto out;
-		}
-	}
-	if (!(flags & WALK_MORE) && nd->depth)
-		put_link(nd);
-	res = step_into(nd, flags, dentry);
-out:
 	nd_untag_component();
 	return res;
 }
@@ -481,65 +487,63 @@ static const char *hash_name(struct nameidata *nd, const char *name,
  */
 int link_path_walk(const char *name, struct nameidata *nd)
 {
-	int depth = 0;	/* depth <= nd->depth */
+	int depth = 0;	/* link bodies open in this call: at most nd->depth */
 	int err;
 
-	nd->last_type = LAST_ROOT;
 	nd->flags |= LOOKUP_PARENT;
+	nd->last_type = LAST_ROOT;
 	if (IS_ERR(name))
 		return (int)PTR_ERR(name);
-	while (*name == '/')
-		name++;
+	name += strspn(name, "/");
 	if (!*name) {
-		nd->dir_mode = 0;	/* short-circuit the 'hardening' idiocy */
+		/*
+		 * Only slashes: no component, no directory of one.  Zero
+		 * dir_mode so that may_follow_link's protected-symlinks test
+		 * finds no sticky world-writable directory to act on.
+		 */
+		nd->dir_mode = 0;
 		return 0;
 	}
-	/* At this point we know we have a real path component. */
 	for (;;) {
-		const char *link;
+		const char *body;
+		bool name_ends;
 
 		err = may_lookup(nd);
+		if (!err)
+			name = hash_name(nd, name, &err);
 		if (err)
 			return err;
-		name = hash_name(nd, name, &err);
-		if (err)
-			return err;
-		if (!*name)
-			goto OK;
-		/* If it wasn't NUL, it was '/': skip it and any more. */
-		do {
-			name++;
-		} while (*name == '/');
-		if (!*name) {
-OK:
-			/* pathname or trailing symlink, done */
-			if (!depth) {
-				nd->dir_uid = wt_load(nd->inode, i_uid);
-				nd->dir_mode = wt_load(nd->inode, i_mode);
-				nd->flags &= ~LOOKUP_PARENT;
-				return 0;
-			}
-			/* last component of nested symlink */
-			name = nd->stack[--depth].name;
-			link = walk_component(nd, 0);
-		} else {
-			/* not the last component */
-			link = walk_component(nd, WALK_MORE);
+		name += strspn(name, "/");
+		name_ends = !*name;
+		if (name_ends && !depth) {
+			/*
+			 * The final component is left to the caller, with what
+			 * may_follow_link will want to know of its directory.
+			 */
+			nd->dir_uid = wt_load(nd->inode, i_uid);
+			nd->dir_mode = wt_load(nd->inode, i_mode);
+			nd->flags &= ~LOOKUP_PARENT;
+			return 0;
 		}
-		if (link) {
-			if (IS_ERR(link))
-				return (int)PTR_ERR(link);
-			/* a symlink to follow */
+		/* a body's last component: then go on with the name around it */
+		if (name_ends)
+			name = nd->stack[--depth].name;
+		body = walk_component(nd, name_ends ? 0 : WALK_MORE);
+		if (IS_ERR(body))
+			return (int)PTR_ERR(body);
+		if (body) {
+			/* a link to follow: save where this name goes on */
 			nd->stack[depth++].name = name;
-			name = link;
+			name = body;
 			continue;
 		}
-		if (!flags_can_lookup(nd_d_flags(nd->path.dentry))) {
-			if ((nd->flags & LOOKUP_RCU) &&
-			    !try_to_unlazy(nd, UNLAZY_WHY(NOT_DIR)))
-				return -ECHILD;
-			return -ENOTDIR;
-		}
+		if (flags_can_lookup(nd_d_flags(nd->path.dentry)))
+			continue;
+		/* more components to come, and this is no directory */
+		if ((nd->flags & LOOKUP_RCU) &&
+		    !try_to_unlazy(nd, UNLAZY_WHY(NOT_DIR)))
+			return -ECHILD;
+		return -ENOTDIR;
 	}
 }
 
@@ -576,17 +580,34 @@ static const char *path_init_dir(struct nameidata *nd, const char *s)
 	return s;
 }
 
-/* must be paired with terminate_walk() */
+/*
+ * A scoped walk's root is where it starts (the dirfd): REF mode holds it
+ * as the walk's own, RCU mode checks it against the starting seq.
+ */
+static void root_at_start(struct nameidata *nd)
+{
+	nd->root = nd->path;
+	if (nd->flags & LOOKUP_RCU) {
+		nd->root_seq = nd->seq;
+		return;
+	}
+	nd->state |= ND_ROOT_GRABBED;
+	path_get(&nd->root);
+}
+
+/* Whatever it returns, a path_init() is followed by a terminate_walk(). */
 const char *path_init(struct nameidata *nd, unsigned flags)
 {
 	struct wt_world *w = nd->world;
 	const char *s = nd->pathname;
-	int error;
 
 	nd_record_attempt_begin(nd, flags);
 	WT_EVENT("path_init", NULL);
 	nd->unlazied = false;
-	/* LOOKUP_CACHED requires RCU, ask caller to retry */
+	/*
+	 * RESOLVE_CACHED is RCU-walk or nothing: its REF-walk retry stops
+	 * here with -EAGAIN (the caller may retry without it).
+	 */
 	if ((flags & (LOOKUP_RCU | LOOKUP_CACHED)) == LOOKUP_CACHED) {
 		nd_count(nd, WT_PATH_EAGAIN_CACHED);
 		return ERR_PTR(-EAGAIN);
@@ -595,12 +616,15 @@ const char *path_init(struct nameidata *nd, unsigned flags)
 		flags &= ~LOOKUP_RCU;
 		nd->unlazied = true;	/* a REF walk from the start */
 	}
-	if (flags & LOOKUP_RCU)
-		rcu_read_lock();
-	else
-		nd->seq = nd->next_seq = 0;
 	nd->flags = flags;
+	/* the start was not reached by name: complete_walk revalidates it */
 	nd->state |= ND_JUMPED;
+	if (!(flags & LOOKUP_RCU)) {
+		nd->seq = 0;	/* REF-walk samples no seqs */
+		nd->next_seq = 0;
+	} else {
+		rcu_read_lock();
+	}
 	nd->m_seq = read_seqcount_begin_at(&w->mount_lock.seqcount,
 					   "path_init.mount_lock");
 	nd->r_seq = read_seqcount_begin_at(&w->rename_lock.seqcount,
@@ -624,28 +648,23 @@ const char *path_init(struct nameidata *nd, unsigned flags)
 		record_start(nd, s);
 		return s;
 	}
-	nd->root.mnt = NULL;
-	nd->root.dentry = NULL;
-	/* Absolute pathname -- fetch the root (LOOKUP_IN_ROOT uses the dirfd). */
+	nd->root = (struct path){ .mnt = NULL, .dentry = NULL };
+	/*
+	 * A name that begins with '/' begins at the root -- except under
+	 * LOOKUP_IN_ROOT, whose root is the dirfd: that start is the
+	 * relative one below.
+	 */
 	if (*s == '/' && !(flags & LOOKUP_IN_ROOT)) {
-		error = nd_jump_root(nd);
-		if (error)
-			return ERR_PTR(error);
-		record_start(nd, s);
-		return s;
-	}
-	s = path_init_dir(nd, s);
-	if (IS_ERR(s))
-		return s;
-	/* For scoped lookups the root is the dirfd as well. */
-	if (flags & LOOKUP_IS_SCOPED) {
-		nd->root = nd->path;
-		if (flags & LOOKUP_RCU) {
-			nd->root_seq = nd->seq;
-		} else {
-			path_get(&nd->root);
-			nd->state |= ND_ROOT_GRABBED;
-		}
+		int err = nd_jump_root(nd);
+
+		if (err)
+			return ERR_PTR(err);
+	} else {
+		s = path_init_dir(nd, s);
+		if (IS_ERR(s))
+			return s;
+		if (flags & LOOKUP_IS_SCOPED)
+			root_at_start(nd);
 	}
 	record_start(nd, s);
 	return s;
@@ -653,19 +672,25 @@ const char *path_init(struct nameidata *nd, unsigned flags)
 
 static const char *lookup_last(struct nameidata *nd)
 {
-	/* a trailing slash: follow, and it must be a directory */
-	if (nd->last_type == LAST_NORM && nd->last.name[nd->last.len])
-		nd->flags |= LOOKUP_FOLLOW | LOOKUP_DIRECTORY;
+	const bool slash_after = nd->last_type == LAST_NORM &&
+				 nd->last.name[nd->last.len] != '\0';
+
+	/* "name/": follow a link there, and a directory it must be */
+	if (slash_after)
+		nd->flags |= LOOKUP_DIRECTORY | LOOKUP_FOLLOW;
 	return walk_component(nd, WALK_TRAILING);
 }
 
 /* Step into nd->path itself: cross what is mounted on it. */
 int handle_lookup_down(struct nameidata *nd)
 {
-	if (!(nd->flags & LOOKUP_RCU))
-		dget(nd->path.dentry);
+	struct dentry *here = nd->path.dentry;
+
+	/* step_into takes a seq (RCU mode) or a reference (REF mode) */
 	nd->next_seq = nd->seq;
-	return (int)PTR_ERR(step_into(nd, WALK_NOFOLLOW, nd->path.dentry));
+	if (!(nd->flags & LOOKUP_RCU))
+		dget(here);
+	return (int)PTR_ERR(step_into(nd, WALK_NOFOLLOW, here));
 }
 
 static void record_end(struct nameidata *nd, const struct path *at, int err)
@@ -680,58 +705,60 @@ static void record_end(struct nameidata *nd, const struct path *at, int err)
 		nd_validated_all(nd);
 }
 
+/* The end of an attempt: record it, give the result away, clean up. */
+static int finish_attempt(struct nameidata *nd, int err, struct path *result)
+{
+	record_end(nd, &nd->path, err);
+	if (!err)
+		nd_hand_over_path(nd, result);
+	terminate_walk(nd);
+	return err;
+}
+
 /* Returns 0 and *path (referenced) on success; -errno otherwise. */
 static int path_lookupat(struct nameidata *nd, unsigned flags,
 			 struct path *path)
 {
-	const char *s = path_init(nd, flags);
 	int err;
+	const char *s = path_init(nd, flags);
 
-	if ((flags & LOOKUP_DOWN) && !IS_ERR(s)) {
+	/* LOOKUP_DOWN: start on top of what is mounted on the start */
+	if (!IS_ERR(s) && (flags & LOOKUP_DOWN)) {
 		err = handle_lookup_down(nd);
-		if (err < 0)
-			s = ERR_PTR(err);
+		s = err < 0 ? ERR_PTR(err) : s;
 	}
-	/* bounded: each round walks a trailing symlink's body */
-	while (!(err = link_path_walk(s, nd)) &&
-	       (s = lookup_last(nd)) != NULL)
-		;
+	/* one round per trailing symlink body; bounded by MAXSYMLINKS */
+	for (;;) {
+		err = link_path_walk(s, nd);
+		if (err)
+			break;
+		s = lookup_last(nd);
+		if (!s)
+			break;
+	}
 	if (!err && (nd->flags & LOOKUP_MOUNTPOINT)) {
 		err = handle_lookup_down(nd);
-		nd->state &= ~ND_JUMPED;	/* no d_weak_revalidate(), please... */
+		/*
+		 * umount's walk: a weak revalidation of the result could say
+		 * ESTALE, and a stale mountpoint is what umount must reach.
+		 */
+		nd->state &= ~ND_JUMPED;
 	}
-	if (!err)
-		err = complete_walk(nd);
-	if (!err && (nd->flags & LOOKUP_DIRECTORY))
-		if (!flags_can_lookup(nd_d_flags(nd->path.dentry)))
-			err = -ENOTDIR;
-	record_end(nd, &nd->path, err);
-	if (!err) {
-		*path = nd->path;
-		nd->path.mnt = NULL;
-		nd->path.dentry = NULL;
-	}
-	terminate_walk(nd);
-	return err;
+	err = err ? err : complete_walk(nd);
+	if (!err && (nd->flags & LOOKUP_DIRECTORY) &&
+	    !flags_can_lookup(nd_d_flags(nd->path.dentry)))
+		err = -ENOTDIR;
+	return finish_attempt(nd, err, path);
 }
 
 /* Returns 0 and *parent (referenced) on success; -errno otherwise. */
 static int path_parentat(struct nameidata *nd, unsigned flags,
 			 struct path *parent)
 {
-	const char *s = path_init(nd, flags);
-	int err = link_path_walk(s, nd);
+	/* nd->path ends on the parent; the last component is not walked */
+	int err = link_path_walk(path_init(nd, flags), nd);
 
-	if (!err)
-		err = complete_walk(nd);
-	record_end(nd, &nd->path, err);
-	if (!err) {
-		*parent = nd->path;
-		nd->path.mnt = NULL;
-		nd->path.dentry = NULL;
-	}
-	terminate_walk(nd);
-	return err;
+	return finish_attempt(nd, err ? err : complete_walk(nd), parent);
 }
 
 /* getname()'s checks: the empty name, and PATH_MAX with its NUL. */
