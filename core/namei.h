@@ -92,19 +92,28 @@ struct saved {
 };
 
 struct nameidata {
+	/* where the walk stands */
 	struct path	path;
-	struct qstr	last;
-	struct path	root;
 	struct inode	*inode;		/* path.dentry->d_inode, validated */
-	unsigned int	flags, state;
-	unsigned	seq, next_seq, m_seq, r_seq;
-	int		last_type;
+	unsigned	seq;		/* path.dentry's d_seq (RCU mode) */
+	unsigned	next_seq;	/* d_seq of the dentry being stepped to */
+	/* the component in hand */
+	struct qstr	last;
+	int		last_type;	/* LAST_NORM, LAST_DOT, ... */
+	/* the walk's root, and the global samples taken at path_init */
+	struct path	root;
+	unsigned	root_seq;
+	unsigned	m_seq;		/* mount_lock */
+	unsigned	r_seq;		/* rename_lock */
+	unsigned int	flags;		/* LOOKUP_* */
+	unsigned int	state;		/* ND_* */
+	/* symlinks: the link stack and the walk's budget */
 	unsigned	depth;
 	int		total_link_count;
 	struct saved	*stack, internal[EMBEDDED_LEVELS];
 	const char	*pathname;	/* the name being walked */
 	const struct path *dir;		/* the dirfd's path, or NULL for the cwd */
-	unsigned	root_seq;
+	/* the last directory walked, for may_follow_link */
 	uint32_t	dir_uid;
 	umode_t		dir_mode;
 
@@ -163,9 +172,9 @@ struct open_how {
 
 /* build_open_flags()'s digest of an open_how */
 struct open_flags {
-	int open_flag;
-	umode_t mode;
+	int open_flag;		/* O_*, as given */
 	int acc_mode;		/* MAY_READ | MAY_WRITE */
+	umode_t mode;		/* of a file O_CREAT makes */
 	unsigned intent;	/* LOOKUP_OPEN | LOOKUP_CREATE | LOOKUP_EXCL */
 	unsigned lookup_flags;
 };

@@ -168,8 +168,8 @@ static int create_at(struct wt_world *w, const char *path, umode_t mode,
 			err = -ENOTDIR;
 		goto out;
 	}
-	/* "a/" asks for a directory: "you've been asking for (non-existent)
-	 * directory. -ENOENT for you" (filename_create); open: EISDIR. */
+	/* "a/" asks for a directory, which a create of anything else cannot
+	 * give: ENOENT, as filename_create answers; open says EISDIR. */
 	if (n.last.trailing_slash && !WT_S_ISDIR(mode)) {
 		err = WT_S_ISREG(mode) ? -EISDIR : -ENOENT;
 		goto out;

@@ -10,39 +10,45 @@
 #ifndef WT_SIM_VFS_LOOKUP_FLAGS_H
 #define WT_SIM_VFS_LOOKUP_FLAGS_H
 
-/* pathwalk mode */
-#define LOOKUP_FOLLOW		0x0001	/* follow links at the end */
-#define LOOKUP_DIRECTORY	0x0002	/* require a directory */
-#define LOOKUP_AUTOMOUNT	0x0004	/* force terminal automount */
-#define LOOKUP_EMPTY		0x4000	/* accept empty path [user_... only] */
-#define LOOKUP_DOWN		0x8000	/* follow mounts in the starting point */
-#define LOOKUP_MOUNTPOINT	0x0080	/* follow mounts in the end */
+/*
+ * The values are the kernel's; they are written here as bit numbers and
+ * grouped by who sets them.
+ */
 
-#define LOOKUP_REVAL		0x0020	/* tell ->d_revalidate() to trust no cache */
-#define LOOKUP_RCU		0x0040	/* RCU pathwalk mode; semi-internal */
+/* What the caller asks of the walk */
+#define LOOKUP_FOLLOW		(1 << 0) /* a trailing symlink is followed */
+#define LOOKUP_DIRECTORY	(1 << 1) /* the result must be a directory */
+#define LOOKUP_AUTOMOUNT	(1 << 2) /* even a plain stat mounts */
+#define LOOKUP_EMPTY		(1 << 14) /* "" is the start (AT_EMPTY_PATH) */
+#define LOOKUP_DOWN		(1 << 15) /* first cross the start's mounts */
+#define LOOKUP_MOUNTPOINT	(1 << 7) /* end atop the result's mounts */
 
-/* These tell filesystem methods that we are dealing with the final component... */
-#define LOOKUP_OPEN		0x0100	/* ... in open */
-#define LOOKUP_CREATE		0x0200	/* ... in object creation */
-#define LOOKUP_EXCL		0x0400	/* ... in target must not exist */
-#define LOOKUP_RENAME_TARGET	0x0800	/* ... in destination of rename() */
+/* The attempt's mode, which d_revalidate and ->lookup see */
+#define LOOKUP_REVAL		(1 << 5) /* third attempt: trust no cache */
+#define LOOKUP_RCU		(1 << 6) /* lockless: -ECHILD, not block */
 
-/* internal use only */
-#define LOOKUP_PARENT		0x0010
+/* The intent, set for the last component only */
+#define LOOKUP_OPEN		(1 << 8) /* it is opened */
+#define LOOKUP_CREATE		(1 << 9) /* it may be created */
+#define LOOKUP_EXCL		(1 << 10) /* it must not exist yet */
+#define LOOKUP_RENAME_TARGET	(1 << 11) /* it is what a rename replaces */
 
-/* Scoping flags for lookup. */
-#define LOOKUP_NO_SYMLINKS	0x010000 /* No symlink crossing. */
-#define LOOKUP_NO_MAGICLINKS	0x020000 /* No nd_jump_link() crossing. */
-#define LOOKUP_NO_XDEV		0x040000 /* No mountpoint crossing. */
-#define LOOKUP_BENEATH		0x080000 /* No escaping from starting point. */
-#define LOOKUP_IN_ROOT		0x100000 /* Treat dirfd as fs root. */
-#define LOOKUP_CACHED		0x200000 /* Only do cached lookup */
-/* LOOKUP_* flags which do scope-related checks based on the dirfd. */
+/* The walk's own: set while walking a component that is not the last */
+#define LOOKUP_PARENT		(1 << 4)
+
+/* openat2()'s RESOLVE_* flags, as the walk keeps them */
+#define LOOKUP_NO_SYMLINKS	(1 << 16) /* any symlink: ELOOP */
+#define LOOKUP_NO_MAGICLINKS	(1 << 17) /* a proc-style magic link: ELOOP */
+#define LOOKUP_NO_XDEV		(1 << 18) /* any mount crossing: EXDEV */
+#define LOOKUP_BENEATH		(1 << 19) /* leaving the dirfd's tree: EXDEV */
+#define LOOKUP_IN_ROOT		(1 << 20) /* the dirfd is the walk's root */
+#define LOOKUP_CACHED		(1 << 21) /* dcache only, never block: EAGAIN */
+/* The two that make the dirfd the walk's boundary (nd->root). */
 #define LOOKUP_IS_SCOPED	(LOOKUP_BENEATH | LOOKUP_IN_ROOT)
 
 /* Older kernels' internal flags, kept for the walker's state. */
-#define LOOKUP_JUMPED		0x1000
-#define LOOKUP_ROOT		0x2000
-#define LOOKUP_ROOT_GRABBED	0x0008
+#define LOOKUP_JUMPED		(1 << 12)
+#define LOOKUP_ROOT		(1 << 13)
+#define LOOKUP_ROOT_GRABBED	(1 << 3)
 
 #endif /* WT_SIM_VFS_LOOKUP_FLAGS_H */

@@ -447,6 +447,7 @@ int finish_automount(struct vfsmount *m, const struct path *path)
 {
 	struct dentry *dentry = path->dentry;
 	struct wt_world *w;
+	bool same_place;
 	int err = 0;
 
 	if (!m)
@@ -454,7 +455,13 @@ int finish_automount(struct vfsmount *m, const struct path *path)
 	if (IS_ERR(m))
 		return (int)PTR_ERR(m);
 	w = m_world(real_mount(m));
-	if (m->mnt_sb == path->mnt->mnt_sb && m->mnt_root == dentry) {
+	/*
+	 * d_automount gave back the tree the point is already in, rooted
+	 * at the point itself: mounting it there would be crossed into
+	 * the same point again, for ever.
+	 */
+	same_place = m->mnt_sb == path->mnt->mnt_sb && m->mnt_root == dentry;
+	if (same_place) {
 		err = -ELOOP;
 		goto discard;
 	}
@@ -463,9 +470,8 @@ int finish_automount(struct vfsmount *m, const struct path *path)
 	/* The trigger may have been removed while d_automount ran. */
 	if (dentry != path->mnt->mnt_root && d_unhashed(dentry))
 		err = -ENOENT;
-	/* Someone automounted first: quietly drop ours, as the kernel does
-	 * ("finding something that overmounts our mountpoint means quietly
-	 * drop what we've got"); the walker crosses theirs. */
+	/* Another automount of the point won the race: ours is dropped
+	 * without an error, and the walker crosses theirs instead. */
 	else if (!__lookup_mnt(path->mnt, dentry)) {
 		automount_attach(w, real_mount(m), path);
 		unlock_mount_hash(w);

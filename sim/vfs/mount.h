@@ -23,17 +23,17 @@
 #include "sim/vfs/fsops.h"
 #include "sim/vfs/types.h"
 
-/* mnt_flags (the kernel's values) */
-#define MNT_NOSUID	0x01
-#define MNT_NODEV	0x02
-#define MNT_NOEXEC	0x04
-#define MNT_NOATIME	0x08
-#define MNT_INTERNAL	0x4000
-#define MNT_LOCKED	0x800000
-#define MNT_DOOMED	0x1000000
-#define MNT_SYNC_UMOUNT	0x2000000
-#define MNT_MARKED	0x4000000
-#define MNT_UMOUNT	0x8000000
+/* mnt_flags: the kernel's values, written as bit numbers */
+#define MNT_NOSUID	(1 << 0)	/* set-id bits do nothing */
+#define MNT_NODEV	(1 << 1)	/* device nodes do not open */
+#define MNT_NOEXEC	(1 << 2)	/* nothing executes */
+#define MNT_NOATIME	(1 << 3)	/* atime is never updated */
+#define MNT_INTERNAL	(1 << 14)	/* in no namespace */
+#define MNT_LOCKED	(1 << 23)	/* may not be unmounted alone */
+#define MNT_DOOMED	(1 << 24)	/* being torn down */
+#define MNT_SYNC_UMOUNT	(1 << 25)	/* its umount does the last put */
+#define MNT_MARKED	(1 << 26)	/* picked by the umount in progress */
+#define MNT_UMOUNT	(1 << 27)	/* unmounted, awaiting its last put */
 
 /* Slots of mnt_count: thread id + 1; slot 0 is "no simulated thread". */
 #ifndef WT_MAX_THREADS
@@ -56,8 +56,8 @@ struct super_block {
 };
 
 struct vfsmount {
-	struct dentry *mnt_root;
-	struct super_block *mnt_sb;
+	struct super_block *mnt_sb;	/* the filesystem mounted */
+	struct dentry *mnt_root;	/* the dentry of it seen at the top */
 	int mnt_flags;			/* wt_load/wt_store on the mount */
 };
 
