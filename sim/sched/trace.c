@@ -39,18 +39,15 @@ void wt_trace_buf_reset(struct wt_trace_buf *b)
 uint64_t wt_trace_digest_event(uint64_t h, uint32_t thread,
 			       const struct wt_point *p, uint16_t flags)
 {
-	unsigned char b[14];
-	uint64_t nh = wt_point_name_hash(p);
+	/* Two words, each folded in with one multiply (trace.h); the
+	 * values, not their bytes in memory: the same on any host. */
+	uint64_t w = (uint64_t)thread |
+		     (uint64_t)(flags & WT_EV_DIGEST_FLAGS) << 32;
 
-	flags &= WT_EV_DIGEST_FLAGS;
-	/* Fixed little-endian layout: the digest is the same on any host. */
-	for (int i = 0; i < 4; i++)
-		b[i] = (unsigned char)(thread >> (8 * i));
-	for (int i = 0; i < 8; i++)
-		b[4 + i] = (unsigned char)(nh >> (8 * i));
-	b[12] = (unsigned char)flags;
-	b[13] = (unsigned char)(flags >> 8);
-	return wt_fnv1a(h, b, sizeof(b));
+	h = (h ^ wt_point_name_hash(p)) * WT_DIGEST_MUL;
+	h ^= h >> 32;
+	h = (h ^ w) * WT_DIGEST_MUL;
+	return h ^ (h >> 32);
 }
 
 struct wt_trace_event *wt_trace_buf_record(struct wt_trace_buf *b,

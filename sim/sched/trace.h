@@ -20,9 +20,13 @@
  * entries per ring; later tags are dropped (counted) and their events
  * carry no tag.
  *
- * The digest is FNV-1a (64-bit) over, for each event in order: the
- * thread id (u32, little-endian), the FNV-1a hash of the point's dotted
- * NAME (u64) and the flags (u16).  Names, not ids or addresses, so a
+ * The digest starts at WT_FNV1A_INIT and folds in, for each event in
+ * order, two 64-bit words, each as h = (h ^ word) * WT_DIGEST_MUL;
+ * h ^= h >> 32: first the FNV-1a hash of the point's dotted NAME, then
+ * thread id | flags << 32 (the flags of WT_EV_DIGEST_FLAGS).  (Until
+ * issue 19 it was FNV-1a over the same fields' 14 bytes: a byte at a
+ * time, the top symbol of a profile; digests of that time differ.)
+ * Names, not ids or addresses, so a
  * digest does not depend on link order or on the allocator; it does
  * depend on the build configuration (a build without hooks has other
  * points).  In sim mode the digest covers every event of the iteration,
@@ -52,6 +56,7 @@
  */
 #define WT_EV_FLUSH	0x4
 #define WT_EV_DIGEST_FLAGS (WT_EV_WAIT | WT_EV_FLUSH)
+#define WT_DIGEST_MUL	0x9e3779b97f4a7c15ull	/* odd: each fold is a bijection */
 
 struct wt_trace_event {
 	uint64_t seq;		/* sim: index in the iteration; stress: ticket */
