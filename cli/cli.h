@@ -40,7 +40,7 @@ int wt_cmd_options(int argc, char **argv);	/* main.c */
  */
 enum {
 	WT_OPT_SEED = 1, WT_OPT_MODE, WT_OPT_ITERATIONS, WT_OPT_DURATION,
-	WT_OPT_CPUS, WT_OPT_BUG, WT_OPT_MEMORY,
+	WT_OPT_CPUS, WT_OPT_BUG, WT_OPT_MEMORY, WT_OPT_POLICY,
 	WT_OPT_SCN__END		/* a command's own ids start here */
 };
 #define WT_OPT_ENTRY_SEED \
@@ -49,6 +49,8 @@ enum {
 	WT_OPT("bug", WT_OPT_BUG, 'b', "NAME", "switch a zoo bug on (walktorture bugs lists them)")
 #define WT_OPT_ENTRY_MEMORY \
 	WT_OPT("memory", WT_OPT_MEMORY, 0, "sc|tso", "the sim's memory model for every scenario (overrides memory:)")
+#define WT_OPT_ENTRY_POLICY \
+	WT_OPT("policy", WT_OPT_POLICY, 0, "random|pct|pos|explore", "the sim policy of every scenario without a schedule (twins too)")
 #define WT_OPT_ENTRIES_SCN \
 	WT_OPT_ENTRY_SEED, \
 	WT_OPT("mode", WT_OPT_MODE, 'm', "sim|stress", "the backend for every scenario (overrides mode:)"), \
@@ -56,7 +58,8 @@ enum {
 	WT_OPT("duration", WT_OPT_DURATION, 'd', "T", "time per scenario, e.g. 30s, 500ms (overrides its budget)"), \
 	WT_OPT("cpus", WT_OPT_CPUS, 0, "LIST", "stress threads bound to these PUs, e.g. 0-3,6"), \
 	WT_OPT_ENTRY_BUG, \
-	WT_OPT_ENTRY_MEMORY
+	WT_OPT_ENTRY_MEMORY, \
+	WT_OPT_ENTRY_POLICY
 /* --ktap FILE and --junit FILE (run, nightly, merge, report): ids no
  * command's own enum reaches; wt_cli_ci_write (cmd_report.c) writes
  * them from a results document: 0, or -1 (reported). */
@@ -74,6 +77,8 @@ void wt_cli_scn_defaults(struct wt_scn_opts *o);
 int wt_cli_memory_parse(const char *v, struct wt_scn_opts *o);
 /* An unknown bug name: the message, a suggestion and every name. */
 void wt_cli_unknown_bug(const char *cmd, const char *name);
+/* --policy P (random, pct, pos, explore): 0, or -1 (reported). */
+int wt_cli_policy_parse(const char *v, struct wt_scn_opts *o);
 
 /* Print "walktorture: message" to stderr and return WT_EXIT_USAGE. */
 int wt_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

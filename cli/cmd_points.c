@@ -38,9 +38,13 @@ int wt_cmd_points(int argc, char **argv)
 		const struct wt_point *p = wt_point_by_id(id);
 
 		if (json) {
-			json_array_append_new(arr, json_pack("{s:s, s:i, s:s, s:s, s:i, s:s}",
+			static const char *const acc[] = {
+				"none", "read", "write", "read-write" };
+
+			json_array_append_new(arr, json_pack("{s:s, s:i, s:s, s:s, s:s, s:i, s:s}",
 				"name", wt_point_name(p), "id", (int)id,
 				"kind", wt_point_kind_name(p->kind),
+				"access", acc[wt_point_kind_access(p->kind)],
 				"file", rel(p->file), "line", (int)p->line,
 				"description", p->desc ? p->desc : ""));
 		} else {

@@ -36,6 +36,7 @@
 #include "reports/results.h"
 #include "scenarios/src/minimize.h"
 #include "scenarios/src/driver.h"
+#include "scenarios/src/explore.h"
 #include "sim/sched/trace.h"
 
 /* --- RESULTS.json#N: the recorded command --- */
@@ -411,7 +412,7 @@ out:
 
 enum {
 	OPT_JSON = WT_OPT_SCN__END, OPT_ORDER, OPT_UNDIRECTED, OPT_MINIMIZE,
-	OPT_OUTPUT, OPT_SIGNATURE, OPT_FROM,
+	OPT_OUTPUT, OPT_SIGNATURE, OPT_FROM, OPT_PREEMPTS,
 };
 
 const struct wt_opt wt_opts_replay[] = {
@@ -424,6 +425,8 @@ const struct wt_opt wt_opts_replay[] = {
 	WT_OPT("output", OPT_OUTPUT, 'o', "FILE", "--minimize: the regression scenario to write"),
 	WT_OPT("signature", OPT_SIGNATURE, 0, "SIG", "--minimize: the failure signature to keep (RESULTS.json#N gives its record's)"),
 	WT_OPT("from", OPT_FROM, 0, "RESULTS.json#N", "--minimize: where the failure came from, for the scenario's description"),
+	WT_OPT_ENTRY_POLICY,
+	WT_OPT("preempts", OPT_PREEMPTS, 0, "SPEC", "policy explore: the iteration's schedule, as its replay line gives it"),
 	{ 0 }
 };
 
@@ -436,7 +439,8 @@ int wt_cmd_replay(int argc, char **argv)
 	struct wt_scn_result *r = NULL;
 	const char *pos[1], *v;
 	unsigned nr = 0, failed = 0;
-	const char *json_file = NULL, *order_file = NULL;
+	const char *json_file = NULL, *order_file = NULL, *preempts = NULL;
+	struct wt_preempt pre[WT_EXPLORE_MAX_PREEMPTS];
 	struct wt_trace_event *order = NULL;
 	struct wt_scn_opts o;
 	struct wt_opts p;
@@ -469,6 +473,8 @@ int wt_cmd_replay(int argc, char **argv)
 			mz.signature = v;
 		else if (id == OPT_FROM)
 			mz.from = v;
+		else if (id == OPT_PREEMPTS)
+			preempts = v;
 	}
 	if (id < 0) {
 		ret = wt_opts_exit(id);
@@ -503,6 +509,21 @@ int wt_cmd_replay(int argc, char **argv)
 	}
 	if (undirected && wt_scn_list_twins(&l, true, stderr))
 		goto out;
+	if (preempts) {
+		char msg[256];
+
+		if (wt_scn_policy_of(l.v[0], &o) != WT_SCN_EXPLORE) {
+			wt_usage_error("replay: --preempts is an explore "
+				       "iteration's schedule (--policy explore)");
+			goto out;
+		}
+		if (wt_explore_parse(l.v[0], preempts, pre, &o.npreempts, msg,
+				     sizeof(msg))) {
+			wt_usage_error("--preempts: %s", msg);
+			goto out;
+		}
+		o.preempts = pre;
+	}
 	if (order_file) {
 		order = load_order(order_file, l.v[0], &o.norder);
 		if (!order)

@@ -12,6 +12,10 @@
  * iteration's observed order to DIR (--out, else the current directory)
  * as NAME-SEED.order; its replay command replays that order in sim mode.
  *
+ * --policy P runs every scenario without a schedule under P (an
+ * undirected twin's too; a directed scenario keeps its schedule), and
+ * its failures' replay lines say so (README, "Policies").
+ *
  * --memory overrides the memory model of every sim-mode scenario (its
  * `memory:' key); stress-mode scenarios run on the machine's memory.
  *
@@ -107,6 +111,8 @@ int wt_cli_scn_option(int id, const char *v, struct wt_scn_opts *o,
 		break;
 	case WT_OPT_MEMORY:
 		return wt_cli_memory_parse(v, o) ? -1 : 1;
+	case WT_OPT_POLICY:
+		return wt_cli_policy_parse(v, o) ? -1 : 1;
 	case WT_OPT_CPUS:
 		if (cpus_option(v))
 			return -1;
@@ -135,6 +141,21 @@ int wt_cli_memory_parse(const char *v, struct wt_scn_opts *o)
 		wt_usage_error("unknown memory model '%s' (valid: sc, tso)", v);
 		return -1;
 	}
+	return 0;
+}
+
+int wt_cli_policy_parse(const char *v, struct wt_scn_opts *o)
+{
+	int p = wt_scn_policy_parse(v);
+
+	/* directed needs a schedule, which --policy cannot give */
+	if (p < 0 || p == WT_SCN_DIRECTED) {
+		wt_usage_error("unknown policy '%s' (valid: random, pct, pos, "
+			       "explore)", v);
+		return -1;
+	}
+	o->policy_set = true;
+	o->policy = (enum wt_scn_policy)p;
 	return 0;
 }
 

@@ -328,7 +328,7 @@ static int check_failure(struct vctx *v, json_t *fl)
 {
 	static const char *const req_str[] = { "kind", "message", "replay", NULL };
 	static const char *const null_str[] = {
-		"check", "seed", "thread", "explanation", NULL };
+		"check", "seed", "thread", "explanation", "preempts", NULL };
 	json_t *walk, *steps, *step, *tr, *x;
 	size_t mark;
 

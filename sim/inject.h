@@ -84,6 +84,26 @@ static inline const struct wt_point *wt_point_by_id(uint32_t id)
 	return id < wt_point_count() ? &__start_wt_points[id] : NULL;
 }
 
+/*
+ * What a point's operation does to the object its hook is given: read
+ * it, write it, or both (a read-modify-write).  What POS calls a race
+ * (two threads' next operations on one object, one a write) and what
+ * the explorer's reads-from pairs are made of (a read or an acquire
+ * observing the last write or release).  From the kind: a lock acquire
+ * reads the last release and writes the lock; a seq write, a store, a
+ * writer's step, an unlock and a grace period write; a refcount step is
+ * both; loads, seq reads and retries, hash steps and events read; RCU
+ * read-side marks, allocations and waits touch nothing shared.
+ */
+enum wt_access {
+	WT_ACC_NONE = 0,
+	WT_ACC_READ = 1,
+	WT_ACC_WRITE = 2,
+	WT_ACC_RMW = 3,
+};
+
+enum wt_access wt_point_kind_access(enum wt_point_kind kind);
+
 /* The kind's dotted name: "seq.read", "load", "lock", ... */
 const char *wt_point_kind_name(enum wt_point_kind kind);
 /* Parse a kind name; -1 when unknown. */

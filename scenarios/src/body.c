@@ -23,6 +23,7 @@
 #include "core/namei.h"
 #include "core/oracle.h"
 #include "scenarios/src/checks.h"
+#include "scenarios/src/explore.h"
 #include "scenarios/src/iter.h"
 #include "sim/history.h"
 #include "sim/ops.h"
@@ -68,7 +69,7 @@ json_t *wt_scn_failure_new(const struct wt_scn_iter *it, const char *kind,
 			   const char *check, const char *thread,
 			   const char *message)
 {
-	char seed[24], replay[1024];
+	char seed[24], replay[4096], spec[WT_EXPLORE_SPEC_MAX];
 
 	json_t *f, *sched;
 
@@ -81,6 +82,11 @@ json_t *wt_scn_failure_new(const struct wt_scn_iter *it, const char *kind,
 		      "iteration", (json_int_t)it->index, "seed", seed,
 		      "thread", thread, "replay", replay, "trace", "step",
 		      "schedule", sched);
+	/* an explore iteration's schedule (explore.h) */
+	if (wt_scn_policy_of(it->s, it->opts) == WT_SCN_EXPLORE &&
+	    !wt_explore_format(it->s, it->opts->preempts, it->opts->npreempts,
+			       spec, sizeof(spec)))
+		json_object_set_new(f, "preempts", json_string(spec));
 	return f;
 }
 

@@ -360,15 +360,11 @@ static int load_mode(struct wt_ld *ld, yaml_node_t *mode, yaml_node_t *policy)
 		return 0;
 	if (want(ld, policy, YAML_SCALAR_NODE, "policy"))
 		return -1;
-	if (!strcmp(sval(policy), "random"))
-		s->policy = WT_SCN_RANDOM;
-	else if (!strcmp(sval(policy), "pct"))
-		s->policy = WT_SCN_PCT;
-	else if (!strcmp(sval(policy), "directed"))
-		s->policy = WT_SCN_DIRECTED;
-	else
+	if (wt_scn_policy_parse(sval(policy)) < 0)
 		return wt_ld_fail(ld, policy, "unknown policy '%s' (valid: "
-				  "random, pct, directed)", sval(policy));
+				  "random, pct, directed, pos, explore)",
+				  sval(policy));
+	s->policy = (enum wt_scn_policy)wt_scn_policy_parse(sval(policy));
 	if (s->policy == WT_SCN_DIRECTED && !s->nsteps)
 		return wt_ld_fail(ld, policy, "policy directed needs a "
 				  "'schedule'");

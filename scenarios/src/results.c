@@ -91,12 +91,6 @@ static json_t *run_json(const struct wt_scn_opts *o,
 			 info->binding ? info->binding : "");
 }
 
-static const char *policy_name(enum wt_scn_policy p)
-{
-	return p == WT_SCN_PCT ? "pct" : p == WT_SCN_DIRECTED ? "directed"
-							       : "random";
-}
-
 static json_t *counts_json(const struct wt_scn_result *r)
 {
 	json_t *paths = json_object();
@@ -140,7 +134,7 @@ static json_t *scenario_fields(const struct wt_scn_result *r)
 			 "description", s->description ? s->description : "",
 			 "mode", r->mode == WT_SCN_STRESS ? "stress" : "sim",
 			 "memory", wt_scn_memory_name(r),
-			 "policy", policy_name(r->policy), "seed", seed,
+			 "policy", wt_scn_policy_name(r->policy), "seed", seed,
 			 "iterations", (json_int_t)r->iterations,
 			 "duration_s", r->duration_s, "digest", digest,
 			 "verdict", r->pass ? "PASS" : "FAIL",

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "scenarios/src/checks.h"
+#include "scenarios/src/explore.h"
 #include "scenarios/src/iter.h"
 #include "scenarios/src/triage.h"
 #include "sim/sched/run.h"
@@ -49,6 +50,45 @@ const char *wt_scn_memory_name(const struct wt_scn_result *r)
 	return r->memory == WT_SCN_TSO ? "tso" : "sc";
 }
 
+static const char *const policy_names[WT_SCN_POLICY__COUNT] = {
+	[WT_SCN_RANDOM] = "random", [WT_SCN_PCT] = "pct",
+	[WT_SCN_DIRECTED] = "directed", [WT_SCN_POS] = "pos",
+	[WT_SCN_EXPLORE] = "explore",
+};
+
+const char *wt_scn_policy_name(enum wt_scn_policy p)
+{
+	return (unsigned)p < WT_SCN_POLICY__COUNT ? policy_names[p] : "?";
+}
+
+int wt_scn_policy_parse(const char *s)
+{
+	for (int i = 0; i < WT_SCN_POLICY__COUNT; i++)
+		if (!strcmp(s, policy_names[i]))
+			return i;
+	return -1;
+}
+
+enum wt_scn_policy wt_scn_policy_of(const struct wt_scenario *s,
+				    const struct wt_scn_opts *o)
+{
+	if (!o || !o->policy_set || s->policy == WT_SCN_DIRECTED)
+		return s->policy;
+	return (enum wt_scn_policy)o->policy;
+}
+
+/* ` --policy P' when the command line chose the policy of s. */
+static const char *policy_arg(const struct wt_scenario *s,
+			      const struct wt_scn_opts *o, char *buf,
+			      size_t len)
+{
+	buf[0] = '\0';
+	if (o && o->policy_set && s->policy != WT_SCN_DIRECTED)
+		snprintf(buf, len, " --policy %s",
+			 wt_scn_policy_name(o->policy));
+	return buf;
+}
+
 /* ` --memory M' when the command line chose the memory model: a replay
  * must run under the model the failure happened under. */
 static const char *memory_arg(const struct wt_scn_opts *o)
@@ -58,25 +98,34 @@ static const char *memory_arg(const struct wt_scn_opts *o)
 	return o->memory == WT_SCN_TSO ? " --memory tso" : " --memory sc";
 }
 
-/* " FILE[ --bug NAME][ --memory M][ --undirected]", shell-quoted where
- * needed: the tail shared by replay and run commands (a twin's file is
- * its directed scenario's). */
+/* " FILE[ --bug NAME][ --memory M][ --undirected][ --policy P]
+ * [ --preempts SPEC]", shell-quoted where needed: the tail shared by
+ * replay and run commands (a twin's file is its directed scenario's;
+ * SPEC an explore iteration's schedule, explore.h). */
 static void file_args(char *buf, size_t len, const struct wt_scenario *s,
 		      const struct wt_scn_opts *o)
 {
-	char file[1024], bug[128] = "";
+	char file[1024], bug[128] = "", pol[64], spec[WT_EXPLORE_SPEC_MAX];
+	char pre[WT_EXPLORE_SPEC_MAX + 64] = "";
 
 	wt_scn_shell_quote(file, sizeof(file), s->file);
 	if (o && o->bug)
 		wt_scn_shell_quote(bug, sizeof(bug), o->bug);
-	snprintf(buf, len, " %s%s%s%s%s", file, bug[0] ? " --bug " : "", bug,
-		 memory_arg(o), s->twin_of ? " --undirected" : "");
+	if (o && o->npreempts && wt_scn_policy_of(s, o) == WT_SCN_EXPLORE &&
+	    !wt_explore_format(s, o->preempts, o->npreempts, spec,
+			       sizeof(spec))) {
+		memcpy(pre, " --preempts ", 12);
+		wt_scn_shell_quote(pre + 12, sizeof(pre) - 12, spec);
+	}
+	snprintf(buf, len, " %s%s%s%s%s%s%s", file, bug[0] ? " --bug " : "",
+		 bug, memory_arg(o), s->twin_of ? " --undirected" : "",
+		 policy_arg(s, o, pol, sizeof(pol)), pre);
 }
 
 void wt_scn_replay_cmd(char *buf, size_t len, const struct wt_scenario *s,
 		       uint64_t iteration_seed, const struct wt_scn_opts *o)
 {
-	char tail[1280];
+	char tail[3072];
 
 	file_args(tail, sizeof(tail), s, o);
 	snprintf(buf, len, "walktorture replay %#" PRIx64 "%s", iteration_seed,
@@ -118,7 +167,9 @@ static void make_config(struct wt_run_config *cfg, const struct wt_scenario *s,
 	static const enum wt_policy policies[] = {
 		[WT_SCN_RANDOM] = WT_POLICY_RANDOM, [WT_SCN_PCT] = WT_POLICY_PCT,
 		[WT_SCN_DIRECTED] = WT_POLICY_DIRECTED,
+		[WT_SCN_POS] = WT_POLICY_POS, [WT_SCN_EXPLORE] = WT_POLICY_POS,
 	};
+	enum wt_scn_policy policy = wt_scn_policy_of(s, o);
 	struct wt_run_config init = WT_RUN_CONFIG_INIT;
 
 	*cfg = init;
@@ -126,7 +177,11 @@ static void make_config(struct wt_run_config *cfg, const struct wt_scenario *s,
 					     : WT_BACKEND_SIM;
 	cfg->seed = seed;	/* the iteration seed: see runner.h */
 	cfg->iteration = 0;
-	cfg->policy = policies[s->policy];
+	cfg->policy = policies[policy];
+	if (policy == WT_SCN_EXPLORE && mode == WT_SCN_SIM) {
+		cfg->preempts = o->preempts;
+		cfg->npreempts = o->npreempts;
+	}
 	cfg->random_switch_p = s->switch_p;
 	cfg->pct_depth = s->pct_depth;
 	cfg->pct_steps = pct_steps ? pct_steps : s->pct_steps;
@@ -275,10 +330,29 @@ static void unseen_ops(struct wt_scn_iter *it, const struct wt_run_result *res,
 	}
 }
 
+/* The explorer's extra items: each thread's exit paths taken. */
+static void explore_feed(struct wt_explore *ex, const struct wt_scn_opts *o,
+			 const struct wt_scn_iter *it,
+			 const struct wt_run_result *res)
+{
+	uint64_t extra[WT_SCN_THREADS_MAX * 16];
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < it->nthreads; i++)
+		for (unsigned p = 0; p < WT_PATH__COUNT; p++)
+			if (it->t[i].counts.counts[p] &&
+			    n < sizeof(extra) / sizeof(extra[0]))
+				extra[n++] = wt_run_feedback_item(WT_FB_PATH, p,
+								  i, 0, 0);
+	wt_explore_feed(ex, o->preempts, o->npreempts, res, extra, n);
+}
+
+/* ex: the explore loop's state, fed with the iteration's feedback. */
 static int run_iteration(struct wt_scn_result *r, const struct wt_scenario *s,
 			 const struct wt_scn_opts *o, enum wt_scn_mode mode,
 			 uint64_t index, uint64_t seed, bool traced,
-			 bool sum, uint64_t *unseen, struct iter_out *io)
+			 bool sum, uint64_t *unseen, struct iter_out *io,
+			 struct wt_explore *ex)
 {
 	struct wt_scn_iter it = { .s = s, .opts = o, .index = index,
 				  .seed = seed, .traced = traced };
@@ -302,6 +376,7 @@ static int run_iteration(struct wt_scn_result *r, const struct wt_scenario *s,
 	}
 	make_config(&cfg, s, o, mode, seed, r->pct_steps, traced, cpus,
 		    sizeof(cpus));
+	cfg.feedback = ex != NULL;	/* no decision depends on it */
 	wt_run(&cfg, it.nthreads, ts, wt_scn_body, args, &res);
 	wt_scn_iter_judge_pending(&it);
 	wt_scn_check_quiescence(&it, res.status == WT_RUN_OK);	/* checks.h */
@@ -324,6 +399,8 @@ static int run_iteration(struct wt_scn_result *r, const struct wt_scenario *s,
 	unseen_ops(&it, &res, io, sum ? unseen : NULL);
 	if (sum)
 		accumulate(r, &it, &res);
+	if (ex && res.status != WT_RUN_CONFIG_ERROR)
+		explore_feed(ex, o, &it, &res);
 	io->digest = res.digest;
 	for (uint32_t p = 0; p < res.npoints; p++)
 		io->points += res.hits[p];
@@ -631,7 +708,7 @@ static json_t *aggregate_failure(const struct wt_scn_result *r,
 				 const struct wt_scn_opts *o, const char *msg,
 				 uint64_t run_seed)
 {
-	char replay[1536], seed[24], tail[1280];
+	char replay[3584], seed[24], tail[3072];
 	/* a replay's one iteration runs under the seed it was given */
 	uint64_t iseed = o->replay ? r->seed : wt_seed_iteration(r->seed, 0);
 
@@ -841,6 +918,10 @@ static void print_stats(FILE *out, const struct wt_scn_result *r)
 			r->tso_stale, r->tso_flush_events);
 	if (r->binding[0])
 		fprintf(out, " binding=\"%s\"", r->binding);
+	if (r->policy == WT_SCN_EXPLORE && r->explore_items)
+		fprintf(out, " explore_items=%" PRIu64 " explore_corpus=%"
+			PRIu64 " explore_added=%" PRIu64, r->explore_items,
+			r->explore_corpus, r->explore_added);
 	fputc('\n', out);
 	for (unsigned k = 0; k < s->ntargets; k++) {
 		fprintf(out, "walktorture: %s target %s count=%" PRIu64
@@ -888,7 +969,7 @@ int wt_scn_result_init(struct wt_scn_result *r, const struct wt_scenario *s,
 	memset(r, 0, sizeof(*r));
 	r->s = s;
 	r->mode = o->mode >= 0 ? (enum wt_scn_mode)o->mode : s->mode;
-	r->policy = s->policy;
+	r->policy = wt_scn_policy_of(s, o);
 	r->memory = wt_scn_memory_of(s, o, r->mode);
 	r->seed = o->replay ? o->seed : wt_scn_seed(o->seed, s->name);
 	wt_points_catalogue();
@@ -918,7 +999,7 @@ static void save_order(const struct wt_scenario *s,
 		       struct iter_out *io)
 {
 	const char *names[WT_SCN_THREADS_MAX];
-	char path[1024], cmd[1400], quoted[1100];
+	char path[1024], cmd[4096], quoted[1100];
 	size_t i;
 	json_t *f;
 	FILE *fp;
@@ -940,7 +1021,7 @@ static void save_order(const struct wt_scenario *s,
 	wt_scn_replay_cmd(cmd, sizeof(cmd), s, seed, o);
 	wt_scn_shell_quote(quoted, sizeof(quoted), path);
 	json_array_foreach(io->failures, i, f) {
-		char replay[2600];
+		char replay[5300];
 
 		snprintf(replay, sizeof(replay), "%s --order %s", cmd, quoted);
 		json_object_set_new(f, "replay", json_string(replay));
@@ -954,11 +1035,11 @@ static void save_order(const struct wt_scenario *s,
  */
 static int one(struct wt_scn_result *r, const struct wt_scn_opts *o,
 	       uint64_t index, uint64_t *unseen, unsigned *reruns,
-	       unsigned keep)
+	       unsigned keep, struct wt_explore *ex)
 {
 	const struct wt_scenario *s = r->s;
 	uint64_t seed = o->replay ? r->seed : wt_seed_iteration(r->seed, index);
-	bool traced = o->replay || s->policy == WT_SCN_DIRECTED;
+	bool traced = o->replay || r->policy == WT_SCN_DIRECTED;
 	struct iter_out io, again;
 
 	if (r->mode == WT_SCN_STRESS)	/* the token serialises: asked only */
@@ -969,7 +1050,7 @@ static int one(struct wt_scn_result *r, const struct wt_scn_opts *o,
 		__atomic_fetch_add(&o->live->beat, 1, __ATOMIC_RELEASE);
 	}
 	if (run_iteration(r, s, o, r->mode, index, seed, traced, true, unseen,
-			  &io))
+			  &io, ex))
 		return -1;
 	if (r->mode == WT_SCN_STRESS && io.failed && io.trace && io.trace->n)
 		save_order(s, o, seed, &io);
@@ -981,7 +1062,7 @@ static int one(struct wt_scn_result *r, const struct wt_scn_opts *o,
 	    (*reruns < keep || wt_scn_groups_new(r->groups, io.failures))) {
 		(*reruns)++;
 		if (!run_iteration(r, s, o, r->mode, index, seed, true, false,
-				   unseen, &again)) {
+				   unseen, &again, NULL)) {
 			if (again.digest != io.digest && !r->anomaly[0])
 				snprintf(r->anomaly, sizeof(r->anomaly),
 					 "rerun of iteration %" PRIu64 " (seed %#"
@@ -1030,13 +1111,13 @@ static int calibrate_pct(struct wt_scn_result *r, const struct wt_scn_opts *o)
 	struct wt_scn_opts plain = *o;	/* not a replay's recorded order */
 	struct iter_out io;
 
-	if (!s->twin_of || s->policy != WT_SCN_PCT || r->mode != WT_SCN_SIM)
+	if (!s->twin_of || r->policy != WT_SCN_PCT || r->mode != WT_SCN_SIM)
 		return 0;
 	plain.order = NULL;
 	plain.norder = 0;
 	plain.replay = false;
 	if (run_iteration(r, s, &plain, r->mode, 0, wt_scn_seed(0, s->name),
-			  false, false, NULL, &io))
+			  false, false, NULL, &io, NULL))
 		return -1;
 	r->pct_steps = io.points ? io.points : 1;
 	iter_out_free(&io);
@@ -1087,10 +1168,13 @@ int wt_scn_run(const struct wt_scenario *s, const struct wt_scn_opts *o,
 	double t0, last = 0;
 	unsigned reruns = 0;
 	int ret = 0;
+	struct wt_explore *ex = NULL;
+	struct wt_preempt pre[WT_EXPLORE_MAX_PREEMPTS];
+	struct wt_scn_opts eo;
 
 	if (wt_scn_result_init(r, s, o))
 		return -1;
-	if (r->mode == WT_SCN_STRESS && s->policy == WT_SCN_DIRECTED) {
+	if (r->mode == WT_SCN_STRESS && r->policy == WT_SCN_DIRECTED) {
 		r->skipped = true;
 		snprintf(r->skip_reason, sizeof(r->skip_reason),
 			 "directed schedule: sim mode only");
@@ -1103,8 +1187,22 @@ int wt_scn_run(const struct wt_scenario *s, const struct wt_scn_opts *o,
 	t0 = now_s();
 	if (calibrate_pct(r, o))
 		ret = -1;
+	/* explore: the loop's state (a replay runs the schedule it is
+	 * given, under POS) */
+	if (r->policy == WT_SCN_EXPLORE && r->mode == WT_SCN_SIM &&
+	    !o->replay && !(ex = wt_explore_new(r->seed)))
+		ret = -1;
 	while (!ret && !budget_done(&b, r, t0)) {
-		if (one(r, o, r->iterations, r->expect_unseen, &reruns, keep)) {
+		const struct wt_scn_opts *io = o;
+
+		if (ex) {
+			eo = *o;
+			eo.preempts = pre;
+			eo.npreempts = wt_explore_next(ex, pre);
+			io = &eo;
+		}
+		if (one(r, io, r->iterations, r->expect_unseen, &reruns, keep,
+			ex)) {
 			ret = -1;
 			break;
 		}
@@ -1115,6 +1213,15 @@ int wt_scn_run(const struct wt_scenario *s, const struct wt_scn_opts *o,
 	if (o->progress)
 		fputs("\r\033[K", stderr);
 	r->duration_s = now_s() - t0;
+	if (ex) {
+		struct wt_explore_stats st;
+
+		wt_explore_get_stats(ex, &st);
+		r->explore_items = st.items;
+		r->explore_corpus = st.corpus;
+		r->explore_added = st.added;
+		wt_explore_free(ex);
+	}
 	if (ret) {
 		snprintf(r->anomaly, sizeof(r->anomaly), "the scenario could "
 			 "not run (see above)");

@@ -33,6 +33,8 @@
 					 * directed scenario's whole story */
 #define WT_SCN_TRACE_AFTER	100
 
+struct wt_preempt;
+
 struct wt_scn_opts {
 	uint64_t seed;			/* the run seed */
 	int mode;			/* -1: the file's; else enum wt_scn_mode */
@@ -71,6 +73,15 @@ struct wt_scn_opts {
 	bool isolate;
 	struct wt_scn_live *live;
 	uint64_t cap_ns;		/* a scenario's real-time cap; 0: none */
+	/* --policy: the policy of every scenario without a schedule (an
+	 * undirected twin's too), when policy_set */
+	bool policy_set;
+	enum wt_scn_policy policy;
+	/* explore: one iteration's preemption points (replay --preempts,
+	 * and each iteration of the explore loop); a failure's replay
+	 * command carries them */
+	const struct wt_preempt *preempts;
+	unsigned npreempts;
 };
 
 /* What an isolated child tells its parent as it goes (shared memory):
@@ -83,6 +94,10 @@ struct wt_scn_live {
 	uint64_t failing_iterations;	/* iterations with a failure so far */
 	uint64_t beat;			/* moves at every iteration start and end */
 };
+
+/* The policy s runs under with opts o: --policy, unless s is directed. */
+enum wt_scn_policy wt_scn_policy_of(const struct wt_scenario *s,
+				    const struct wt_scn_opts *o);
 
 struct wt_scn_result {
 	const struct wt_scenario *s;
@@ -112,6 +127,11 @@ struct wt_scn_result {
 	uint64_t target_count[WT_SCN_TARGETS_MAX];
 	uint64_t target_iterations[WT_SCN_TARGETS_MAX];
 	uint64_t target_first[WT_SCN_TARGETS_MAX];
+	/* explore: distinct feedback items, corpus entries at the end,
+	 * iterations that added an item (explore.h) */
+	uint64_t explore_items;
+	uint64_t explore_corpus;
+	uint64_t explore_added;
 	uint64_t oracle_ok;
 	uint64_t oracle_rejected;
 	uint64_t oracle_not_judged;

@@ -138,7 +138,16 @@ struct wt_scn_line {		/* a tree line or a schedule step */
 };
 
 enum wt_scn_mode { WT_SCN_SIM, WT_SCN_STRESS };
-enum wt_scn_policy { WT_SCN_RANDOM, WT_SCN_PCT, WT_SCN_DIRECTED };
+/* Sim scheduling (sim/sched/sched.h): random, PCT, a directed schedule,
+ * POS, and explore -- the schedule fuzzer over POS (explore.h). */
+enum wt_scn_policy {
+	WT_SCN_RANDOM, WT_SCN_PCT, WT_SCN_DIRECTED, WT_SCN_POS, WT_SCN_EXPLORE,
+	WT_SCN_POLICY__COUNT
+};
+
+/* "random", "pct", ...; and back (-1: unknown). */
+const char *wt_scn_policy_name(enum wt_scn_policy p);
+int wt_scn_policy_parse(const char *s);
 /* sim mode's memory model (sim/tso.h): sequentially consistent, or x86-TSO
  * store buffers.  Stress mode runs on the machine's own. */
 enum wt_scn_memory { WT_SCN_SC, WT_SCN_TSO };

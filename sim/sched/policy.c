@@ -137,7 +137,8 @@ static int pick_policy(struct wt_sim *s, const int *cand, unsigned nc)
 	/* The lowest clock among the candidates is always awake. */
 	if (na == 0)
 		abort();
-	if (s->policy == WT_POLICY_PCT)
+	/* POS picks as PCT does; pos.c keeps the priorities. */
+	if (s->policy == WT_POLICY_PCT || s->policy == WT_POLICY_POS)
 		return pick_pct(s, aw, na, cur, yield);
 	return pick_random(s, aw, na, cur, cur_awake, yield);
 }
@@ -472,9 +473,10 @@ int wt_sim_decide(struct wt_sim *s)
 }
 
 void wt_sim_policy_arrive(struct wt_sim *s, struct wt_fiber *f,
-			  const struct wt_point *p)
+			  const struct wt_point *p, const void *obj)
 {
 	s->now_ns = f->t->clock_ns;
+	wt_pos_arrive(s, f, p, obj);
 	if (s->next_change < s->nchange &&
 	    s->points == s->change_points[s->next_change]) {
 		/* The i-th change point drops the running thread to d - i. */
@@ -490,6 +492,7 @@ void wt_sim_policy_arrive(struct wt_sim *s, struct wt_fiber *f,
 void wt_sim_policy_finished(struct wt_sim *s, struct wt_fiber *f)
 {
 	s->now_ns = f->t->clock_ns;
+	wt_pos_arrive(s, f, NULL, NULL);	/* its last operation */
 	if (s->directed && !s->replaying)
 		directed_settle(s);
 }
@@ -591,9 +594,11 @@ int wt_sim_policy_init(struct wt_sim *s, struct wt_run_result *out)
 	uint64_t iteration_seed = wt_seed_iteration(cfg->seed, cfg->iteration);
 
 	wt_prng_seed(&s->rng, wt_seed_derive(iteration_seed, WT_SEED_SCHED));
-	s->policy = cfg->policy == WT_POLICY_PCT ? WT_POLICY_PCT
-						 : WT_POLICY_RANDOM;
+	s->policy = cfg->policy == WT_POLICY_PCT || cfg->policy == WT_POLICY_POS ?
+		    cfg->policy : WT_POLICY_RANDOM;
 	if (cfg->policy == WT_POLICY_PCT && pct_init(s, out))
+		return -1;
+	if (wt_pos_init(s, out))
 		return -1;
 	if (cfg->replay) {
 		s->replaying = cfg->nreplay > 0;
@@ -612,6 +617,7 @@ void wt_sim_policy_fini(struct wt_sim *s, struct wt_run_result *out)
 			wt_point_set_free(&s->steps[i].points);
 	free(s->steps);
 	free(s->change_points);
+	wt_pos_fini(s);
 	s->steps = NULL;
 	s->change_points = NULL;
 }

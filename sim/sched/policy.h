@@ -32,7 +32,13 @@ struct wt_fiber {
 	uint64_t preempt_base;
 	bool sleeping;			/* delayed: see "Virtual time" */
 	bool yield;			/* must let another run at this point */
-	uint64_t prio;			/* PCT */
+	uint64_t prio;			/* PCT, POS */
+	/* POS and feedback: the operation the fiber stopped before (the
+	 * point it reached and the object its hook was given), which it
+	 * performs when it next runs. */
+	const struct wt_point *next_p;
+	const void *next_obj;
+	bool pinned;			/* POS: a preemption point set prio */
 	sigjmp_buf exit_env;
 	void *tsan_fiber;
 	void *asan_fake;
@@ -84,13 +90,40 @@ struct wt_sim {
 	size_t replay_i;
 	/* memory=tso: the store buffers (NULL under SC) */
 	struct wt_tso *tso;
+	/* POS (pos.c) */
+	unsigned pins;			/* preemption points fired so far */
+	/* feedback (pos.c): the last writer of each object, the run's
+	 * items, the last operation performed */
+	struct wt_sim_writer *writers;	/* open addressing, WT_SIM_WRITERS */
+	unsigned nwriters;
+	uint64_t *items;		/* set, WT_SIM_ITEMS slots (0: empty) */
+	int last_thread;		/* -1: none yet */
+	uint32_t last_point;
 };
+
+struct wt_sim_writer {
+	const void *obj;		/* NULL: empty slot */
+	uint32_t thread;
+	uint32_t point;
+};
+
+#define WT_SIM_WRITERS	8192		/* objects tracked per run */
+#define WT_SIM_ITEMS	(2 * WT_RUN_FEEDBACK_MAX)
 
 int wt_sim_policy_init(struct wt_sim *s, struct wt_run_result *out);
 void wt_sim_policy_fini(struct wt_sim *s, struct wt_run_result *out);
-/* Fiber f reached p (NULL: a wait with no point): step progress. */
+/* Fiber f reached p (NULL: a wait with no point) with obj: step
+ * progress, POS priorities, feedback. */
 void wt_sim_policy_arrive(struct wt_sim *s, struct wt_fiber *f,
-			  const struct wt_point *p);
+			  const struct wt_point *p, const void *obj);
+
+/* pos.c: POS priorities, preemption points, feedback. */
+int wt_pos_init(struct wt_sim *s, struct wt_run_result *out);
+void wt_pos_fini(struct wt_sim *s);
+/* f performed the operation it had stopped before, and stops before p
+ * (on obj) now. */
+void wt_pos_arrive(struct wt_sim *s, struct wt_fiber *f,
+		   const struct wt_point *p, const void *obj);
 /* Fiber f's body returned (or was abandoned). */
 void wt_sim_policy_finished(struct wt_sim *s, struct wt_fiber *f);
 /* Who runs next: a fiber index, or -1 when none can run. */

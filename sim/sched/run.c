@@ -25,7 +25,8 @@ const char *wt_run_status_name(enum wt_run_status s)
 }
 
 static const char *const backend_names[] = { "sim", "stress" };
-static const char *const policy_names[] = { "random", "pct", "directed" };
+static const char *const policy_names[] = { "random", "pct", "directed",
+						  "pos" };
 
 const char *wt_backend_name(enum wt_backend b)
 {
@@ -42,12 +43,12 @@ int wt_backend_parse(const char *s)
 
 const char *wt_policy_name(enum wt_policy p)
 {
-	return (unsigned)p <= WT_POLICY_DIRECTED ? policy_names[p] : "?";
+	return (unsigned)p <= WT_POLICY_POS ? policy_names[p] : "?";
 }
 
 int wt_policy_parse(const char *s)
 {
-	for (int i = 0; i <= WT_POLICY_DIRECTED; i++)
+	for (int i = 0; i <= WT_POLICY_POS; i++)
 		if (strcmp(s, policy_names[i]) == 0)
 			return i;
 	return -1;
@@ -109,6 +110,8 @@ static int check_config(const struct wt_run_config *cfg, unsigned n,
 		return config_error(out, "policy directed needs a schedule");
 	if (cfg->policy == WT_POLICY_PCT && cfg->pct_depth == 0)
 		return config_error(out, "pct depth must be at least 1");
+	if (cfg->npreempts && cfg->policy != WT_POLICY_POS)
+		return config_error(out, "preemption points need policy pos");
 	return check_memory(cfg, out);
 }
 
@@ -209,7 +212,9 @@ int wt_run(const struct wt_run_config *config, unsigned nthreads,
 		wt_ruleset_destroy(rs);
 		return config_error(out, "out of memory");
 	}
-	count = cfg->count_hits || wt_ruleset_needs_hits(rs);
+	/* Preemption points count arrivals per thread and point. */
+	count = cfg->count_hits || wt_ruleset_needs_hits(rs) ||
+		cfg->npreempts || cfg->feedback;
 	iteration_seed = wt_seed_iteration(cfg->seed, cfg->iteration);
 	/* The sim's fibers run on this OS thread; stress threads copy it. */
 	saved_bugs = wt_primitive_bugs;
@@ -235,6 +240,10 @@ void wt_run_result_free(struct wt_run_result *r)
 	free(r->hits);
 	free(r->thread_hits);
 	wt_trace_free(r->trace);
+	free(r->feedback);
+	free(r->events);
+	r->feedback = NULL;
+	r->events = NULL;
 	r->hits = NULL;
 	r->thread_hits = NULL;
 	r->trace = NULL;

@@ -53,7 +53,45 @@ enum wt_policy {
 	WT_POLICY_RANDOM,	/* switch with probability random_switch_p */
 	WT_POLICY_PCT,		/* Burckhardt et al. 2010 */
 	WT_POLICY_DIRECTED,	/* cfg.schedule, then random */
+	WT_POLICY_POS,		/* partial order sampling, Yuan et al. 2018 */
 };
+
+/*
+ * A preemption point of an explore schedule (scenarios/src/explore.c),
+ * run over POS, armed once the ones before it in the list fired: when
+ * thread `thread' reaches point `point' for the `nth' time, its
+ * priority is pinned -- to the bottom (a preemption:
+ * the others run until they finish or block; a later pin goes lower
+ * still, as PCT's change points do) or, with `promote', to the top
+ * (it runs on alone).  A pinned thread is not re-drawn by POS.
+ */
+struct wt_preempt {
+	uint32_t thread;	/* thread index */
+	uint32_t point;		/* point id */
+	uint32_t nth;		/* 1-based arrival count of that thread there */
+	bool promote;
+};
+
+/* One arrival, as the explorer's mutations pick them (cfg.feedback). */
+struct wt_run_event {
+	uint32_t thread;
+	uint32_t point;
+	uint32_t nth;
+};
+
+/* The kinds of feedback item (sim/sched/pos.c says what each is). */
+enum wt_feedback_kind {
+	WT_FB_ADJACENT = 1,	/* (Q, A) performed right before (P, B), A != B */
+	WT_FB_READS_FROM = 2,	/* (P, R) read what (Q, W) wrote, W != R */
+	WT_FB_PATH = 3,		/* the scenario runner's: thread, exit path */
+};
+
+/* An item: a hash of its kind, points and threads (never 0). */
+uint64_t wt_run_feedback_item(enum wt_feedback_kind kind, uint32_t q,
+			      uint32_t w, uint32_t p, uint32_t r);
+
+#define WT_RUN_FEEDBACK_MAX	8192	/* distinct feedback items per run */
+#define WT_RUN_EVENTS_MAX	4096	/* arrivals kept per run */
 
 /*
  * The memory model of the sim backend.  SC: one fiber runs at a time and
@@ -112,6 +150,12 @@ struct wt_run_config {
 	 * thread of the run.  The world's own mask (wt_world_config.bugs)
 	 * belongs here too when a scenario runs with --bug. */
 	uint64_t bugs;
+	/* POS only: pinned priorities at these arrivals (sim only). */
+	const struct wt_preempt *preempts;
+	unsigned npreempts;
+	/* Collect feedback (sim only): the reads-from pairs and the
+	 * cross-thread adjacencies the run saw, and its first arrivals. */
+	bool feedback;
 };
 
 #define WT_RUN_CONFIG_INIT {						\
@@ -163,6 +207,14 @@ struct wt_run_result {
 	bool diverged;
 	size_t diverged_at;
 	char diverge_report[256];
+	/* cfg.feedback: distinct items (hashes of point ids and thread
+	 * indexes, never addresses), in first-seen order, and the first
+	 * WT_RUN_EVENTS_MAX arrivals. */
+	uint64_t *feedback;
+	size_t nfeedback;
+	struct wt_run_event *events;
+	size_t nevents;
+	unsigned preempts_hit;		/* cfg.preempts that fired */
 };
 
 int wt_run(const struct wt_run_config *cfg, unsigned nthreads,

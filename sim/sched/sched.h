@@ -56,6 +56,13 @@
  *   estimated k = pct_steps points, the highest-priority awake thread
  *   runs, at the i-th change point the running thread drops to d-i; the
  *   bound of finding a depth-d bug, 1/(n k^(d-1)), is in the result;
+ *   pos (Yuan et al., CAV 2018; pos.c): every thread has a random
+ *   priority and the highest awake one runs, as under PCT, but after a
+ *   thread performed the operation of its point, its priority is drawn
+ *   again, and so is that of every thread whose next operation is on
+ *   the same object (the pointer its hook was given) with at least one
+ *   of the two a write (wt_point_kind_access); explore's preemption
+ *   points (run.h, struct wt_preempt) pin a priority over POS;
  *   directed: schedule.h.  Replay: a recorded event order (thread, point)
  *   is run as "thread T runs to its next point, which must be POINT"; at
  *   the first difference the result says at which event index, and the

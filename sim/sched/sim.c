@@ -221,7 +221,7 @@ static void sim_reschedule(struct wt_sim *s, bool dying)
 
 /* Account for fiber f reaching p (a point, or a wait when flags say so). */
 static void sim_arrive(struct wt_sim *s, struct wt_fiber *f,
-		       const struct wt_point *p, uint16_t flags)
+		       const struct wt_point *p, const void *obj, uint16_t flags)
 {
 	struct wt_thread *t = f->t;
 
@@ -237,7 +237,7 @@ static void sim_arrive(struct wt_sim *s, struct wt_fiber *f,
 			s->trace.digest = wt_trace_digest_event(s->trace.digest,
 								t->id, p, flags);
 	}
-	wt_sim_policy_arrive(s, f, p);
+	wt_sim_policy_arrive(s, f, p, obj);
 	if (s->points > s->cfg->max_points) {
 		char why[128];
 
@@ -254,7 +254,6 @@ static void sim_point(struct wt_sched *base, struct wt_thread *t,
 	struct wt_fiber *f = &s->f[t->id];
 	uint16_t flags = t->pending_delay_ns ? WT_EV_DELAY : 0;
 
-	(void)obj;
 	if (s->tso && p && tso_drain_point(t, p))
 		wt_tso_drain(wt_sim_tso_buf(s, (int)t->id));
 	/* The delay counts from the arrival: it is time spent at the point. */
@@ -270,7 +269,7 @@ static void sim_point(struct wt_sched *base, struct wt_thread *t,
 		f->preempt_base = wt_rule_preempt_progress(
 			t, s->f[f->preempt_other].t);
 	}
-	sim_arrive(s, f, p, flags);
+	sim_arrive(s, f, p, obj, flags);
 	sim_reschedule(s, false);
 }
 
@@ -301,7 +300,7 @@ static void sim_wait(struct wt_sched *base, struct wt_thread *t,
 	f->state = WT_FIBER_BLOCKED;
 	f->ready = ready;
 	f->ready_arg = arg;
-	sim_arrive(s, f, p, WT_EV_WAIT);
+	sim_arrive(s, f, p, NULL, WT_EV_WAIT);
 	sim_reschedule(s, false);
 	/* Picked only once ready() held, and nothing ran in between. */
 	if (!sim_still_ready(s, t, ready, arg))
@@ -331,7 +330,7 @@ static void fiber_entry(void)
 		/* Its last stores reach memory before the thread is gone,
 		 * and before the point that pins where that happened. */
 		wt_tso_drain(wt_sim_tso_buf(s, (int)t->id));
-		sim_arrive(s, f, tso_end_point(), 0);
+		sim_arrive(s, f, tso_end_point(), NULL, 0);
 		sim_reschedule(s, false);
 	}
 	t->finished = !t->aborted;

@@ -1,0 +1,392 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The explore policy's loop state: corpus, item counts, mutations, and
+ * the text form of a schedule (explore.h says what and why).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenarios/src/explore.h"
+#include "sim/inject.h"
+#include "sim/sched/prng.h"
+
+#define EXPLORE_SEED_TAG	0x500000000ull
+#define RARE_MAX		4	/* items an entry remembers it found */
+
+struct entry {
+	struct wt_preempt p[WT_EXPLORE_MAX_PREEMPTS];
+	unsigned np;
+	struct wt_run_event *ev;	/* [WT_EXPLORE_EVENTS] */
+	unsigned nev;
+	uint64_t rare[RARE_MAX];
+	unsigned nrare;
+	uint64_t picks;
+};
+
+struct slot {
+	uint64_t h;			/* 0: empty */
+	uint64_t count;
+};
+
+struct wt_explore {
+	struct wt_prng rng;
+	struct entry corpus[WT_EXPLORE_CORPUS];
+	unsigned ncorpus;
+	struct slot *items;		/* [WT_EXPLORE_ITEMS] */
+	uint64_t nitems;
+	struct wt_explore_stats st;
+};
+
+struct wt_explore *wt_explore_new(uint64_t scenario_seed)
+{
+	struct wt_explore *ex = calloc(1, sizeof(*ex));
+
+	if (!ex)
+		return NULL;
+	ex->items = calloc(WT_EXPLORE_ITEMS, sizeof(*ex->items));
+	if (!ex->items) {
+		free(ex);
+		return NULL;
+	}
+	wt_prng_seed(&ex->rng, wt_seed_derive(scenario_seed, EXPLORE_SEED_TAG));
+	return ex;
+}
+
+void wt_explore_free(struct wt_explore *ex)
+{
+	if (!ex)
+		return;
+	for (unsigned i = 0; i < ex->ncorpus; i++)
+		free(ex->corpus[i].ev);
+	free(ex->items);
+	free(ex);
+}
+
+/* ---- items ---- */
+
+static struct slot *item_slot(struct wt_explore *ex, uint64_t h)
+{
+	size_t i = h & (WT_EXPLORE_ITEMS - 1);
+
+	while (ex->items[i].h && ex->items[i].h != h)
+		i = (i + 1) & (WT_EXPLORE_ITEMS - 1);
+	return &ex->items[i];
+}
+
+/* Count h; true when it was new (and there was room for it). */
+static bool item_see(struct wt_explore *ex, uint64_t h)
+{
+	struct slot *sl = item_slot(ex, h);
+
+	if (sl->h) {
+		sl->count++;
+		return false;
+	}
+	if (ex->nitems >= WT_EXPLORE_ITEMS / 4 * 3)
+		return false;	/* full: no new item is recorded */
+	sl->h = h;
+	sl->count = 1;
+	ex->nitems++;
+	return true;
+}
+
+static uint64_t item_count(struct wt_explore *ex, uint64_t h)
+{
+	struct slot *sl = item_slot(ex, h);
+
+	return sl->h ? sl->count : 0;
+}
+
+/* The count of the rarest item e found (the most common possible when
+ * it remembers none). */
+static uint64_t rarest(struct wt_explore *ex, const struct entry *e)
+{
+	uint64_t m = UINT64_MAX;
+
+	for (unsigned i = 0; i < e->nrare; i++) {
+		uint64_t c = item_count(ex, e->rare[i]);
+
+		if (c < m)
+			m = c;
+	}
+	return m;
+}
+
+/* ---- choosing and mutating ---- */
+
+static uint64_t weight(struct wt_explore *ex, const struct entry *e)
+{
+	uint64_t m = rarest(ex, e);
+
+	if (m == UINT64_MAX)
+		m = 1u << 20;
+	return (1ull << 24) / ((1 + m) * (1 + e->picks / 8)) + 1;
+}
+
+static struct entry *choose(struct wt_explore *ex)
+{
+	uint64_t total = 0, r;
+
+	for (unsigned i = 0; i < ex->ncorpus; i++)
+		total += weight(ex, &ex->corpus[i]);
+	r = wt_prng_below(&ex->rng, total);
+	for (unsigned i = 0; i < ex->ncorpus; i++) {
+		uint64_t w = weight(ex, &ex->corpus[i]);
+
+		if (r < w)
+			return &ex->corpus[i];
+		r -= w;
+	}
+	return &ex->corpus[ex->ncorpus - 1];
+}
+
+static bool same_point(const struct wt_preempt *a, const struct wt_preempt *b)
+{
+	return a->thread == b->thread && a->point == b->point &&
+	       a->nth == b->nth;
+}
+
+static void insert(struct wt_explore *ex, const struct entry *e,
+		   struct wt_preempt *p, unsigned *np)
+{
+	const struct wt_run_event *ev;
+	struct wt_preempt q;
+	unsigned at;
+
+	if (!e->nev || *np >= WT_EXPLORE_MAX_PREEMPTS)
+		return;
+	ev = &e->ev[wt_prng_below(&ex->rng, e->nev)];
+	q = (struct wt_preempt){ .thread = ev->thread, .point = ev->point,
+				 .nth = ev->nth,
+				 .promote = wt_prng_below(&ex->rng, 4) == 0 };
+	for (unsigned i = 0; i < *np; i++)
+		if (same_point(&p[i], &q))
+			return;
+	at = (unsigned)wt_prng_below(&ex->rng, *np + 1);
+	memmove(&p[at + 1], &p[at], (*np - at) * sizeof(*p));
+	p[at] = q;
+	(*np)++;
+}
+
+static void mutate(struct wt_explore *ex, const struct entry *e,
+		   struct wt_preempt *p, unsigned *np)
+{
+	unsigned i;
+
+	switch (wt_prng_below(&ex->rng, 4)) {
+	case 0:		/* insert */
+		insert(ex, e, p, np);
+		break;
+	case 1:		/* delete */
+		if (!*np)
+			return insert(ex, e, p, np);
+		i = (unsigned)wt_prng_below(&ex->rng, *np);
+		memmove(&p[i], &p[i + 1], (*np - i - 1) * sizeof(*p));
+		(*np)--;
+		break;
+	case 2:		/* swap two neighbours */
+		if (*np < 2)
+			return insert(ex, e, p, np);
+		i = (unsigned)wt_prng_below(&ex->rng, *np - 1);
+		{
+			struct wt_preempt t = p[i];
+
+			p[i] = p[i + 1];
+			p[i + 1] = t;
+		}
+		break;
+	default:	/* negate */
+		if (!*np)
+			return insert(ex, e, p, np);
+		i = (unsigned)wt_prng_below(&ex->rng, *np);
+		p[i].promote = !p[i].promote;
+		break;
+	}
+}
+
+unsigned wt_explore_next(struct wt_explore *ex, struct wt_preempt *p)
+{
+	struct entry *e;
+	unsigned np, rounds;
+
+	if (!ex->ncorpus || wt_prng_below(&ex->rng, 8) == 0) {
+		ex->st.plain++;
+		return 0;
+	}
+	e = choose(ex);
+	e->picks++;
+	np = e->np;
+	memcpy(p, e->p, np * sizeof(*p));
+	rounds = 1 + (unsigned)wt_prng_below(&ex->rng, 3);
+	for (unsigned i = 0; i < rounds; i++)
+		mutate(ex, e, p, &np);
+	ex->st.mutated++;
+	return np;
+}
+
+/* ---- feedback ---- */
+
+/* The slot a new entry goes to: a free one, else the entry whose rarest
+ * item is the most common (the first of them). */
+static struct entry *victim(struct wt_explore *ex)
+{
+	struct entry *v = NULL;
+	uint64_t worst = 0;
+
+	if (ex->ncorpus < WT_EXPLORE_CORPUS)
+		return &ex->corpus[ex->ncorpus++];
+	for (unsigned i = 0; i < ex->ncorpus; i++) {
+		uint64_t m = rarest(ex, &ex->corpus[i]);
+
+		if (!v || m > worst) {
+			v = &ex->corpus[i];
+			worst = m;
+		}
+	}
+	return v;
+}
+
+static void keep(struct wt_explore *ex, const struct wt_preempt *p,
+		 unsigned np, const struct wt_run_result *res,
+		 const uint64_t *fresh, unsigned nfresh)
+{
+	struct entry *e = victim(ex);
+	size_t stride;
+
+	if (!e->ev)
+		e->ev = calloc(WT_EXPLORE_EVENTS, sizeof(*e->ev));
+	e->np = np;
+	memcpy(e->p, p, np * sizeof(*p));
+	e->nev = 0;
+	e->picks = 0;
+	/* an even sample of the run's arrivals */
+	stride = res->nevents / WT_EXPLORE_EVENTS + 1;
+	for (size_t i = 0; e->ev && i < res->nevents &&
+	     e->nev < WT_EXPLORE_EVENTS; i += stride)
+		e->ev[e->nev++] = res->events[i];
+	e->nrare = nfresh < RARE_MAX ? nfresh : RARE_MAX;
+	memcpy(e->rare, fresh, e->nrare * sizeof(*fresh));
+}
+
+unsigned wt_explore_feed(struct wt_explore *ex, const struct wt_preempt *p,
+			 unsigned np, const struct wt_run_result *res,
+			 const uint64_t *extra, unsigned nextra)
+{
+	uint64_t fresh[RARE_MAX];
+	unsigned nnew = 0;
+
+	for (size_t i = 0; i < res->nfeedback + nextra; i++) {
+		uint64_t h = i < res->nfeedback ? res->feedback[i]
+						: extra[i - res->nfeedback];
+
+		if (!item_see(ex, h))
+			continue;
+		if (nnew < RARE_MAX)	/* the first few it found */
+			fresh[nnew] = h;
+		nnew++;
+	}
+	if (nnew) {
+		keep(ex, p, np, res, fresh, nnew);
+		ex->st.added++;
+	}
+	return nnew;
+}
+
+void wt_explore_get_stats(const struct wt_explore *ex,
+			  struct wt_explore_stats *st)
+{
+	*st = ex->st;
+	st->items = ex->nitems;
+	st->corpus = ex->ncorpus;
+}
+
+/* ---- the text form ---- */
+
+int wt_explore_format(const struct wt_scenario *s, const struct wt_preempt *p,
+		      unsigned n, char *buf, size_t len)
+{
+	size_t k = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < n; i++) {
+		const struct wt_point *pt = wt_point_by_id(p[i].point);
+		int w;
+
+		if (p[i].thread >= s->nthreads || !pt)
+			return -1;
+		w = snprintf(buf + k, len - k, "%s%s%s:%s:%u", i ? "," : "",
+			     p[i].promote ? "+" : "",
+			     s->threads[p[i].thread].name, wt_point_name(pt),
+			     p[i].nth);
+		if (w < 0 || (size_t)w >= len - k)
+			return -1;
+		k += (size_t)w;
+	}
+	return 0;
+}
+
+int wt_explore_parse(const struct wt_scenario *s, const char *spec,
+		     struct wt_preempt *p, unsigned *n, char *msg,
+		     size_t msglen)
+{
+	const char *c = spec;
+
+	*n = 0;
+	wt_points_catalogue();
+	while (*c) {
+		char item[512], *th, *pt, *nth, *end;
+		const struct wt_point *point;
+		size_t l = strcspn(c, ",");
+		unsigned long v;
+		int t;
+
+		if (*n == WT_EXPLORE_MAX_PREEMPTS) {
+			snprintf(msg, msglen, "more than %d preemption points",
+				 WT_EXPLORE_MAX_PREEMPTS);
+			return -1;
+		}
+		if (l >= sizeof(item)) {
+			snprintf(msg, msglen, "preemption point too long");
+			return -1;
+		}
+		memcpy(item, c, l);
+		item[l] = '\0';
+		c += l + (c[l] == ',');
+		p[*n].promote = item[0] == '+';
+		th = item + p[*n].promote;
+		pt = strchr(th, ':');
+		nth = pt ? strchr(pt + 1, ':') : NULL;
+		if (!nth) {
+			snprintf(msg, msglen, "'%s': expected [+]THREAD:POINT:NTH",
+				 item);
+			return -1;
+		}
+		*pt++ = '\0';
+		*nth++ = '\0';
+		t = -1;
+		for (unsigned i = 0; i < s->nthreads; i++)
+			if (!strcmp(s->threads[i].name, th))
+				t = (int)i;
+		if (t < 0) {
+			snprintf(msg, msglen, "no thread '%s' in %s", th, s->name);
+			return -1;
+		}
+		point = wt_point_lookup(pt);
+		if (!point) {
+			snprintf(msg, msglen, "no point '%s'", pt);
+			return -1;
+		}
+		v = strtoul(nth, &end, 10);
+		if (*end || !*nth || v == 0 || v > UINT32_MAX) {
+			snprintf(msg, msglen, "bad count '%s' (an arrival, from 1)",
+				 nth);
+			return -1;
+		}
+		p[*n].thread = (uint32_t)t;
+		p[*n].point = wt_point_id(point);
+		p[*n].nth = (uint32_t)v;
+		(*n)++;
+	}
+	return 0;
+}

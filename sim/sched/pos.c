@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * POS, preemption points and feedback: what the sim knows about the
+ * operation each fiber stopped before.
+ *
+ * A fiber stopped at a point is about to perform that point's operation
+ * on the object its hook was given (the hook runs before the access): a
+ * seqcount, a lock, a lockref, a dentry or mount whose field is loaded
+ * or stored.  It performs it when it next runs, so the operation a fiber
+ * "did" is known when it reaches its next point (or finishes).
+ *
+ * POS (partial order sampling, Yuan et al., CAV 2018).  Every fiber has
+ * a random priority, drawn from the scheduler's stream; the highest
+ * awake one runs (policy.c, the same pick as PCT).  When a fiber has
+ * performed an operation, its own priority is drawn again, and so is
+ * that of every fiber whose next operation is on the same object with
+ * at least one of the two a write (wt_point_kind_access, sim/inject.h).
+ * A fiber whose next operation races with nothing keeps its priority,
+ * however many steps the others take: unlike random switching, POS
+ * samples the orders of racing operations, not the interleavings of
+ * everything else, each partial order with a probability that does not
+ * shrink with the number of unrelated steps.  Objects are compared by
+ * address, only within a run (objects are quarantined when freed, so no
+ * two objects of a run share one), so the decisions depend on the seed
+ * alone; nothing is hashed from an address.
+ *
+ * Preemption points (cfg.preempts, the explorer's schedules), in list
+ * order -- only the next one is armed: at that thread's nth arrival at
+ * that point its priority is pinned, below every drawn one (later pins
+ * lower) or above (promote); pinned fibers are not drawn again.  So a
+ * preemption point is a PCT change point put at a place rather than at
+ * a step count, and the list is an ordered script of them.
+ *
+ * Feedback (cfg.feedback): the distinct items of the run, as hashes of
+ * point ids and thread indexes --
+ *   reads-from: a read (load, seq read or retry, hash step, lock acquire,
+ *     refcount step) by thread R at point P observed the last write (or
+ *     release) of the object, made by another thread W at point Q:
+ *     (Q, W, P, R);
+ *   adjacency: the operation at P of thread B was performed right after
+ *     thread A's at Q, A != B: (Q, A, P, B);
+ * and the first WT_RUN_EVENTS_MAX arrivals (thread, point, nth), from
+ * which the explorer draws new preemption points.  The last writer of an
+ * object is kept in a table of WT_SIM_WRITERS objects; once it is full
+ * new objects are not tracked (which ones depends on the order of first
+ * writes, not on addresses).  No random number is drawn for feedback.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "sim/sched/policy.h"
+#include "sim/sched/prng.h"
+
+/* Drawn priorities are in [2^62, 2^63): pins go below and above. */
+#define POS_DRAWN	(1ull << 62)
+#define POS_LOW		(1ull << 61)
+#define POS_HIGH	(1ull << 63)
+
+static uint64_t pos_draw(struct wt_sim *s)
+{
+	return (wt_prng_next(&s->rng) >> 2) | POS_DRAWN;
+}
+
+int wt_pos_init(struct wt_sim *s, struct wt_run_result *out)
+{
+	s->last_thread = -1;
+	if (s->cfg->policy == WT_POLICY_POS)
+		for (unsigned i = 0; i < s->n; i++)
+			s->f[i].prio = pos_draw(s);
+	if (!s->cfg->feedback)
+		return 0;
+	s->writers = calloc(WT_SIM_WRITERS, sizeof(*s->writers));
+	s->items = calloc(WT_SIM_ITEMS, sizeof(*s->items));
+	out->feedback = calloc(WT_RUN_FEEDBACK_MAX, sizeof(*out->feedback));
+	out->events = calloc(WT_RUN_EVENTS_MAX, sizeof(*out->events));
+	if (!s->writers || !s->items || !out->feedback || !out->events)
+		return -1;
+	return 0;
+}
+
+void wt_pos_fini(struct wt_sim *s)
+{
+	free(s->writers);
+	free(s->items);
+	s->writers = NULL;
+	s->items = NULL;
+}
+
+/* ---- feedback ---- */
+
+uint64_t wt_run_feedback_item(enum wt_feedback_kind kind, uint32_t q,
+			      uint32_t w, uint32_t p, uint32_t r)
+{
+	uint64_t h = wt_splitmix64_mix(0x6665656462616b00ull + kind);
+
+	h = wt_splitmix64_mix(h ^ ((uint64_t)q << 32 | w));
+	h = wt_splitmix64_mix(h ^ ((uint64_t)p << 32 | r));
+	return h ? h : 1;
+}
+
+static void add_item(struct wt_sim *s, uint64_t h)
+{
+	struct wt_run_result *out = s->out;
+	size_t i = h & (WT_SIM_ITEMS - 1);
+
+	if (out->nfeedback >= WT_RUN_FEEDBACK_MAX)
+		return;
+	while (s->items[i]) {
+		if (s->items[i] == h)
+			return;
+		i = (i + 1) & (WT_SIM_ITEMS - 1);
+	}
+	s->items[i] = h;
+	out->feedback[out->nfeedback++] = h;
+}
+
+static struct wt_sim_writer *writer_slot(struct wt_sim *s, const void *obj)
+{
+	uintptr_t a = (uintptr_t)obj;
+	size_t i = (size_t)wt_splitmix64_mix(a) & (WT_SIM_WRITERS - 1);
+
+	/* Never full: inserts stop one short of the size. */
+	while (s->writers[i].obj && s->writers[i].obj != obj)
+		i = (i + 1) & (WT_SIM_WRITERS - 1);
+	return &s->writers[i];
+}
+
+static void feedback_op(struct wt_sim *s, struct wt_fiber *f,
+			const struct wt_point *done, const void *obj,
+			enum wt_access a)
+{
+	uint32_t me = f->t->id, pid = wt_point_id(done);
+	struct wt_sim_writer *w;
+
+	if (s->last_thread >= 0 && (uint32_t)s->last_thread != me)
+		add_item(s, wt_run_feedback_item(WT_FB_ADJACENT, s->last_point,
+				      (uint32_t)s->last_thread, pid, me));
+	s->last_thread = (int)me;
+	s->last_point = pid;
+	if (!obj || a == WT_ACC_NONE)
+		return;
+	w = writer_slot(s, obj);
+	if ((a & WT_ACC_READ) && w->obj && w->thread != me)
+		add_item(s, wt_run_feedback_item(WT_FB_READS_FROM, w->point, w->thread, pid, me));
+	if (!(a & WT_ACC_WRITE))
+		return;
+	if (!w->obj) {
+		if (s->nwriters + 1 >= WT_SIM_WRITERS)
+			return;
+		s->nwriters++;
+		w->obj = obj;
+	}
+	w->thread = me;
+	w->point = pid;
+}
+
+/* ---- POS and preemption points ---- */
+
+static void pos_redraw(struct wt_sim *s, struct wt_fiber *f,
+		       const void *obj, enum wt_access a)
+{
+	if (obj && a != WT_ACC_NONE)
+		for (unsigned i = 0; i < s->n; i++) {
+			struct wt_fiber *g = &s->f[i];
+			enum wt_access b;
+
+			if (g == f || g->pinned || g->next_obj != obj ||
+			    !g->next_p || g->state == WT_FIBER_DONE)
+				continue;
+			b = wt_point_kind_access(g->next_p->kind);
+			if (b != WT_ACC_NONE &&
+			    ((a & WT_ACC_WRITE) || (b & WT_ACC_WRITE)))
+				g->prio = pos_draw(s);
+		}
+	if (!f->pinned)
+		f->prio = pos_draw(s);
+}
+
+/* Only the next preemption point in list order is armed. */
+static void preempt_points(struct wt_sim *s, struct wt_fiber *f,
+			   const struct wt_point *p)
+{
+	uint32_t id = wt_point_id(p), nth;
+	const struct wt_preempt *pp;
+
+	if (!f->t->hits || s->pins >= s->cfg->npreempts)
+		return;
+	nth = (uint32_t)f->t->hits[id];
+	pp = &s->cfg->preempts[s->pins];
+	if (pp->thread != f->t->id || pp->point != id || pp->nth != nth)
+		return;
+	s->pins++;
+	f->pinned = true;
+	f->prio = pp->promote ? POS_HIGH + s->pins : POS_LOW - s->pins;
+	s->out->preempts_hit++;
+}
+
+void wt_pos_arrive(struct wt_sim *s, struct wt_fiber *f,
+		   const struct wt_point *p, const void *obj)
+{
+	const struct wt_point *done = f->next_p;
+	const void *dobj = f->next_obj;
+	enum wt_access a = done ? wt_point_kind_access(done->kind)
+				: WT_ACC_NONE;
+	struct wt_run_result *out = s->out;
+
+	if (s->cfg->feedback && done)
+		feedback_op(s, f, done, dobj, a);
+	if (s->cfg->policy == WT_POLICY_POS && f->started)
+		pos_redraw(s, f, dobj, a);
+	f->next_p = p;
+	f->next_obj = obj;
+	if (!p)
+		return;
+	if (s->cfg->npreempts)
+		preempt_points(s, f, p);
+	if (s->cfg->feedback && out->nevents < WT_RUN_EVENTS_MAX) {
+		uint32_t id = wt_point_id(p);
+
+		out->events[out->nevents++] = (struct wt_run_event){
+			.thread = f->t->id, .point = id,
+			.nth = f->t->hits ? (uint32_t)f->t->hits[id] : 0,
+		};
+	}
+}

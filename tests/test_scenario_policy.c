@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The policies at the scenario level: `policy: pos' in a file and
+ * `--policy' on the command line (an undirected twin's included), the
+ * replay lines that carry it, and replays that print the same bytes in
+ * two processes.
+ */
+#define _GNU_SOURCE
+#include <inttypes.h>
+
+#include <criterion/criterion.h>
+
+#include "tests/test_scenario_util.h"
+
+#define ZOO_STEP WT_SOURCE_DIR "/scenarios/zoo/step_into_no_seq.yaml"
+
+/* The words of a `replay: walktorture ...' line (modified in place; at
+ * most max - 1, NULL-terminated), honouring single quotes. */
+static unsigned words(char *line, char **w, unsigned max)
+{
+	unsigned n = 0;
+	char *p = line;
+
+	while (*p && n + 1 < max) {
+		char *out;
+
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		w[n++] = out = p;
+		while (*p && *p != ' ') {
+			if (*p == '\'') {
+				for (p++; *p && *p != '\''; )
+					*out++ = *p++;
+				if (*p)
+					p++;
+			} else {
+				*out++ = *p++;
+			}
+		}
+		if (*p)
+			p++;
+		*out = '\0';
+	}
+	w[n] = NULL;
+	return n;
+}
+
+/* Run `replay' of the first failure of out; the command must carry
+ * want, and two runs of it print the same bytes and fail again. */
+static void replay_twice(const char *out, const char *want)
+{
+	struct wt_test_run a, b;
+	char *line = wt_test_line(out, "replay: walktorture ");
+	char *cmd[32];
+
+	cr_assert_not_null(line, "%s", out);
+	cr_expect(strstr(line, want), "%s", line);
+	words(line + strlen("replay: walktorture "), cmd, 32);
+	wt_test_run(&a, (const char **)cmd);
+	wt_test_run(&b, (const char **)cmd);
+	cr_expect_eq(a.status, 1, "%s\n%s%s", line, a.out, a.err);
+	cr_expect_str_eq(a.out, b.out, "two replays printed different bytes");
+	cr_expect(strstr(a.out, " FAIL"), "%s", a.out);
+	wt_test_run_free(&a);
+	wt_test_run_free(&b);
+	free(line);
+}
+
+Test(policy, a_pos_twin_failure_replays_under_pos)
+{
+	struct wt_test_run r;
+
+	wt_test_run(&r, (const char *[]){ "run", "--undirected", "--policy",
+		    "pos", ZOO_STEP, "--bug", "step_into_no_seq", "--seed",
+		    "0x5eed", "--iterations", "3000", NULL });
+	cr_expect_eq(r.status, 1, "POS finds step_into_no_seq: %s", r.out);
+	cr_expect(strstr(r.out, "step_into_no_seq.undirected !!! oracle"),
+		  "%s", r.out);
+	replay_twice(r.out, " --undirected --policy pos");
+	wt_test_run_free(&r);
+}
+
+Test(policy, an_unknown_policy_is_bad_usage)
+{
+	struct wt_test_run r;
+
+	wt_test_run(&r, (const char *[]){ "run", "--policy", "directed",
+		    ZOO_STEP, NULL });
+	cr_expect_eq(r.status, 2, "%s%s", r.out, r.err);
+	cr_expect(strstr(r.err, "unknown policy 'directed'"), "%s", r.err);
+	wt_test_run_free(&r);
+}
+
+/*
+ * An explore run is deterministic from its seed, loop included: two
+ * processes run the same iterations (the run's digest folds every
+ * iteration's), and the corpus grew.  Each failure's replay line carries
+ * its iteration's schedule (--preempts) and fails again, printing the
+ * same bytes in two processes.
+ */
+Test(policy, explore_runs_and_replays_the_same_in_two_processes)
+{
+	struct wt_test_run a, b;
+	const char *args[] = { "run", "--undirected", "--policy", "explore",
+			       ZOO_STEP, "--bug", "step_into_no_seq", "--seed",
+			       "0x5eed", "--iterations", "1500", NULL };
+	char *va, *vb;
+
+	wt_test_run(&a, args);
+	wt_test_run(&b, args);
+	cr_expect_eq(a.status, 1, "explore finds step_into_no_seq: %s", a.out);
+	va = wt_test_line(a.out, "walktorture: step_into_no_seq.undirected mode=");
+	vb = wt_test_line(b.out, "walktorture: step_into_no_seq.undirected mode=");
+	cr_assert(va && vb, "%s", a.out);
+	cr_expect_str_eq(va, vb);
+	cr_expect(strstr(a.out, " explore_corpus="), "%s", a.out);
+	replay_twice(a.out, " --undirected --policy explore");
+	free(va);
+	free(vb);
+	wt_test_run_free(&a);
+	wt_test_run_free(&b);
+}
+
+/* A schedule that names no thread or point of the file is bad usage. */
+Test(policy, a_bad_preempts_spec_is_bad_usage)
+{
+	struct wt_test_run r;
+
+	wt_test_run(&r, (const char *[]){ "replay", "0x1", ZOO_STEP,
+		    "--undirected", "--policy", "explore", "--preempts",
+		    "nobody:lookup_fast.parent_seq:1", NULL });
+	cr_expect_eq(r.status, 2, "%s%s", r.out, r.err);
+	cr_expect(strstr(r.err, "no thread 'nobody'"), "%s", r.err);
+	wt_test_run_free(&r);
+	wt_test_run(&r, (const char *[]){ "replay", "0x1", ZOO_STEP,
+		    "--undirected", "--policy", "pos", "--preempts",
+		    "walker:lookup_fast.parent_seq:1", NULL });
+	cr_expect_eq(r.status, 2, "%s%s", r.out, r.err);
+	wt_test_run_free(&r);
+}

@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * POS (sim/sched/pos.c): determinism, replay, a litmus race that PCT at
+ * depth 1 cannot produce, preemption points, and reads-from feedback.
+ */
+#include <criterion/criterion.h>
+
+#include "test_sched_util.h"
+
+static const char *const names2[] = { "alice", "bob" };
+
+/* ---- the lost update: load x, store x + 1, in both threads ---- */
+
+struct lu {
+	unsigned x;
+	unsigned priv[2];
+	unsigned nprivate;
+};
+
+static struct lu g;
+static unsigned g_nprivate = 20;
+
+static void lu_body(struct wt_thread *t, void *arg)
+{
+	unsigned v;
+
+	(void)arg;
+	/* Steps on the thread's own object: they race with nothing. */
+	for (unsigned i = 0; i < g.nprivate; i++) {
+		WT_HOOK(WT_K_STORE, "test.pos.private", "priv", "own word",
+			&g.priv[t->id]);
+		g.priv[t->id]++;
+	}
+	WT_HOOK(WT_K_LOAD, "test.pos.load", "x", "load x", &g.x);
+	v = g.x;
+	WT_HOOK(WT_K_STORE, "test.pos.store", "x", "store x", &g.x);
+	g.x = v + 1;
+	WT_EVENT("test.pos.done", NULL);
+}
+
+static int run_lu(uint64_t seed, enum wt_policy policy, unsigned depth,
+		  const struct wt_run_config *extra, struct wt_run_result *res)
+{
+	struct tthreads ts;
+	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
+
+	if (extra)
+		cfg = *extra;
+	tthreads_init(&ts, 2, names2);
+	cfg.seed = seed;
+	cfg.policy = policy;
+	cfg.pct_depth = depth;
+	cfg.pct_steps = 60;
+	cfg.trace = true;
+	memset(&g, 0, sizeof(g));
+	g.nprivate = g_nprivate;
+	return wt_run(&cfg, ts.n, ts.p, lu_body, NULL, res);
+}
+
+/* Seeds (of n) whose run lost an update. */
+static unsigned lost(enum wt_policy policy, unsigned depth, unsigned n)
+{
+	unsigned k = 0;
+
+	for (unsigned seed = 1; seed <= n; seed++) {
+		struct wt_run_result res;
+
+		cr_assert_eq(run_lu(seed, policy, depth, NULL, &res), WT_RUN_OK,
+			     "%s", res.report);
+		k += g.x == 1;
+		wt_run_result_free(&res);
+	}
+	return k;
+}
+
+/*
+ * The lost update needs one preemption between a thread's load and its
+ * store.  PCT at depth 1 has no change point: each thread runs to its
+ * end, never losing one.  POS re-draws the priorities of both threads
+ * whenever one performs a step on x while the other's next step is on x
+ * too, one of them a store, so either may run first at each racing
+ * step: over 400 seeds it loses the update twice as often as PCT at
+ * depth 3 and more often than random switching (measured: pos 88, pct
+ * d=3 12, random 45, pct d=1 0).  Steps that race with nothing dilute
+ * POS, though: the waiting thread keeps its priority while the other
+ * draws afresh at every private step, so each is another draw it must
+ * win (with 20 private steps before the load, pos 7, pct d=3 11,
+ * random 23 -- README, "Policies").
+ */
+Test(sched_pos, finds_the_lost_update_pct_depth_1_cannot)
+{
+	unsigned pos, pct1, pct3, rnd;
+
+	g_nprivate = 0;
+	pos = lost(WT_POLICY_POS, 3, 400);
+	pct1 = lost(WT_POLICY_PCT, 1, 400);
+	pct3 = lost(WT_POLICY_PCT, 3, 400);
+	rnd = lost(WT_POLICY_RANDOM, 3, 400);
+	g_nprivate = 20;
+	cr_log_info("lost update in 400 seeds: pos %u, pct d=1 %u, pct d=3 %u, "
+		    "random %u", pos, pct1, pct3, rnd);
+	cr_assert_eq(pct1, 0);
+	cr_assert_geq(pos, 60, "pos lost the update in %u of 400 seeds", pos);
+	cr_assert_gt(pos, 2 * pct3);
+	cr_assert_gt(pos, rnd);
+}
+
+Test(sched_pos, same_seed_same_trace_other_seeds_other_orders)
+{
+	struct wt_run_result a, b, c;
+	unsigned differ = 0;
+
+	cr_assert_eq(run_lu(7, WT_POLICY_POS, 3, NULL, &a), WT_RUN_OK);
+	cr_assert_eq(run_lu(7, WT_POLICY_POS, 3, NULL, &b), WT_RUN_OK);
+	cr_assert_eq(a.trace->n, b.trace->n);
+	cr_assert_eq(memcmp(a.trace->ev, b.trace->ev,
+			    a.trace->n * sizeof(a.trace->ev[0])), 0);
+	cr_assert_eq(a.digest, b.digest);
+	for (uint64_t seed = 8; seed < 18; seed++) {
+		cr_assert_eq(run_lu(seed, WT_POLICY_POS, 3, NULL, &c), WT_RUN_OK);
+		differ += !same_order(a.trace, c.trace);
+		wt_run_result_free(&c);
+	}
+	cr_assert_geq(differ, 8, "only %u of 10 other seeds ran another order",
+		      differ);
+	wt_run_result_free(&a);
+	wt_run_result_free(&b);
+}
+
+/* A POS run's trace replays to the same digest, with the same outcome,
+ * without diverging -- for a run that lost the update and one that did
+ * not. */
+Test(sched_pos, a_pos_trace_replays)
+{
+	bool seen[2] = { false, false };
+
+	for (uint64_t seed = 1; seed <= 60 && !(seen[0] && seen[1]); seed++) {
+		struct wt_run_result a, b;
+		struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
+		unsigned x;
+
+		cr_assert_eq(run_lu(seed, WT_POLICY_POS, 3, NULL, &a), WT_RUN_OK);
+		x = g.x;
+		seen[x == 1] = true;
+		cfg.replay = a.trace->ev;
+		cfg.nreplay = a.trace->n;
+		/* Another seed: the record alone decides. */
+		cr_assert_eq(run_lu(seed + 1000, WT_POLICY_RANDOM, 3, &cfg, &b),
+			     WT_RUN_OK);
+		cr_assert_not(b.diverged, "%s", b.diverge_report);
+		cr_assert_eq(b.digest, a.digest);
+		cr_assert_eq(g.x, x);
+		wt_run_result_free(&a);
+		wt_run_result_free(&b);
+	}
+	cr_assert(seen[0] && seen[1]);
+}
+
+/* The index of the first event of thread t at point p at or after k. */
+static size_t find(const struct wt_trace *tr, size_t k, uint32_t t,
+		   const struct wt_point *p)
+{
+	for (; k < tr->n; k++)
+		if (tr->ev[k].thread == t && tr->ev[k].point == wt_point_id(p))
+			return k;
+	return tr->n;
+}
+
+/*
+ * A preemption point pins the thread's priority at that arrival: demoted
+ * at its load, alice waits there until bob is done (bob's whole program
+ * runs between alice's arrival at the load and her store); promoted at
+ * her first private step, she runs to her end before bob does anything
+ * more.  Either way no update is lost, under every seed.
+ */
+Test(sched_pos, preemption_points_pin_a_priority)
+{
+	const struct wt_point *load, *store, *done, *priv;
+
+	wt_points_catalogue();
+	load = wt_point_lookup("test.pos.load");
+	store = wt_point_lookup("test.pos.store");
+	done = wt_point_lookup("test.pos.done");
+	priv = wt_point_lookup("test.pos.private");
+	cr_assert(load && store && done && priv);
+	for (uint64_t seed = 1; seed <= 20; seed++) {
+		struct wt_preempt demote = { .thread = 0,
+					     .point = wt_point_id(load), .nth = 1 };
+		struct wt_preempt promote = { .thread = 0, .promote = true,
+					      .point = wt_point_id(priv), .nth = 1 };
+		struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
+		struct wt_run_result res;
+		size_t at, bob_done, next;
+
+		cfg.preempts = &demote;
+		cfg.npreempts = 1;
+		cr_assert_eq(run_lu(seed, WT_POLICY_POS, 3, &cfg, &res), WT_RUN_OK);
+		cr_assert_eq(res.preempts_hit, 1);
+		cr_assert_eq(g.x, 2);
+		at = find(res.trace, 0, 0, load);
+		bob_done = find(res.trace, 0, 1, done);
+		next = find(res.trace, at + 1, 0, store);
+		cr_assert(at < next && bob_done < next,
+			  "seed %llu: alice load %zu, bob done %zu, alice store %zu",
+			  (unsigned long long)seed, at, bob_done, next);
+		wt_run_result_free(&res);
+
+		cfg.preempts = &promote;
+		cr_assert_eq(run_lu(seed, WT_POLICY_POS, 3, &cfg, &res), WT_RUN_OK);
+		cr_assert_eq(res.preempts_hit, 1);
+		cr_assert_eq(g.x, 2);
+		at = find(res.trace, 0, 0, priv);
+		for (size_t k = at; k < find(res.trace, 0, 0, done); k++)
+			cr_assert_eq(res.trace->ev[k].thread, 0,
+				     "seed %llu: bob ran at event %zu",
+				     (unsigned long long)seed, k);
+		wt_run_result_free(&res);
+	}
+}
+
+Test(sched_pos, preemption_points_need_pos)
+{
+	struct wt_preempt p = { .thread = 0, .point = 0, .nth = 1 };
+	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
+	struct wt_run_result res;
+
+	cfg.preempts = &p;
+	cfg.npreempts = 1;
+	cr_assert_eq(run_lu(1, WT_POLICY_PCT, 3, &cfg, &res),
+		     WT_RUN_CONFIG_ERROR);
+	wt_run_result_free(&res);
+}
+
+static bool has_item(const struct wt_run_result *r, uint64_t h)
+{
+	for (size_t i = 0; i < r->nfeedback; i++)
+		if (r->feedback[i] == h)
+			return true;
+	return false;
+}
+
+/*
+ * Reads-from feedback: bob's load of x read alice's store exactly when
+ * alice's store was performed before it (and vice versa); a lost update
+ * has neither pair.  The items name points and threads, so they are the
+ * same in every run that orders the two the same way.
+ */
+Test(sched_pos, feedback_reports_who_read_whose_store)
+{
+	const struct wt_point *load, *store;
+	unsigned kinds[3] = { 0 };
+
+	wt_points_catalogue();
+	load = wt_point_lookup("test.pos.load");
+	store = wt_point_lookup("test.pos.store");
+	for (uint64_t seed = 1; seed <= 100; seed++) {
+		struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
+		struct wt_run_result res;
+		uint64_t ab = wt_run_feedback_item(WT_FB_READS_FROM,
+						   wt_point_id(store), 0,
+						   wt_point_id(load), 1);
+		uint64_t ba = wt_run_feedback_item(WT_FB_READS_FROM,
+						   wt_point_id(store), 1,
+						   wt_point_id(load), 0);
+		size_t a_store, b_load, b_store, a_load;
+
+		cfg.feedback = true;
+		cr_assert_eq(run_lu(seed, WT_POLICY_POS, 3, &cfg, &res), WT_RUN_OK);
+		cr_assert_gt(res.nfeedback, 0);
+		cr_assert_gt(res.nevents, 40);
+		/* an operation is performed when its thread next moves on:
+		 * at its next event */
+		a_store = find(res.trace, find(res.trace, 0, 0, store) + 1, 0,
+			       wt_point_lookup("test.pos.done"));
+		b_store = find(res.trace, find(res.trace, 0, 1, store) + 1, 1,
+			       wt_point_lookup("test.pos.done"));
+		a_load = find(res.trace, find(res.trace, 0, 0, load) + 1, 0, store);
+		b_load = find(res.trace, find(res.trace, 0, 1, load) + 1, 1, store);
+		cr_assert_eq(has_item(&res, ab), a_store < b_load,
+			     "seed %llu", (unsigned long long)seed);
+		cr_assert_eq(has_item(&res, ba), b_store < a_load,
+			     "seed %llu", (unsigned long long)seed);
+		kinds[has_item(&res, ab) ? 0 : has_item(&res, ba) ? 1 : 2]++;
+		cr_assert_eq(g.x == 1, !has_item(&res, ab) && !has_item(&res, ba),
+			     "seed %llu", (unsigned long long)seed);
+		wt_run_result_free(&res);
+	}
+	cr_assert(kinds[0] && kinds[1] && kinds[2], "%u %u %u", kinds[0],
+		  kinds[1], kinds[2]);
+}
