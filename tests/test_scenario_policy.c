@@ -140,3 +140,29 @@ Test(policy, a_bad_preempts_spec_is_bad_usage)
 	cr_expect_eq(r.status, 2, "%s%s", r.out, r.err);
 	wt_test_run_free(&r);
 }
+
+/* A results file's explore failure replays from RESULTS.json#N: its
+ * recorded command carries the schedule. */
+Test(policy, an_explore_failure_replays_from_the_results_file)
+{
+	struct wt_test_dir d;
+	struct wt_test_run r, again;
+	char *json, *arg;
+
+	wt_test_dir_make(&d);
+	json = wt_test_write(&d, "r.json", "");
+	wt_test_run(&r, (const char *[]){ "run", "--undirected", "--policy",
+		    "explore", ZOO_STEP, "--bug", "step_into_no_seq", "--seed",
+		    "0x5eed", "--iterations", "1500", "--json", json, NULL });
+	cr_expect_eq(r.status, 1, "%s", r.out);
+	cr_assert(asprintf(&arg, "%s#0", json) > 0);
+	wt_test_run(&again, (const char *[]){ "replay", arg, NULL });
+	cr_expect_eq(again.status, 1, "%s%s", again.out, again.err);
+	cr_expect(strstr(again.out, "step_into_no_seq.undirected !!! oracle"),
+		  "%s", again.out);
+	free(arg);
+	free(json);
+	wt_test_run_free(&again);
+	wt_test_run_free(&r);
+	wt_test_dir_remove(&d);
+}
