@@ -74,7 +74,7 @@ Test(policy, a_pos_twin_failure_replays_under_pos)
 
 	wt_test_run(&r, (const char *[]){ "run", "--undirected", "--policy",
 		    "pos", ZOO_STEP, "--bug", "step_into_no_seq", "--seed",
-		    "0x5eed", "--iterations", "3000", NULL });
+		    "3", "--iterations", "40", NULL });
 	cr_expect_eq(r.status, 1, "POS finds step_into_no_seq: %s", r.out);
 	cr_expect(strstr(r.out, "step_into_no_seq.undirected !!! oracle"),
 		  "%s", r.out);
@@ -94,6 +94,9 @@ Test(policy, an_unknown_policy_is_bad_usage)
 }
 
 /*
+ * (Seeds and budgets are chosen so that the first failure comes within
+ * tens of iterations: the sanitizer builds run these too.)
+ *
  * An explore run is deterministic from its seed, loop included: two
  * processes run the same iterations (the run's digest folds every
  * iteration's), and the corpus grew.  Each failure's replay line carries
@@ -105,7 +108,7 @@ Test(policy, explore_runs_and_replays_the_same_in_two_processes)
 	struct wt_test_run a, b;
 	const char *args[] = { "run", "--undirected", "--policy", "explore",
 			       ZOO_STEP, "--bug", "step_into_no_seq", "--seed",
-			       "0x5eed", "--iterations", "1500", NULL };
+			       "8", "--iterations", "120", NULL };
 	char *va, *vb;
 
 	wt_test_run(&a, args);
@@ -116,7 +119,7 @@ Test(policy, explore_runs_and_replays_the_same_in_two_processes)
 	cr_assert(va && vb, "%s", a.out);
 	cr_expect_str_eq(va, vb);
 	cr_expect(strstr(a.out, " explore_corpus="), "%s", a.out);
-	replay_twice(a.out, " --undirected --policy explore");
+	replay_twice(a.out, " --undirected --policy explore --preempts ");
 	free(va);
 	free(vb);
 	wt_test_run_free(&a);
@@ -153,7 +156,7 @@ Test(policy, an_explore_failure_replays_from_the_results_file)
 	json = wt_test_write(&d, "r.json", "");
 	wt_test_run(&r, (const char *[]){ "run", "--undirected", "--policy",
 		    "explore", ZOO_STEP, "--bug", "step_into_no_seq", "--seed",
-		    "0x5eed", "--iterations", "1500", "--json", json, NULL });
+		    "8", "--iterations", "120", "--json", json, NULL });
 	cr_expect_eq(r.status, 1, "%s", r.out);
 	cr_assert(asprintf(&arg, "%s#0", json) > 0);
 	wt_test_run(&again, (const char *[]){ "replay", arg, NULL });
