@@ -50,7 +50,7 @@ enum {
 #define WT_OPT_ENTRY_MEMORY \
 	WT_OPT("memory", WT_OPT_MEMORY, 0, "sc|tso", "the sim's memory model for every scenario (overrides memory:)")
 #define WT_OPT_ENTRY_POLICY \
-	WT_OPT("policy", WT_OPT_POLICY, 0, "random|pct|pos|explore", "the sim policy of every scenario without a schedule (twins too)")
+	WT_OPT("policy", WT_OPT_POLICY, 0, "P", "random, pct, pos or explore for every scenario without a schedule")
 #define WT_OPT_ENTRIES_SCN \
 	WT_OPT_ENTRY_SEED, \
 	WT_OPT("mode", WT_OPT_MODE, 'm', "sim|stress", "the backend for every scenario (overrides mode:)"), \

@@ -86,7 +86,9 @@ int wt_cmd_bugs(int argc, char **argv)
 /* ------------------------------------------------------------------ */
 /*
  * walktorture zoo-bench [BUG...] [--seed S] [--seeds N] [--sim-cap T]
- *		[--pct-cap T] [--stress-cap T] [--stress-clean T] [--json FILE]
+ *		[--undirected-cap T] [--policy-seeds K] [--policies LIST]
+ *		[--stress-cap T]
+ *		[--stress-clean T] [--json FILE]
  *
  * For every bug of the catalogue (or the ones named):
  *   clean   its targeted scenario without the bug, one iteration under
@@ -96,11 +98,18 @@ int wt_cmd_bugs(int argc, char **argv)
  *           check fired (at least the first N seeds are run, to count in
  *           how many it fires), capped at --sim-cap: the time and
  *           iterations to first detection;
- *   pct     the scenario with its directed schedule (and expectations)
- *           dropped, under PCT: N seeds without the bug, which the oracle
- *           and the safety checks must all pass, then seed after seed with
- *           it until the check fires or --pct-cap (0: skip) runs out --
- *           how hard the race is to find when nobody says where it is;
+ *   random, pct, pos, explore
+ *           the scenario with its directed schedule (and expectations)
+ *           dropped, under each policy in turn: one run of N iterations
+ *           without the bug, which the oracle and the safety checks must
+ *           all pass, then K runs (--policy-seeds, run seeds derived from
+ *           S) with it, each until its first failing iteration or
+ *           --undirected-cap (0: skip; --pct-cap is the older name) runs
+ *           out -- how hard the race is to find when nobody says where it
+ *           is.  Iterations and seconds to first detection are the
+ *           median over the runs that found it.  The last line gives the
+ *           median over the bugs both found of the ratio of PCT's
+ *           iterations to explore's;
  *   stress  the bug's plain uninjected load (scenarios/zoo/stress/) in
  *           stress mode, iteration after iteration until the expected
  *           check fires or --stress-cap runs out ("not found" is an
@@ -117,8 +126,10 @@ int wt_cmd_bugs(int argc, char **argv)
 struct bench_opts {
 	uint64_t seed;
 	unsigned seeds;
+	unsigned policy_seeds;
+	unsigned policies;	/* bit k: measure bp_names[k] */
 	double sim_cap_s;
-	double pct_cap_s;
+	double pct_cap_s;	/* each undirected policy's cap */
 	double stress_cap_s;
 	double stress_clean_s;
 	FILE *null;
@@ -143,13 +154,27 @@ struct clean {
 	uint64_t fail_seed;
 };
 
+/* The undirected policies zoo-bench measures, in column order. */
+enum { BP_RANDOM, BP_PCT, BP_POS, BP_EXPLORE, BP__COUNT };
+static const char *const bp_names[BP__COUNT] = { "random", "pct", "pos",
+						 "explore" };
+static const enum wt_scn_policy bp_policy[BP__COUNT] = {
+	WT_SCN_RANDOM, WT_SCN_PCT, WT_SCN_POS, WT_SCN_EXPLORE };
+
+/* One undirected policy: clean, and K runs with the bug. */
+struct bench_policy {
+	struct clean clean;	/* N iterations without the bug */
+	struct detection det;	/* medians over the detecting runs */
+	unsigned found;		/* runs that found it */
+	unsigned runs;
+};
+
 struct bench_row {
 	const struct wt_zoo_bug *bug;
 	struct clean clean;
 	unsigned found_seeds;	/* of the first `seeds' with the bug */
 	struct detection sim;
-	struct clean pct_clean;	/* undirected, PCT, without the bug */
-	struct detection pct;	/* undirected, PCT, with it */
+	struct bench_policy pol[BP__COUNT];
 	struct detection stress;
 	bool stress_clean;	/* the plain load passed without the bug */
 	struct wt_scn_result result;	/* the detecting (or last) sim run */
@@ -335,24 +360,117 @@ static struct wt_scenario *bench_undirected(const struct wt_scenario *s)
 	return u;
 }
 
-static void bench_pct(struct bench_row *row, const struct wt_scenario *s,
-		      const struct bench_opts *bo)
+/* The bug's check fired in r (the runner's stop predicate). */
+static bool bench_stop(const struct wt_scn_result *r, void *arg)
 {
+	struct detection d = { .run = true };
+
+	return bench_fired(arg, r, &d);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, unsigned n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * Policy k without the schedule: one run of N iterations without the
+ * bug (the oracle and the checks must pass every one), then K runs with
+ * it, each ended by its first failing iteration or the cap.
+ */
+static void bench_policy(struct bench_row *row, const struct wt_scenario *s,
+			 const struct bench_opts *bo, unsigned k)
+{
+	struct bench_policy *bp = &row->pol[k];
+	double iters[64], secs[64];
 	struct wt_scenario *u;
-	unsigned found_seeds = 0;
+	struct wt_scn_opts o;
+	struct wt_scn_result r;
 
 	if (bo->pct_cap_s <= 0)
 		return;
 	u = bench_undirected(s);
 	if (!u) {
-		row->pct_clean.runs = 1;	/* a clean run that failed */
+		bp->clean.runs = 1;	/* a clean run that failed */
 		return;
 	}
-	bench_clean(&row->pct_clean, u, bo);
-	if (strcmp(row->bug->fires, "expectation"))	/* else its witness
-							 * went with them */
-		bench_search(row->bug, u, bo, bo->pct_cap_s, &row->pct,
-			     &found_seeds, NULL);
+	u->policy = bp_policy[k];
+	bench_opts_init(&o, bo, bo->seed, 0, NULL, -1);
+	o.iterations = bo->seeds;
+	if (wt_scn_run(u, &o, &r))
+		memset(&r, 0, sizeof(r));
+	bp->clean.runs = bo->seeds;
+	bp->clean.pass = r.pass ? bo->seeds :
+			 bo->seeds - (r.nfailures < bo->seeds ?
+				      (unsigned)r.nfailures : bo->seeds);
+	if (!r.pass) {
+		json_t *f = json_array_get(r.failures, 0);
+
+		if (wt_scn_parse_seed(json_string_value(json_object_get(f,
+				      "seed")) ?: "0", &bp->clean.fail_seed))
+			bp->clean.fail_seed = 0;
+		if (!bp->clean.fail_seed)
+			bp->clean.fail_seed = r.seed;
+		if (bp->clean.pass == bo->seeds)
+			bp->clean.pass--;	/* an anomaly, not a failure */
+	}
+	wt_scn_result_free(&r);
+	/* an expectation was its only witness, and it went with them */
+	if (!strcmp(row->bug->fires, "expectation")) {
+		wt_scenario_free(u);
+		return;
+	}
+	bp->det.run = true;
+	for (unsigned j = 0; j < bo->policy_seeds; j++) {
+		struct detection d = { .run = true };
+		uint64_t seed = wt_scn_night_seed(bo->seed ^ 0xe4b1, j);
+		bool hit;
+
+		bench_opts_init(&o, bo, seed, 1ull << row->bug->id,
+				row->bug->name, -1);
+		o.iterations = 0;
+		o.duration_ns = (uint64_t)(bo->pct_cap_s * 1e9);
+		o.stop = bench_stop;
+		o.stop_arg = (void *)row->bug;
+		o.keep_failures = 64;	/* other failures may come first */
+		if (wt_scn_run(u, &o, &r)) {
+			wt_scn_result_free(&r);
+			break;
+		}
+		hit = bench_fired(row->bug, &r, &d);
+		bp->runs++;
+		if (!bp->det.kind[0] || (hit && !bp->found)) {
+			memcpy(bp->det.kind, d.kind, sizeof(d.kind));
+			memcpy(bp->det.check, d.check, sizeof(d.check));
+		}
+		if (hit) {
+			if (!bp->found)
+				bp->det.seed = seed;
+			iters[bp->found] = (double)r.iterations;
+			secs[bp->found] = r.duration_s;
+			bp->found++;
+		} else if (!bp->found) {	/* what was spent before the cap */
+			bp->det.iterations += r.iterations;
+			bp->det.seconds += r.duration_s;
+		}
+		wt_scn_result_free(&r);
+	}
+	if (bp->found) {
+		bp->det.found = true;
+		bp->det.iterations = (uint64_t)(median(iters, bp->found) + 0.5);
+		bp->det.seconds = median(secs, bp->found);
+	} else if (bp->runs) {
+		bp->det.iterations /= bp->runs;
+		bp->det.seconds /= bp->runs;
+	}
 	wt_scenario_free(u);
 }
 
@@ -513,7 +631,10 @@ static void bench_print_clean(const char *what, const struct clean *c)
 
 static bool bench_row_ok(const struct bench_row *row)
 {
-	return clean_ok(&row->clean) && clean_ok(&row->pct_clean) &&
+	for (unsigned k = 0; k < BP__COUNT; k++)
+		if (!clean_ok(&row->pol[k].clean))
+			return false;
+	return clean_ok(&row->clean) &&
 	       row->sim.found && (!row->stress.run || row->stress_clean);
 }
 
@@ -525,14 +646,57 @@ static void bench_print(const struct bench_row *row)
 	bench_print_clean("clean", &row->clean);
 	bench_print_det("sim", &row->sim);
 	printf(" seeds=%u", row->found_seeds);
-	if (row->pct_clean.runs)
-		bench_print_clean("pct_clean", &row->pct_clean);
-	bench_print_det("pct", &row->pct);
+	for (unsigned k = 0; k < BP__COUNT; k++) {
+		char what[32];
+
+		if (!row->pol[k].clean.runs)
+			continue;
+		snprintf(what, sizeof(what), "%s_clean", bp_names[k]);
+		bench_print_clean(what, &row->pol[k].clean);
+		bench_print_det(bp_names[k], &row->pol[k].det);
+		if (row->pol[k].det.run)
+			printf(" %s_runs=%u/%u", bp_names[k], row->pol[k].found,
+			       row->pol[k].runs);
+	}
 	bench_print_det("stress", &row->stress);
 	if (row->stress.run && !row->stress_clean)
 		printf(" !!! stress load fails without the bug");
 	printf(" %s\n", ok ? "PASS" : "FAIL");
 	fflush(stdout);
+}
+
+/*
+ * The median over the bugs both found of PCT's iterations to first
+ * detection over explore's, and how many each found that the other did
+ * not.
+ */
+static void bench_ratio(const struct bench_row *rows, unsigned n)
+{
+	double *ratio = calloc(n + 1, sizeof(*ratio));
+	unsigned both = 0, pct_only = 0, explore_only = 0, measured = 0;
+
+	for (unsigned i = 0; ratio && i < n; i++) {
+		const struct detection *p = &rows[i].pol[BP_PCT].det;
+		const struct detection *e = &rows[i].pol[BP_EXPLORE].det;
+
+		if (!p->run || !e->run)
+			continue;
+		measured++;
+		if (p->found && e->found)
+			ratio[both++] = (double)p->iterations /
+					(double)(e->iterations ? e->iterations : 1);
+		else if (p->found)
+			pct_only++;
+		else if (e->found)
+			explore_only++;
+	}
+	if (measured)
+		printf("walktorture: zoo-bench iterations to first detection, "
+		       "pct/explore: median %.2f over the %u bugs both found; "
+		       "explore alone found %u, pct alone %u (of %u measured)\n",
+		       both ? median(ratio, both) : 0.0, both, explore_only,
+		       pct_only, measured);
+	free(ratio);
 }
 
 static int bench_write(const char *file, struct bench_row *rows, unsigned n,
@@ -563,17 +727,30 @@ static int bench_write(const char *file, struct bench_row *rows, unsigned n,
 			continue;
 		sc = json_array_get(scs, j++);
 		json_object_set_new(sc, "bug", json_string(rows[i].bug->name));
-		json_object_set_new(sc, "detection", json_pack(
-			"{s:s, s:s, s:o, s:i, s:o, s:o, s:o, s:o, s:b}",
+		json_t *det = json_pack(
+			"{s:s, s:s, s:o, s:i, s:o, s:o, s:b}",
 			"bug", rows[i].bug->name, "check", rows[i].bug->fires,
 			"clean", clean_json(&rows[i].clean),
 			"found_seeds", (int)rows[i].found_seeds,
 			"sim", detection_json(&rows[i].sim),
-			"pct_clean", rows[i].pct_clean.runs ?
-				clean_json(&rows[i].pct_clean) : json_null(),
-			"pct", detection_json(&rows[i].pct),
 			"stress", detection_json(&rows[i].stress),
-			"stress_clean", rows[i].stress_clean));
+			"stress_clean", rows[i].stress_clean);
+
+		for (unsigned k = 0; k < BP__COUNT; k++) {
+			const struct bench_policy *bp = &rows[i].pol[k];
+			char key[32];
+			json_t *d = detection_json(&bp->det);
+
+			snprintf(key, sizeof(key), "%s_clean", bp_names[k]);
+			json_object_set_new(det, key, bp->clean.runs ?
+					    clean_json(&bp->clean) : json_null());
+			if (json_is_object(d))
+				json_object_set_new(d, "runs", json_pack(
+					"{s:i, s:i}", "found", (int)bp->found,
+					"runs", (int)bp->runs));
+			json_object_set_new(det, bp_names[k], d);
+		}
+		json_object_set_new(sc, "detection", det);
 	}
 	if (wt_results_write(file, doc, err, sizeof(err))) {
 		fprintf(stderr, "walktorture: !!! %s\n", err);
@@ -602,14 +779,18 @@ static int bench_duration(const char *v, double *s)
 
 enum {
 	OPT_SEED = 1, OPT_SEEDS, OPT_SIM_CAP, OPT_PCT_CAP, OPT_STRESS_CAP,
-	OPT_STRESS_CLEAN, OPT_JSON,
+	OPT_STRESS_CLEAN, OPT_JSON, OPT_UNDIRECTED_CAP, OPT_POLICY_SEEDS,
+	OPT_POLICIES,
 };
 
 const struct wt_opt wt_opts_zoo_bench[] = {
 	WT_OPT("seed", OPT_SEED, 's', "S", "the first seed of the search (default 0x5eed)"),
 	WT_OPT("seeds", OPT_SEEDS, 0, "N", "seeds per bug and backend (default 20)"),
 	WT_OPT("sim-cap", OPT_SIM_CAP, 0, "T", "time cap of one sim search (default 10s)"),
-	WT_OPT("pct-cap", OPT_PCT_CAP, 0, "T", "time cap of one PCT search (default 10s)"),
+	WT_OPT("undirected-cap", OPT_UNDIRECTED_CAP, 0, "T", "time cap of one search of each undirected policy; 0: none (default 10s)"),
+	WT_OPT("pct-cap", OPT_PCT_CAP, 0, "T", "the older name of --undirected-cap"),
+	WT_OPT("policy-seeds", OPT_POLICY_SEEDS, 0, "K", "runs (run seeds) per bug and undirected policy, 1 to 64 (default 1)"),
+	WT_OPT("policies", OPT_POLICIES, 0, "LIST", "the undirected policies measured (default random,pct,pos,explore)"),
 	WT_OPT("stress-cap", OPT_STRESS_CAP, 0, "T", "time cap of one stress search; 0: no stress runs (default 60s)"),
 	WT_OPT("stress-clean", OPT_STRESS_CLEAN, 0, "T", "time of the clean stress run (default 1s)"),
 	WT_OPT("json", OPT_JSON, 'j', "FILE", "write the table as JSON to FILE"),
@@ -621,6 +802,28 @@ static int unknown_bug(const char *name)
 {
 	wt_cli_unknown_bug("zoo-bench", name);
 	return WT_EXIT_USAGE;
+}
+
+/* --policies random,pct,pos,explore (any of them) into a mask. */
+static int bench_policies(const char *v, unsigned *mask)
+{
+	const char *c = v;
+
+	*mask = 0;
+	while (*c) {
+		size_t n = strcspn(c, ",");
+		unsigned k;
+
+		for (k = 0; k < BP__COUNT; k++)
+			if (strlen(bp_names[k]) == n && !strncmp(c, bp_names[k], n))
+				break;
+		if (k == BP__COUNT)
+			return wt_usage_error("zoo-bench: bad --policies '%s' "
+					      "(valid: random,pct,pos,explore)", v);
+		*mask |= 1u << k;
+		c += n + (c[n] == ',');
+	}
+	return *mask ? 0 : wt_usage_error("zoo-bench: empty --policies");
 }
 
 static int bench_option(int id, const char *v, struct bench_opts *bo,
@@ -641,7 +844,16 @@ static int bench_option(int id, const char *v, struct bench_opts *bo,
 	case OPT_SIM_CAP:
 		return bench_duration(v, &bo->sim_cap_s);
 	case OPT_PCT_CAP:
+	case OPT_UNDIRECTED_CAP:
 		return bench_duration(v, &bo->pct_cap_s);
+	case OPT_POLICY_SEEDS:
+		if (wt_scn_parse_seed(v, &x) || !x || x > 64)
+			return wt_usage_error("zoo-bench: bad --policy-seeds '%s' "
+					      "(1 to 64)", v);
+		bo->policy_seeds = (unsigned)x;
+		break;
+	case OPT_POLICIES:
+		return bench_policies(v, &bo->policies);
 	case OPT_STRESS_CAP:
 		return bench_duration(v, &bo->stress_cap_s);
 	case OPT_STRESS_CLEAN:
@@ -681,7 +893,9 @@ static int bench_args(int argc, char **argv, struct bench_opts *bo,
 
 int wt_cmd_zoo_bench(int argc, char **argv)
 {
-	struct bench_opts bo = { .seed = 0x5eed, .seeds = 20, .sim_cap_s = 10,
+	struct bench_opts bo = { .seed = 0x5eed, .seeds = 20, .policy_seeds = 1,
+				 .policies = (1u << BP__COUNT) - 1,
+				 .sim_cap_s = 10,
 				 .pct_cap_s = 10, .stress_cap_s = 60, .stress_clean_s = 1 };
 	const struct wt_zoo_bug *all, **sel;
 	struct bench_row *rows;
@@ -710,8 +924,9 @@ int wt_cmd_zoo_bench(int argc, char **argv)
 			if (all[i].scenario)
 				sel[nsel++] = &all[i];
 	printf("walktorture: zoo-bench seed=%#" PRIx64 " seeds=%u sim_cap=%.1fs "
-	       "pct_cap=%.1fs stress_cap=%.1fs bugs=%u\n", bo.seed, bo.seeds,
-	       bo.sim_cap_s, bo.pct_cap_s, bo.stress_cap_s, nsel);
+	       "undirected_cap=%.1fs policy_seeds=%u stress_cap=%.1fs bugs=%u\n",
+	       bo.seed, bo.seeds, bo.sim_cap_s, bo.pct_cap_s, bo.policy_seeds,
+	       bo.stress_cap_s, nsel);
 	for (unsigned i = 0; i < nsel; i++) {
 		struct bench_row *row = &rows[i];
 		struct wt_scenario *s;
@@ -731,12 +946,15 @@ int wt_cmd_zoo_bench(int argc, char **argv)
 		bench_clean(&row->clean, s, &bo);
 		bench_search(row->bug, s, &bo, bo.sim_cap_s, &row->sim,
 			     &row->found_seeds, row);
-		bench_pct(row, s, &bo);
+		for (unsigned k = 0; k < BP__COUNT; k++)
+			if (bo.policies & (1u << k))
+				bench_policy(row, s, &bo, k);
 		bench_stress(row, &bo);
 		bench_print(row);
 		bad += !bench_row_ok(row);
 	}
 	printf("walktorture: zoo-bench %u caught, %u not\n", nsel - bad, bad);
+	bench_ratio(rows, nsel);
 	ret = bad ? WT_EXIT_FAIL : WT_EXIT_OK;
 	if (json && bench_write(json, rows, nsel, &bo, argc, argv,
 				bench_now() - t0, started))

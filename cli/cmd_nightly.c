@@ -16,7 +16,12 @@
  * Each directed scenario's undirected twin (scenario.h) runs after the
  * scenarios, with its nightly budget: the night measures how often
  * each path the directed files force happens with nobody forcing it.
+ * Then each one's explore twin (NAME.explore, the schedule fuzzer of
+ * scenarios/src/explore.h): --explore T per suite (default 15 s; 0:
+ * none), shared evenly among the suite's directed scenarios.
  */
+
+#define WT_NIGHT_EXPLORE_NS	(15ull * 1000000000ull)
 #define _GNU_SOURCE	/* asprintf */
 #include <dirent.h>
 #include <errno.h>
@@ -35,6 +40,7 @@
 
 struct night {
 	unsigned seeds;
+	uint64_t explore_ns;	/* per suite; 0: no explore twins */
 	unsigned shard_k;	/* 1-based; 0: no sharding */
 	unsigned shard_n;
 	const char *out;
@@ -268,6 +274,8 @@ static int run_night(const char **args, unsigned nargs, struct wt_scn_opts *o,
 
 	if (!results || wt_scn_list_load(&all, args, nargs, stderr) ||
 	    wt_scn_list_twins(&all, false, stderr) ||
+	    (n->explore_ns &&
+	     wt_scn_list_explore_twins(&all, n->explore_ns, stderr)) ||
 	    wt_scn_list_check_machine(&all, o, stderr))
 		goto out;	/* nothing runs half-parsed */
 	if (wt_mkdirs(n->out, err, sizeof(err))) {
@@ -301,7 +309,8 @@ out:
 	return ret;
 }
 
-enum { OPT_SEEDS = WT_OPT_SCN__END, OPT_SHARD, OPT_OUT, OPT_HISTORY };
+enum { OPT_SEEDS = WT_OPT_SCN__END, OPT_SHARD, OPT_OUT, OPT_HISTORY,
+       OPT_EXPLORE };
 
 const struct wt_opt wt_opts_nightly[] = {
 	WT_OPT_ENTRIES_SCN,
@@ -310,13 +319,15 @@ const struct wt_opt wt_opts_nightly[] = {
 	WT_OPT("out", OPT_OUT, 'o', "DIR", "the nights' directory: results, reports, index (default nightly)"),
 	WT_OPT("history", OPT_HISTORY, 0, "DB", "the history database (default DIR/history.sqlite)"),
 	WT_OPT_ENTRIES_CI,
+	WT_OPT("explore", OPT_EXPLORE, 0, "T", "each suite's explore-twin budget (default 15s; 0: none)"),
 	{ 0 }
 };
 
 int wt_cmd_nightly(int argc, char **argv)
 {
 	const char **args = calloc((size_t)argc + 64, sizeof(*args));
-	struct night n = { .seeds = 4, .out = "nightly" };
+	struct night n = { .seeds = 4, .out = "nightly",
+			   .explore_ns = WT_NIGHT_EXPLORE_NS };
 	struct wt_scn_opts o;
 	struct wt_opts p;
 	unsigned nargs = 0, found = 0;
@@ -360,6 +371,19 @@ int wt_cmd_nightly(int argc, char **argv)
 		case WT_OPT_JUNIT:
 			n.junit = v;
 			break;
+		case OPT_EXPLORE: {
+			const char *end2;
+
+			if (!strcmp(v, "0")) {
+				n.explore_ns = 0;
+			} else if (wt_duration_parse(v, &n.explore_ns, &end2) ||
+				   *end2) {
+				wt_usage_error("bad --explore '%s' (a duration per "
+					       "suite, e.g. 20s; 0: none)", v);
+				goto out;
+			}
+			break;
+		}
 		}
 	}
 	if (id < 0) {

@@ -14,6 +14,19 @@
 
 #define ZOO_STEP WT_SOURCE_DIR "/scenarios/zoo/step_into_no_seq.yaml"
 
+/*
+ * Under the tsan preset the walktorture runs these tests spawn were
+ * measured at over 100 s each on a loaded 2-core machine (5 s from a
+ * shell), past the suite's 600 s timeout; sim mode runs every fiber on
+ * one OS thread, so TSan has nothing to see there.  test_sched_pos
+ * runs the same scheduler code in process under every preset.
+ */
+#if defined(__SANITIZE_THREAD__)
+#define SPAWNS() cr_skip_test("spawns walktorture runs: too slow under TSan")
+#else
+#define SPAWNS() do { } while (0)
+#endif
+
 /* The words of a `replay: walktorture ...' line (modified in place; at
  * most max - 1, NULL-terminated), honouring single quotes. */
 static unsigned words(char *line, char **w, unsigned max)
@@ -71,6 +84,7 @@ static void replay_twice(const char *out, const char *want)
 Test(policy, a_pos_twin_failure_replays_under_pos)
 {
 	struct wt_test_run r;
+	SPAWNS();
 
 	wt_test_run(&r, (const char *[]){ "run", "--undirected", "--policy",
 		    "pos", ZOO_STEP, "--bug", "step_into_no_seq", "--seed",
@@ -110,6 +124,7 @@ Test(policy, explore_runs_and_replays_the_same_in_two_processes)
 			       ZOO_STEP, "--bug", "step_into_no_seq", "--seed",
 			       "8", "--iterations", "120", NULL };
 	char *va, *vb;
+	SPAWNS();
 
 	wt_test_run(&a, args);
 	wt_test_run(&b, args);
@@ -151,6 +166,7 @@ Test(policy, an_explore_failure_replays_from_the_results_file)
 	struct wt_test_dir d;
 	struct wt_test_run r, again;
 	char *json, *arg;
+	SPAWNS();
 
 	wt_test_dir_make(&d);
 	json = wt_test_write(&d, "r.json", "");

@@ -77,15 +77,19 @@ enum wt_scn_policy wt_scn_policy_of(const struct wt_scenario *s,
 	return (enum wt_scn_policy)o->policy;
 }
 
-/* ` --policy P' when the command line chose the policy of s. */
+/* ` --policy P' when s runs under another policy than its replay would
+ * load it with: the command line chose it, or s is an explore twin (a
+ * replay's --undirected loads the PCT twin). */
 static const char *policy_arg(const struct wt_scenario *s,
 			      const struct wt_scn_opts *o, char *buf,
 			      size_t len)
 {
+	enum wt_scn_policy p = wt_scn_policy_of(s, o);
+	enum wt_scn_policy loaded = s->twin_of ? WT_SCN_PCT : s->policy;
+
 	buf[0] = '\0';
-	if (o && o->policy_set && s->policy != WT_SCN_DIRECTED)
-		snprintf(buf, len, " --policy %s",
-			 wt_scn_policy_name(o->policy));
+	if (p != loaded)
+		snprintf(buf, len, " --policy %s", wt_scn_policy_name(p));
 	return buf;
 }
 
@@ -1207,6 +1211,8 @@ int wt_scn_run(const struct wt_scenario *s, const struct wt_scn_opts *o,
 			break;
 		}
 		r->iterations++;
+		if (o->stop && o->stop(r, o->stop_arg))
+			break;
 		if (o->progress)
 			progress(s, &b, r, t0, &last);
 	}

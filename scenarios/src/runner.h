@@ -34,6 +34,7 @@
 #define WT_SCN_TRACE_AFTER	100
 
 struct wt_preempt;
+struct wt_scn_result;
 
 struct wt_scn_opts {
 	uint64_t seed;			/* the run seed */
@@ -82,6 +83,10 @@ struct wt_scn_opts {
 	 * command carries them */
 	const struct wt_preempt *preempts;
 	unsigned npreempts;
+	/* end the run after an iteration when stop(r, stop_arg) says so
+	 * (zoo-bench: its bug's check fired -- time to first detection) */
+	bool (*stop)(const struct wt_scn_result *r, void *arg);
+	void *stop_arg;
 };
 
 /* What an isolated child tells its parent as it goes (shared memory):

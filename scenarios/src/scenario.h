@@ -302,4 +302,14 @@ int wt_scenario_undirect(struct wt_scenario *s, struct wt_scn_error *err);
  */
 int wt_scn_list_twins(struct wt_scn_list *l, bool replace, FILE *errf);
 
+/*
+ * Explore twins (nightly): for each directed scenario of the list, the
+ * same twin under `policy: explore', named NAME.explore, with a time
+ * budget: each suite's budget_ns shared evenly among its directed
+ * scenarios.  Appended.  0, or -1 (printed to errf).
+ */
+#define WT_SCN_EXPLORE_SUFFIX	".explore"
+int wt_scn_list_explore_twins(struct wt_scn_list *l, uint64_t budget_ns,
+			      FILE *errf);
+
 #endif /* WT_SCENARIOS_SCENARIO_H */

@@ -136,6 +136,52 @@ static struct wt_scenario *twin_of(const struct wt_scenario *s, FILE *errf)
 	return NULL;
 }
 
+static unsigned directed_in(const struct wt_scn_list *l, unsigned n,
+			    const char *suite)
+{
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		k += l->v[i]->policy == WT_SCN_DIRECTED &&
+		     !strcmp(l->v[i]->suite, suite);
+	return k;
+}
+
+int wt_scn_list_explore_twins(struct wt_scn_list *l, uint64_t budget_ns,
+			      FILE *errf)
+{
+	unsigned n = l->n;
+
+	for (unsigned i = 0; i < n; i++) {
+		const struct wt_scenario *s = l->v[i];
+		struct wt_scenario *t;
+		char *name;
+
+		if (s->policy != WT_SCN_DIRECTED)
+			continue;
+		t = twin_of(s, errf);
+		if (!t)
+			return -1;
+		if (asprintf(&name, "%s%s", s->name, WT_SCN_EXPLORE_SUFFIX) < 0)
+			name = NULL;
+		if (!name || wt_scn_list_add(l, t)) {
+			free(name);
+			wt_scenario_free(t);
+			fprintf(errf, "walktorture: out of memory\n");
+			return -1;
+		}
+		free(t->name);
+		t->name = name;
+		t->policy = WT_SCN_EXPLORE;
+		t->iterations = 0;
+		t->nightly_iterations = 0;
+		t->duration_ns = budget_ns / directed_in(l, n, s->suite);
+		if (!t->duration_ns)
+			t->duration_ns = 1;
+	}
+	return 0;
+}
+
 int wt_scn_list_twins(struct wt_scn_list *l, bool replace, FILE *errf)
 {
 	unsigned n = l->n;
