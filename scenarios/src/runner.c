@@ -1147,7 +1147,7 @@ int wt_scn_iteration(const struct wt_scenario *s, const struct wt_scn_opts *o,
 	if (r.mode != WT_SCN_SIM || calibrate_pct(&r, &one))
 		goto out;
 	if (run_iteration(&r, s, &one, r.mode, 0, seed, traced, false, NULL,
-			  &io))
+			  &io, NULL))
 		goto out;
 	wt_scn_sign_all(io.failures);
 	*failures = json_incref(io.failures);
