@@ -24,13 +24,15 @@ int wt_cmd_run(int argc, char **argv);
 int wt_cmd_nightly(int argc, char **argv);
 int wt_cmd_replay(int argc, char **argv);
 int wt_cmd_minimize(int argc, char **argv);
+int wt_cmd_fuzz(int argc, char **argv);		/* cmd_fuzz.c */
 
 /* Each command's option table (in its cmd_*.c file, beside the code
  * that reads it); main.c puts them in the command table. */
 extern const struct wt_opt wt_opts_points[], wt_opts_paths[],
 	wt_opts_bugs[], wt_opts_zoo_bench[], wt_opts_lookup[], wt_opts_tree[],
 	wt_opts_run[], wt_opts_nightly[], wt_opts_replay[], wt_opts_merge[],
-	wt_opts_report[], wt_opts_index[], wt_opts_options[];
+	wt_opts_report[], wt_opts_index[], wt_opts_options[],
+	wt_opts_fuzz[];
 int wt_cmd_options(int argc, char **argv);	/* main.c */
 
 /*

@@ -21,6 +21,7 @@ static const struct wt_cmd commands[] = {
 	{ "nightly", "[SUITE...]", "Every scenario of the suites (default: all) under N seeds; history, reports.", wt_opts_nightly, wt_cmd_nightly },
 	{ "replay", "SEED SCENARIO | RESULTS.json#N", "Re-run one iteration in sim mode with its full trace and timeline.", wt_opts_replay, wt_cmd_replay },
 	{ "minimize", "RESULTS.json#N | SEED SCENARIO", "Delta-debug a failing iteration's schedule into a directed regression scenario (-o FILE).", wt_opts_replay, wt_cmd_minimize },
+	{ "fuzz", "", "Generated workloads (random trees and threads); a failure is written as a scenario file.", wt_opts_fuzz, wt_cmd_fuzz },
 	{ "lookup", "PATH...", "Resolve paths in a tree file's world, one at a time, as JSON lines.", wt_opts_lookup, wt_cmd_lookup },
 	{ "tree", "FILE", "Build a tree file's world and print its namespace.", wt_opts_tree, wt_cmd_tree },
 	{ "points", "", "The injection-point catalogue.", wt_opts_points, wt_cmd_points },

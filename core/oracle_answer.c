@@ -8,6 +8,7 @@
 
 #include "core/namei.h"
 #include "core/oracle_internal.h"
+#include "sim/vfs/inode.h"	/* S_DEAD */
 
 bool oj_name_too_long(const char *name, size_t len)
 {
@@ -260,6 +261,25 @@ static bool explain_eacces(struct oj *j)
 	return false;
 }
 
+/*
+ * What makes REF-walk answer ENOENT where the walk stands, at t: a `..`
+ * that would leave a bind mount's subtree, or -- open only -- a
+ * directory rmdir'ed since the walk reached it: lookup_open answers
+ * ENOENT for a dead directory before it looks the last component up,
+ * so no step records it.
+ */
+static enum holds holds_enoent_here(struct oj *j, const struct wt_step *s)
+{
+	const struct wt_inode_fact *dir;
+
+	if (j->r->entry == WT_ENTRY_OPEN || j->r->entry == WT_ENTRY_OPEN_ROOT) {
+		dir = wt_ns_inode(j->ns, j->pos.inode);
+		if (dir && WT_S_ISDIR(dir->mode) && (dir->flags & S_DEAD))
+			return HOLDS;
+	}
+	return holds_disconnected(j, s);
+}
+
 static bool explain_enoent(struct oj *j, const struct wt_step *end,
 			   int end_idx)
 {
@@ -271,8 +291,9 @@ static bool explain_enoent(struct oj *j, const struct wt_step *end,
 		return true;
 	/* REF-walk's `..` that would leave a bind mount's subtree */
 	if (j->pos_known && j->perm && end)
-		return oj_at_some_instant(j, end_idx, end, holds_disconnected,
-					  "`..` out of the mount");
+		return oj_at_some_instant(j, end_idx, end, holds_enoent_here,
+					  "`..` out of the mount or a dead "
+					  "directory");
 	return false;
 }
 
@@ -302,6 +323,7 @@ static enum wt_verdict check_error(struct oj *j, const struct wt_step *end,
 				   int end_idx, int err)
 {
 	const struct wt_step *last = last_judged(j, end_idx);
+	const struct wt_ident *at;
 	const char *name = j->in->name;
 	int type;
 
@@ -314,9 +336,21 @@ static enum wt_verdict check_error(struct oj *j, const struct wt_step *end,
 		return verdict_of(oj_reject(j, end_idx, "ENOENT, but no step "
 					    "found a name absent"));
 	case ENOTDIR:
-		type = oj_inode_type(j, end && end->to.inode ? end->to.inode
-						       : j->pos.inode);
+		/* the negative dentry the last lookup found, made positive
+		 * (a file) before the walk looked at it again */
+		if (end && j->pos_known && oj_can_adopt(j, &end->to) &&
+		    !oj_adopt_instantiated(j, end_idx, &end->to))
+			return WT_VERDICT_REJECTED;
+		at = end && end->to.inode ? &end->to : &j->pos;
+		type = oj_inode_type(j, at->inode);
 		if (type && type != WT_S_IFDIR)
+			return WT_VERDICT_OK;
+		/*
+		 * A remote client makes its own inodes when a lookup misses
+		 * its cache; the history holds the server's objects, not
+		 * them, so an unknown type there is no directory either.
+		 */
+		if (!type && oj_is_remote(j, at))
 			return WT_VERDICT_OK;
 		if (!last)	/* the dirfd or preset root: path_init */
 			return WT_VERDICT_OK;
@@ -366,7 +400,9 @@ static enum wt_verdict check_error(struct oj *j, const struct wt_step *end,
 					    "was absent"));
 	case EISDIR:
 		type = oj_inode_type(j, j->pos.inode);
+		/* unknown on a remote client: its own inode (ENOTDIR above) */
 		return verdict_of(type == WT_S_IFDIR ||
+				  (!type && oj_is_remote(j, &j->pos)) ||
 				  oj_reject(j, end_idx, "EISDIR on a non-directory"));
 	}
 	j->res->verdict = WT_VERDICT_NOT_JUDGED;

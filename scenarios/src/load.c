@@ -374,6 +374,17 @@ static int load_mode(struct wt_ld *ld, yaml_node_t *mode, yaml_node_t *policy)
 	return 0;
 }
 
+/* `pct_steps: N', or `auto': calibrated from one run, as a twin's
+ * (runner.c calibrate_pct). */
+static int pct_steps(struct wt_ld *ld, yaml_node_t *n)
+{
+	if (n->type == YAML_SCALAR_NODE && !strcmp(sval(n), "auto")) {
+		ld->s->pct_auto = true;
+		return 0;
+	}
+	return get_u64(ld, n, "pct_steps", 1, &ld->s->pct_steps);
+}
+
 static int load_sched(struct wt_ld *ld, yaml_node_t *n)
 {
 	static const char *const keys[] = { "switch_p", "pct_depth",
@@ -388,7 +399,7 @@ static int load_sched(struct wt_ld *ld, yaml_node_t *n)
 	if (mapping(ld, n, "sched", keys, v) ||
 	    (v[0] && get_double(ld, v[0], "switch_p", 0, 1, &s->switch_p)) ||
 	    (v[1] && get_u64(ld, v[1], "pct_depth", 1, &depth)) ||
-	    (v[2] && get_u64(ld, v[2], "pct_steps", 1, &s->pct_steps)) ||
+	    (v[2] && pct_steps(ld, v[2])) ||
 	    (v[3] && get_u64(ld, v[3], "step_ns", 0, &s->step_ns)) ||
 	    (v[4] && get_u64(ld, v[4], "max_points", 1, &s->max_points)) ||
 	    (v[5] && get_duration(ld, v[5], "timeout", &tmo)) ||
@@ -1070,6 +1081,13 @@ static int parse_doc(struct wt_ld *ld, yaml_parser_t *yp, yaml_document_t *doc)
 struct wt_scenario *wt_scenario_load(const char *file, const char *suite,
 				     struct wt_scn_error *err)
 {
+	return wt_scenario_load_text(file, suite, NULL, err);
+}
+
+struct wt_scenario *wt_scenario_load_text(const char *file, const char *suite,
+					  const char *text,
+					  struct wt_scn_error *err)
+{
 	struct wt_scenario *s = calloc(1, sizeof(*s));
 	struct wt_ld ld = { .file = file, .s = s, .err = err };
 	yaml_parser_t yp;
@@ -1081,8 +1099,11 @@ struct wt_scenario *wt_scenario_load(const char *file, const char *suite,
 	defaults(s);
 	s->file = strdup(file);
 	s->suite = suite ? strdup(suite) : suite_of(file);
-	s->text = read_file(file, err);
+	s->text = text ? strdup(text) : read_file(file, err);
 	if (!s->text) {
+		if (text)
+			wt_scn_fail(err, file, (struct wt_scn_pos){ 1, 1 },
+				    "out of memory");
 		wt_scenario_free(s);
 		return NULL;
 	}

@@ -1103,7 +1103,8 @@ static int one(struct wt_scn_result *r, const struct wt_scn_opts *o,
 }
 
 /*
- * A twin's PCT k: the points one iteration passes (twin.c says why).  The
+ * A twin's PCT k (and that of a file saying `pct_steps: auto'): the
+ * points one iteration passes (twin.c says why).  The
  * calibration run's seed comes from the name alone, so a replay, which
  * knows only its iteration's seed, calibrates to the same k (and does
  * not follow a replay's --order there).  Its failures, if any, are not
@@ -1115,7 +1116,8 @@ static int calibrate_pct(struct wt_scn_result *r, const struct wt_scn_opts *o)
 	struct wt_scn_opts plain = *o;	/* not a replay's recorded order */
 	struct iter_out io;
 
-	if (!s->twin_of || r->policy != WT_SCN_PCT || r->mode != WT_SCN_SIM)
+	if ((!s->twin_of && !s->pct_auto) || r->policy != WT_SCN_PCT ||
+	    r->mode != WT_SCN_SIM)
 		return 0;
 	plain.order = NULL;
 	plain.norder = 0;

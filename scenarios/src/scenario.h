@@ -176,6 +176,7 @@ struct wt_scenario {
 	double switch_p;		/* random */
 	unsigned pct_depth;
 	uint64_t pct_steps;
+	bool pct_auto;		/* `pct_steps: auto': calibrated, as a twin's */
 	uint64_t step_ns;
 	uint64_t max_points;
 	uint32_t dcache_buckets;
@@ -204,6 +205,11 @@ struct wt_scenario {
  * folder's name is used). */
 struct wt_scenario *wt_scenario_load(const char *file, const char *suite,
 				     struct wt_scn_error *err);
+/* The same from text held in memory (a generated workload): file is the
+ * name its errors, results and replay commands give it. */
+struct wt_scenario *wt_scenario_load_text(const char *file, const char *suite,
+					  const char *text,
+					  struct wt_scn_error *err);
 void wt_scenario_free(struct wt_scenario *s);
 /* The thread index of a name or role, or -1. */
 int wt_scenario_thread(const struct wt_scenario *s, const char *name);

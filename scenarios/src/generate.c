@@ -1,0 +1,972 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Generated workloads: see generate.h.
+ *
+ * The generator keeps a small model of the namespace the tree builds (a
+ * list of paths and what they are) so that every tree line succeeds --
+ * a generated file must load -- and so that writers and walkers meet:
+ * the writers' operands are paths of the model, and the walkers' paths
+ * are drawn mostly from what the writers touch.  The model is not kept
+ * up to date with the writers' effects (they run concurrently, in any
+ * order); a writer verb that fails at run time (ENOENT, EBUSY, ...) is
+ * an ordinary outcome, and each fragment undoes what it did where it
+ * can, so that a looping writer finds its objects again.
+ *
+ * Names come from small pools (d, e for directories, f, g for files, l,
+ * k for links, n, o for new names) so that different threads collide on
+ * the same dentries; one seed draws everything from one xoshiro stream,
+ * in a fixed order: the same seed, configuration and generator version
+ * give the same text.
+ */
+#define _GNU_SOURCE	/* vasprintf */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenarios/src/generate.h"
+#include "scenarios/src/scenario.h"
+#include "sim/sched/prng.h"
+
+#define GEN_PATH	64
+#define GEN_NODES	160
+#define GEN_HOT		96
+#define GEN_OPS		24	/* program items per thread, at most */
+
+enum gkind { GK_DIR, GK_FILE, GK_LINK, GK_GONE };
+
+struct gnode {
+	char path[GEN_PATH];
+	enum gkind kind;
+	unsigned children;	/* a directory's entries (tree time) */
+	bool mountpoint;	/* a mount sits on it (tree time) */
+	bool top;		/* a top-level directory: a dirfd base */
+	bool remote;		/* on the remote filesystem */
+};
+
+struct sbuf {
+	char *p;
+	size_t n, cap;
+	bool oom;
+};
+
+struct gen {
+	struct wt_prng r;
+	struct sbuf tree;
+	struct gnode nodes[GEN_NODES];
+	unsigned nnodes;
+	char hot[GEN_HOT][GEN_PATH];	/* the writers' operands */
+	unsigned nhot;
+	char mounts[4][GEN_PATH];	/* tmpfs mounts of the tree */
+	unsigned nmounts;
+	char spare[GEN_PATH];		/* an empty directory: a move target */
+	bool remote;			/* /r is a remote filesystem */
+	unsigned fsno;			/* names of new filesystems */
+};
+
+/* --- text --- */
+
+static void sb_vprintf(struct sbuf *b, const char *fmt, va_list ap)
+{
+	va_list aq;
+	int n;
+
+	if (b->oom)
+		return;
+	va_copy(aq, ap);
+	n = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0,
+		      fmt, aq);
+	va_end(aq);
+	if (n < 0) {
+		b->oom = true;
+		return;
+	}
+	if (b->n + (size_t)n + 1 > b->cap) {
+		size_t cap = (b->n + (size_t)n + 1) * 2 + 256;
+		char *np = realloc(b->p, cap);
+
+		if (!np) {
+			b->oom = true;
+			return;
+		}
+		b->p = np;
+		b->cap = cap;
+		vsnprintf(b->p + b->n, b->cap - b->n, fmt, ap);
+	}
+	b->n += (size_t)n;
+}
+
+static void __attribute__((format(printf, 2, 3)))
+sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sb_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+/* A tree line (indented for the YAML block). */
+static void __attribute__((format(printf, 2, 3)))
+line(struct gen *g, const char *fmt, ...)
+{
+	va_list ap;
+
+	sb_printf(&g->tree, "  ");
+	va_start(ap, fmt);
+	sb_vprintf(&g->tree, fmt, ap);
+	va_end(ap);
+	sb_printf(&g->tree, "\n");
+}
+
+/* A path into a GEN_PATH buffer; the names are short, a longer one is
+ * cut (and then simply names nothing). */
+static void __attribute__((format(printf, 2, 3)))
+pathf(char *out, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(out, GEN_PATH, fmt, ap);
+	va_end(ap);
+}
+
+/* --- draws --- */
+
+static unsigned rnd(struct gen *g, unsigned n)
+{
+	return (unsigned)wt_prng_below(&g->r, n);
+}
+
+static bool chance(struct gen *g, double p)
+{
+	return wt_prng_chance(&g->r, p);
+}
+
+static const char *pick(struct gen *g, const char *const *v, unsigned n)
+{
+	return v[rnd(g, n)];
+}
+
+#define PICK(g, arr) pick(g, arr, sizeof(arr) / sizeof(arr[0]))
+#define PICK_D(g, arr) (arr)[rnd(g, sizeof(arr) / sizeof(arr[0]))]
+
+/* --- the model --- */
+
+static struct gnode *node_find(struct gen *g, const char *path)
+{
+	for (unsigned i = 0; i < g->nnodes; i++)
+		if (!strcmp(g->nodes[i].path, path))
+			return &g->nodes[i];
+	return NULL;
+}
+
+static void parent_of(const char *path, char *out)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = slash && slash != path ? (size_t)(slash - path) : 1;
+
+	memcpy(out, path, n);
+	out[n] = '\0';
+}
+
+static const char *base_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+static struct gnode *node_add(struct gen *g, const char *path,
+			      enum gkind kind)
+{
+	struct gnode *n = node_find(g, path), *parent;
+	char dir[GEN_PATH];
+
+	if (!n) {
+		if (g->nnodes == GEN_NODES || strlen(path) >= GEN_PATH)
+			return NULL;
+		n = &g->nodes[g->nnodes++];
+		memset(n, 0, sizeof(*n));
+		pathf(n->path, "%s", path);
+	}
+	if (n->kind == GK_GONE || n->kind != kind) {
+		parent_of(path, dir);
+		parent = node_find(g, dir);
+		if (parent && kind != GK_GONE)
+			parent->children++;
+	}
+	n->kind = kind;
+	return n;
+}
+
+static void node_gone(struct gen *g, struct gnode *n)
+{
+	struct gnode *parent;
+	char dir[GEN_PATH];
+
+	parent_of(n->path, dir);
+	parent = node_find(g, dir);
+	if (parent && parent->children)
+		parent->children--;
+	n->kind = GK_GONE;
+}
+
+/* A random node of one of the kinds in mask (1 << GK_x), or NULL. */
+static struct gnode *node_pick(struct gen *g, unsigned mask, bool movable)
+{
+	struct gnode *c[GEN_NODES];
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < g->nnodes; i++) {
+		struct gnode *x = &g->nodes[i];
+
+		if (!(mask & (1u << x->kind)))
+			continue;
+		if (movable && (x->mountpoint || x->top))
+			continue;
+		c[n++] = x;
+	}
+	return n ? c[rnd(g, n)] : NULL;
+}
+
+static void hot_add(struct gen *g, const char *path)
+{
+	for (unsigned i = 0; i < g->nhot; i++)
+		if (!strcmp(g->hot[i], path))
+			return;
+	if (g->nhot < GEN_HOT && strlen(path) < GEN_PATH)
+		pathf(g->hot[g->nhot++], "%s", path);
+}
+
+/* --- the tree --- */
+
+static const char *const dir_names[] = { "d", "e" };
+static const char *const file_names[] = { "f", "g" };
+static const char *const new_names[] = { "n", "o" };
+static const char *const link_names[] = { "l", "k" };
+static const char *const modes[] = { "000", "700", "711", "500", "100" };
+
+static void populate(struct gen *g, const char *dir, unsigned depth,
+		     bool remote)
+{
+	char p[GEN_PATH];
+	struct gnode *n;
+
+	for (unsigned i = 0; i < 2; i++) {
+		if (!chance(g, depth > 1 ? 0.6 : 0.4))
+			continue;
+		pathf(p, "%s/%s", dir, dir_names[i]);
+		line(g, "mkdir %s", p);
+		n = node_add(g, p, GK_DIR);
+		if (n)
+			n->remote = remote;
+		if (depth > 1)
+			populate(g, p, depth - 1, remote);
+	}
+	for (unsigned i = 0; i < 2; i++) {
+		if (!chance(g, 0.6))
+			continue;
+		pathf(p, "%s/%s", dir, file_names[i]);
+		line(g, "touch %s", p);
+		n = node_add(g, p, GK_FILE);
+		if (n)
+			n->remote = remote;
+	}
+}
+
+static struct gnode *top_dir(struct gen *g, const char *path)
+{
+	struct gnode *n;
+
+	line(g, "mkdir %s", path);
+	n = node_add(g, path, GK_DIR);
+	if (n)
+		n->top = true;
+	return n;
+}
+
+/* Names under a directory about to be covered by a mount: positive or
+ * negative dentries the walk must not see through the mount. */
+static void covered(struct gen *g, const char *dir)
+{
+	for (unsigned i = 0; i < 2; i++) {
+		if (!chance(g, 0.6))
+			continue;
+		line(g, "touch %s/%s", dir, file_names[i]);
+		if (chance(g, 0.5))
+			line(g, "rm %s/%s", dir, file_names[i]);
+	}
+	if (chance(g, 0.3))
+		line(g, "mkdir %s/%s", dir, PICK(g, dir_names));
+}
+
+static void tmpfs_mount(struct gen *g, const char *dir, unsigned depth)
+{
+	struct gnode *n;
+
+	covered(g, dir);
+	line(g, "mount -t tmpfs t%u %s", g->fsno++, dir);
+	if (chance(g, 0.15)) {		/* a stacked mount over the first */
+		covered(g, dir);
+		line(g, "mount -t tmpfs t%u %s", g->fsno++, dir);
+	}
+	n = node_find(g, dir);
+	if (n)
+		n->mountpoint = true;
+	if (g->nmounts < 4)
+		pathf(g->mounts[g->nmounts++], "%s", dir);
+	populate(g, dir, depth, false);
+}
+
+static void gen_links(struct gen *g)
+{
+	unsigned k = 1 + rnd(g, 2);
+
+	for (unsigned i = 0; i < k; i++) {
+		struct gnode *d = node_pick(g, 1u << GK_DIR, false), *t, *l;
+		char p[GEN_PATH], target[GEN_PATH];
+		unsigned how = rnd(g, 100);
+
+		if (!d)
+			return;
+		pathf(p, "%s/%s", d->path, link_names[i]);
+		if (node_find(g, p) && node_find(g, p)->kind != GK_GONE)
+			continue;
+		t = node_pick(g, (1u << GK_DIR) | (1u << GK_FILE) |
+				 (1u << GK_LINK), false);
+		if (how < 35 && t) {
+			/* relative: a sibling, a child of a sibling, or up */
+			char tdir[GEN_PATH];
+
+			parent_of(t->path, tdir);
+			if (!strcmp(tdir, d->path))
+				pathf(target, "%s",
+					 base_of(t->path));
+			else
+				pathf(target, "..%s",
+					 t->path);
+		} else if (how < 85 && t) {
+			pathf(target, "%s", t->path);
+		} else {
+			pathf(target, "%s/zz", d->path);
+		}
+		line(g, "ln -s %s %s", target, p);
+		l = node_add(g, p, GK_LINK);
+		if (l)
+			l->remote = d->remote;
+	}
+}
+
+static void gen_tree(struct gen *g)
+{
+	static const char *const tops[] = { "/a", "/b", "/c" };
+	struct gnode *n;
+
+	for (unsigned i = 0; i < 3; i++) {
+		if (i && !chance(g, 0.5))
+			continue;
+		if (top_dir(g, tops[i]))
+			populate(g, tops[i], 3 - (i > 0), false);
+	}
+	/* negative dentries left in the dcache */
+	for (unsigned i = 0; i < g->nnodes; i++) {
+		n = &g->nodes[i];
+		if (n->kind == GK_FILE && chance(g, 0.12)) {
+			line(g, "rm %s", n->path);
+			node_gone(g, n);
+		}
+	}
+	if (chance(g, 0.6) && top_dir(g, "/m"))
+		tmpfs_mount(g, "/m", 2);
+	if (chance(g, 0.45) && top_dir(g, "/x"))
+		tmpfs_mount(g, "/x", 1);
+	if ((g->nmounts && chance(g, 0.7)) || chance(g, 0.2)) {
+		top_dir(g, "/y");
+		pathf(g->spare, "/y");
+	}
+	if (chance(g, 0.4) && top_dir(g, "/r")) {
+		line(g, "mount -t remote srv /r");
+		g->remote = true;
+		n = node_find(g, "/r");
+		if (n)
+			n->mountpoint = true;
+		populate(g, "/r", 2, true);
+	}
+	if (chance(g, 0.3)) {
+		n = node_pick(g, 1u << GK_DIR, false);
+		if (n && !n->remote && top_dir(g, "/w")) {
+			line(g, "mount %s %s /w", chance(g, 0.5) ? "--bind" :
+			     "--rbind", n->path);
+			node_find(g, "/w")->mountpoint = true;
+		}
+	}
+	if (chance(g, 0.65))
+		gen_links(g);
+	if (chance(g, 0.3)) {
+		n = node_pick(g, 1u << GK_DIR, true);
+		if (n)
+			line(g, "chmod %s %s", PICK(g, modes), n->path);
+	}
+	if (chance(g, 0.15)) {
+		n = node_pick(g, 1u << GK_LINK, false);
+		if (n && !n->remote)
+			line(g, "touch -h %s", n->path);
+	}
+	if (g->remote && chance(g, 0.6))
+		line(g, "remote-expire /r");
+}
+
+/* --- writer fragments --- */
+
+struct prog {
+	char *items[GEN_OPS];
+	unsigned n;
+};
+
+static void __attribute__((format(printf, 2, 3)))
+item(struct prog *p, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	if (p->n == GEN_OPS)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	if (s)
+		p->items[p->n++] = s;
+}
+
+/* A new name beside path (or in dir): D/n or D/o, not a live node. */
+static bool fresh_in(struct gen *g, const char *dir, char *out)
+{
+	for (unsigned i = 0; i < 2; i++) {
+		struct gnode *x;
+
+		pathf(out, "%s/%s", strcmp(dir, "/") ? dir : "",
+			 new_names[(i + rnd(g, 2)) % 2]);
+		x = node_find(g, out);
+		if (!x || x->kind == GK_GONE)
+			return true;
+	}
+	return false;
+}
+
+/* Fragment kinds, each a short sequence that undoes itself where it can. */
+enum frag {
+	F_EXCHANGE, F_RENAME, F_RENAME_OVER, F_UNLINK, F_RMDIR, F_CHMOD,
+	F_SHRINK, F_SYMLINK, F_MOUNT, F_BIND, F_MOVE, F_UMOUNT, F_REMOTE,
+	F_CREATE, F__COUNT
+};
+
+static const unsigned frag_weight[F__COUNT] = {
+	[F_EXCHANGE] = 10, [F_RENAME] = 10, [F_RENAME_OVER] = 5,
+	[F_UNLINK] = 10, [F_RMDIR] = 8, [F_CHMOD] = 5, [F_SHRINK] = 4,
+	[F_SYMLINK] = 5, [F_MOUNT] = 6, [F_BIND] = 5, [F_MOVE] = 8,
+	[F_UMOUNT] = 5, [F_REMOTE] = 10, [F_CREATE] = 6,
+};
+
+static bool frag_exchange(struct gen *g, struct prog *p)
+{
+	unsigned files = (1u << GK_FILE) | (1u << GK_DIR) | (1u << GK_LINK);
+	struct gnode *a = node_pick(g, files, true), *b = NULL;
+	char dir[GEN_PATH], bdir[GEN_PATH];
+
+	if (!a)
+		return false;
+	parent_of(a->path, dir);
+	for (unsigned tries = 0; tries < 8; tries++) {
+		b = node_pick(g, files, true);
+		if (!b || b == a)
+			continue;
+		parent_of(b->path, bdir);
+		if (!strcmp(dir, bdir) || chance(g, 0.3))
+			break;
+	}
+	if (!b || b == a)
+		return false;
+	item(p, "mv --exchange %s %s", a->path, b->path);
+	hot_add(g, a->path);
+	hot_add(g, b->path);
+	if (b->kind == GK_FILE && chance(g, 0.6)) {
+		item(p, "rm %s", b->path);
+		item(p, "touch %s", b->path);
+	} else {
+		item(p, "mv --exchange %s %s", a->path, b->path);
+	}
+	return true;
+}
+
+static bool frag_rename(struct gen *g, struct prog *p)
+{
+	struct gnode *a = node_pick(g, (1u << GK_FILE) | (1u << GK_DIR) |
+				    (1u << GK_LINK), true), *d;
+	char dir[GEN_PATH], to[GEN_PATH];
+
+	if (!a)
+		return false;
+	parent_of(a->path, dir);
+	if (chance(g, 0.35) && (d = node_pick(g, 1u << GK_DIR, false)) &&
+	    d->remote == a->remote)
+		pathf(dir, "%s", d->path);
+	if (!fresh_in(g, dir, to))
+		return false;
+	item(p, "mv %s %s", a->path, to);
+	item(p, "mv %s %s", to, a->path);
+	hot_add(g, a->path);
+	hot_add(g, to);
+	return true;
+}
+
+static bool frag_rename_over(struct gen *g, struct prog *p)
+{
+	struct gnode *a = node_pick(g, 1u << GK_FILE, true), *b;
+
+	if (!a)
+		return false;
+	b = node_pick(g, 1u << GK_FILE, true);
+	if (!b || b == a)
+		return false;
+	item(p, "mv %s %s", a->path, b->path);
+	item(p, "touch %s", a->path);
+	hot_add(g, a->path);
+	hot_add(g, b->path);
+	return true;
+}
+
+static bool frag_unlink(struct gen *g, struct prog *p)
+{
+	struct gnode *a = node_pick(g, 1u << GK_FILE, true);
+
+	if (!a)
+		return false;
+	item(p, "rm %s", a->path);
+	if (chance(g, 0.5))
+		item(p, "shrink");
+	item(p, "touch %s", a->path);
+	hot_add(g, a->path);
+	return true;
+}
+
+/* rmdir an empty directory and make it again, maybe with a stricter
+ * mode and a child: the same dentry, negative then positive again. */
+static bool frag_rmdir(struct gen *g, struct prog *p)
+{
+	struct gnode *c[GEN_NODES], *d;
+	unsigned n = 0;
+	const char *child = PICK(g, file_names);
+
+	for (unsigned i = 0; i < g->nnodes; i++) {
+		d = &g->nodes[i];
+		if (d->kind == GK_DIR && !d->children && !d->mountpoint &&
+		    !d->top)
+			c[n++] = d;
+	}
+	if (!n)
+		return false;
+	d = c[rnd(g, n)];
+	item(p, "rmdir %s", d->path);
+	if (chance(g, 0.6))
+		item(p, "mkdir -m %s %s", PICK(g, modes), d->path);
+	else
+		item(p, "mkdir %s", d->path);
+	item(p, "touch %s/%s", d->path, child);
+	if (chance(g, 0.5)) {
+		item(p, "rm %s/%s", d->path, child);
+		item(p, "rmdir %s", d->path);
+		item(p, "mkdir %s", d->path);
+	}
+	hot_add(g, d->path);
+	{
+		char sub[GEN_PATH];
+
+		pathf(sub, "%s/%s", d->path, child);
+		hot_add(g, sub);
+	}
+	return true;
+}
+
+static bool frag_chmod(struct gen *g, struct prog *p)
+{
+	struct gnode *d = node_pick(g, 1u << GK_DIR, false);
+
+	if (!d)
+		return false;
+	item(p, "chmod %s %s", PICK(g, modes), d->path);
+	item(p, "chmod 755 %s", d->path);
+	hot_add(g, d->path);
+	return true;
+}
+
+static bool frag_shrink(struct gen *g, struct prog *p)
+{
+	(void)g;
+	item(p, "shrink");
+	return true;
+}
+
+static bool frag_symlink(struct gen *g, struct prog *p)
+{
+	struct gnode *l = node_pick(g, 1u << GK_LINK, true);
+	struct gnode *t = node_pick(g, (1u << GK_DIR) | (1u << GK_FILE), false);
+	char dir[GEN_PATH], to[GEN_PATH];
+
+	if (!t)
+		return false;
+	if (l && chance(g, 0.6)) {
+		item(p, "rm %s", l->path);
+		item(p, "ln -s %s %s", t->path, l->path);
+		hot_add(g, l->path);
+		return true;
+	}
+	parent_of(t->path, dir);
+	if (!fresh_in(g, dir, to))
+		return false;
+	item(p, "ln -s %s %s", base_of(t->path), to);
+	item(p, "rm %s", to);
+	hot_add(g, to);
+	return true;
+}
+
+static bool frag_mount(struct gen *g, struct prog *p)
+{
+	struct gnode *d = node_pick(g, 1u << GK_DIR, false);
+
+	if (!d || d->remote)
+		return false;
+	item(p, "mount -t tmpfs w%u %s", g->fsno++, d->path);
+	if (chance(g, 0.5))
+		item(p, "touch %s/%s", d->path, PICK(g, file_names));
+	item(p, chance(g, 0.5) ? "umount -l %s" : "umount %s", d->path);
+	hot_add(g, d->path);
+	return true;
+}
+
+static bool frag_bind(struct gen *g, struct prog *p)
+{
+	struct gnode *s = node_pick(g, 1u << GK_DIR, false);
+	struct gnode *d = node_pick(g, 1u << GK_DIR, false);
+
+	if (!s || !d || s == d || d->remote)
+		return false;
+	item(p, "mount %s %s %s", chance(g, 0.6) ? "--bind" : "--rbind",
+	     s->path, d->path);
+	item(p, "umount -l %s", d->path);
+	hot_add(g, d->path);
+	return true;
+}
+
+static bool frag_move(struct gen *g, struct prog *p)
+{
+	const char *m, *to;
+
+	if (!g->nmounts || !g->spare[0])
+		return false;
+	m = g->mounts[rnd(g, g->nmounts)];
+	to = g->spare;
+	item(p, "mount --move %s %s", m, to);
+	item(p, "mount --move %s %s", to, m);
+	hot_add(g, m);
+	return true;
+}
+
+static bool frag_umount(struct gen *g, struct prog *p)
+{
+	const char *m;
+
+	if (!g->nmounts)
+		return false;
+	m = g->mounts[rnd(g, g->nmounts)];
+	item(p, chance(g, 0.5) ? "umount -l %s" : "umount %s", m);
+	item(p, "mount -t tmpfs w%u %s", g->fsno++, m);
+	hot_add(g, m);
+	return true;
+}
+
+/* A server-side change behind the client, or a client rename, on /r. */
+static bool frag_remote(struct gen *g, struct prog *p)
+{
+	struct gnode *c[GEN_NODES], *a;
+	unsigned n = 0;
+	char to[GEN_PATH], dir[GEN_PATH];
+
+	if (!g->remote)
+		return false;
+	for (unsigned i = 0; i < g->nnodes; i++)
+		if (g->nodes[i].remote && g->nodes[i].kind != GK_GONE &&
+		    strcmp(g->nodes[i].path, "/r"))
+			c[n++] = &g->nodes[i];
+	if (!n) {
+		item(p, "remote-expire /r");
+		return true;
+	}
+	a = c[rnd(g, n)];
+	hot_add(g, a->path);
+	parent_of(a->path, dir);
+	switch (rnd(g, 5)) {
+	case 0:		/* a client rename */
+		if (!fresh_in(g, dir, to))
+			return false;
+		item(p, "mv %s %s", a->path, to);
+		item(p, "mv %s %s", to, a->path);
+		break;
+	case 1:		/* a server rename there and back */
+		if (!fresh_in(g, dir, to))
+			return false;
+		item(p, "remote-mv /r %s %s", a->path + 3, to + 3);
+		item(p, "remote-mv /r %s %s", to + 3, a->path + 3);
+		break;
+	case 2:		/* removed and made again on the server */
+		if (a->kind != GK_FILE)
+			return false;
+		item(p, "remote-rm /r %s", a->path + 3);
+		item(p, "remote-create /r %s", a->path + 3);
+		break;
+	case 3:
+		item(p, "remote-invalidate /r %s", a->path + 3);
+		break;
+	default:
+		break;
+	}
+	if (chance(g, 0.7))
+		item(p, "remote-expire /r");
+	return true;
+}
+
+static bool frag_create(struct gen *g, struct prog *p)
+{
+	struct gnode *d = node_pick(g, 1u << GK_DIR, false);
+	char to[GEN_PATH];
+
+	if (!d || !fresh_in(g, d->path, to))
+		return false;
+	if (chance(g, 0.5)) {
+		item(p, "touch %s", to);
+		item(p, "rm %s", to);
+	} else {
+		item(p, "mkdir %s", to);
+		item(p, "rmdir %s", to);
+	}
+	hot_add(g, to);
+	return true;
+}
+
+static bool (*const frags[F__COUNT])(struct gen *, struct prog *) = {
+	[F_EXCHANGE] = frag_exchange, [F_RENAME] = frag_rename,
+	[F_RENAME_OVER] = frag_rename_over, [F_UNLINK] = frag_unlink,
+	[F_RMDIR] = frag_rmdir, [F_CHMOD] = frag_chmod,
+	[F_SHRINK] = frag_shrink, [F_SYMLINK] = frag_symlink,
+	[F_MOUNT] = frag_mount, [F_BIND] = frag_bind, [F_MOVE] = frag_move,
+	[F_UMOUNT] = frag_umount, [F_REMOTE] = frag_remote,
+	[F_CREATE] = frag_create,
+};
+
+static void gen_writer(struct gen *g, struct prog *p)
+{
+	unsigned want = 1 + rnd(g, 3), total = 0;
+
+	for (unsigned k = 0; k < F__COUNT; k++)
+		total += frag_weight[k];
+	for (unsigned done = 0, tries = 0; done < want && tries < 32; tries++) {
+		unsigned x = rnd(g, total), k = 0;
+
+		while (x >= frag_weight[k])
+			x -= frag_weight[k++];
+		if (frags[k](g, p))
+			done++;
+	}
+	if (!p->n)
+		item(p, "shrink");
+}
+
+/* --- walkers --- */
+
+static const char *walk_path(struct gen *g, char *buf)
+{
+	struct gnode *n;
+	const char *base;
+
+	if (g->nhot && chance(g, 0.65)) {
+		base = g->hot[rnd(g, g->nhot)];
+	} else {
+		n = node_pick(g, ~0u, false);
+		base = n ? n->path : "/a";
+	}
+	pathf(buf, "%s", base);
+	switch (rnd(g, 10)) {
+	case 0:		/* a child that may or may not be there */
+		pathf(buf, "%s/%s", base, PICK(g, file_names));
+		break;
+	case 1:
+		pathf(buf, "%s/..", base);
+		break;
+	case 2:
+		pathf(buf, "%s/./", base);
+		break;
+	default:
+		break;
+	}
+	return buf;
+}
+
+/* Under which top directory is path, and its rest ("." at the top). */
+static bool under_top(struct gen *g, const char *path, char *top, char *rest)
+{
+	for (unsigned i = 0; i < g->nnodes; i++) {
+		const struct gnode *n = &g->nodes[i];
+		size_t len = strlen(n->path);
+
+		if (!n->top || strncmp(path, n->path, len) ||
+		    (path[len] && path[len] != '/'))
+			continue;
+		pathf(top, "%s", n->path);
+		pathf(rest, "%s", path[len] ? path + len + 1 : ".");
+		if (!rest[0])
+			pathf(rest, ".");
+		return true;
+	}
+	return false;
+}
+
+static void gen_walk(struct gen *g, struct prog *p)
+{
+	static const char *const scoped[] = { "beneath", "in-root" };
+	static const char *const flags[] = { "no-xdev", "no-symlinks",
+		"no-magiclinks", "cached" };
+	char path[GEN_PATH], top[GEN_PATH], rest[GEN_PATH];
+	unsigned x = rnd(g, 100);
+
+	walk_path(g, path);
+	if (x < 40) {
+		item(p, "stat %s", path);
+	} else if (x < 50) {
+		item(p, "lstat %s", path);
+	} else if (x < 58) {
+		item(p, "open %s O_CREAT%s", path, chance(g, 0.3) ? " O_EXCL" : "");
+	} else if (x < 66) {
+		item(p, "open %s%s", path, chance(g, 0.3) ? " O_DIRECTORY" :
+		     chance(g, 0.3) ? " O_NOFOLLOW" : "");
+	} else if (x < 82) {
+		if (chance(g, 0.6) && under_top(g, path, top, rest))
+			item(p, "openat2 %s at=%s resolve=%s O_PATH", rest, top,
+			     PICK(g, scoped));
+		else
+			item(p, "openat2 %s resolve=%s O_PATH", path,
+			     PICK(g, flags));
+	} else if (x < 92) {
+		item(p, "parentat %s", path);
+	} else {
+		item(p, "mountpoint %s", path);
+	}
+}
+
+/* --- the file --- */
+
+static void emit_prog(struct sbuf *b, const char *name, bool user,
+		      unsigned loop, struct prog *p)
+{
+	sb_printf(b, "  %s: { ", name);
+	if (user)
+		sb_printf(b, "uid: 1000, gid: 1000, ");
+	if (loop > 1)
+		sb_printf(b, "loop: %u, ", loop);
+	sb_printf(b, "do: [");
+	for (unsigned i = 0; i < p->n; i++) {
+		sb_printf(b, "%s\"%s\"", i ? ", " : "", p->items[i]);
+		free(p->items[i]);
+	}
+	sb_printf(b, "] }\n");
+	p->n = 0;
+}
+
+uint64_t wt_gen_seed(uint64_t seed, uint64_t j)
+{
+	return wt_seed_derive(seed, WT_GEN_TAG + j);
+}
+
+char *wt_gen_workload(uint64_t gseed, const struct wt_gen_config *c,
+		      char *name, size_t namelen)
+{
+	static const unsigned mbuckets[] = { 16, 16, 2, 1 };
+	static const unsigned dbuckets[] = { 64, 64, 4, 1 };
+	static const double switch_ps[] = { 0.02, 0.1, 0.3 };
+	struct gen *g = calloc(1, sizeof(*g));
+	struct sbuf out = { 0 }, th = { 0 };
+	struct prog p = { 0 };
+	unsigned threads, walkers, mb, db, depth;
+	double switch_p;
+	int policy;
+	char *text = NULL;
+
+	if (!g)
+		return NULL;
+	wt_prng_seed(&g->r, gseed);
+	snprintf(name, namelen, "gen.%016" PRIx64, gseed);
+	threads = c->threads ? c->threads : 2 + rnd(g, 3);
+	if (threads > WT_GEN_THREADS_MAX)
+		threads = WT_GEN_THREADS_MAX;
+	if (threads < 2)
+		threads = 2;
+	walkers = 1 + rnd(g, threads - 1);
+	if (walkers > 1 && chance(g, 0.5))
+		walkers--;		/* favour writers a little */
+	policy = c->policy >= 0 ? c->policy :
+		 chance(g, 0.75) ? WT_SCN_PCT : WT_SCN_RANDOM;
+	depth = 2 + rnd(g, 3);
+	switch_p = PICK_D(g, switch_ps);
+	mb = mbuckets[rnd(g, 4)];
+	db = dbuckets[rnd(g, 4)];
+
+	gen_tree(g);
+	/* writers first: the walkers walk what they touch */
+	for (unsigned i = walkers; i < threads; i++) {
+		char tname[16];
+
+		gen_writer(g, &p);
+		snprintf(tname, sizeof(tname), "writer%u", i - walkers + 1);
+		emit_prog(&th, tname, false, 1 + rnd(g, 2), &p);
+	}
+	for (unsigned i = 0; i < walkers; i++) {
+		char tname[16];
+		unsigned n = 2 + rnd(g, 4);
+		bool user = chance(g, 0.35);
+
+		for (unsigned k = 0; k < n; k++)
+			gen_walk(g, &p);
+		snprintf(tname, sizeof(tname), "walker%u", i + 1);
+		emit_prog(&th, tname, user, 1 + rnd(g, 4), &p);
+	}
+
+	sb_printf(&out, "name: %s\n", name);
+	sb_printf(&out, "description: >\n  Generated by walktorture fuzz "
+		  "(generator %d, workload seed %#" PRIx64 "): %u walker(s), "
+		  "%u writer(s), no schedule; judged by the oracle and the "
+		  "safety checks only.\n", WT_GEN_VERSION, gseed, walkers,
+		  threads - walkers);
+	sb_printf(&out, "world: { mount_buckets: %u, dcache_buckets: %u }\n",
+		  mb, db);
+	sb_printf(&out, "tree: |\n%s", g->tree.p ? g->tree.p : "  mkdir /a\n");
+	sb_printf(&out, "threads:\n%s", th.p ? th.p : "");
+	if (policy == WT_SCN_PCT)
+		sb_printf(&out, "policy: pct\nsched: { pct_depth: %u, "
+			  "pct_steps: auto }\n", depth);
+	else
+		sb_printf(&out, "policy: random\nsched: { switch_p: %g }\n",
+			  switch_p);
+	sb_printf(&out, "budget: { iterations: %" PRIu64 " }\n",
+		  c->iterations ? c->iterations : WT_GEN_ITERATIONS);
+	sb_printf(&out, "expect:\n  - oracle clean\n");
+	if (!out.oom && !th.oom && !g->tree.oom)
+		text = out.p;
+	else
+		free(out.p);
+	free(th.p);
+	free(g->tree.p);
+	free(g);
+	return text;
+}
