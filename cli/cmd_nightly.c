@@ -19,10 +19,18 @@
  * Then each one's explore twin (NAME.explore, the schedule fuzzer of
  * scenarios/src/explore.h): --explore T per suite (default 15 s; 0:
  * none), shared evenly among the suite's directed scenarios.
+ *
+ * Then --generated N generated workloads (`walktorture fuzz',
+ * scenarios/src/generate.h; default 100 when no suite is named, or when
+ * the pseudo-suite `generated' is), drawn from the night seed and
+ * written to OUT/ID/generated/ before anything runs, so each failure's
+ * replay command names a file that exists: workloads nobody wrote,
+ * judged by the oracle and the safety checks.
  */
 
 #define WT_NIGHT_EXPLORE_NS	(15ull * 1000000000ull)
 #define _GNU_SOURCE	/* asprintf */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -37,6 +45,9 @@
 #include "cli/cli.h"
 #include "reports/reports.h"
 #include "scenarios/src/driver.h"
+#include "scenarios/src/fuzz.h"
+
+#define WT_NIGHT_GENERATED	100	/* generated workloads a night runs */
 
 struct night {
 	unsigned seeds;
@@ -47,6 +58,7 @@ struct night {
 	const char *history;
 	const char *ktap;	/* --ktap, --junit: of the whole night */
 	const char *junit;
+	unsigned generated;	/* generated workloads (scenarios/src/fuzz.h) */
 };
 
 static int parse_shard(const char *s, struct night *n)
@@ -262,6 +274,64 @@ static int night_ci(const struct night *n, char **results)
 	return ret;
 }
 
+/*
+ * The night's generated workloads (`walktorture fuzz', generate.h): the
+ * first n of the night seed, written to OUT/ID/generated/gen.HEX.yaml
+ * before anything runs -- a failure's replay command names its file --
+ * and loaded from there as suite "generated".  0, or -1 (reported).
+ */
+static int add_generated(struct wt_scn_list *all, const struct night *n,
+			 const char *id, uint64_t night_seed)
+{
+	struct wt_gen_config cfg = { .policy = -1 };
+	char err[1024], *dir = NULL;
+	int ret = -1;
+
+	if (!n->generated)
+		return 0;
+	if (asprintf(&dir, "%s/%s/%s", n->out, id, WT_FUZZ_SUITE) < 0 ||
+	    wt_mkdirs(dir, err, sizeof(err))) {
+		fprintf(stderr, "walktorture: !!! %s\n", dir ? err : "out of memory");
+		free(dir);
+		return -1;
+	}
+	for (unsigned j = 0; j < n->generated; j++) {
+		struct wt_scn_error e = { 0 };
+		struct wt_scenario *s;
+		struct wt_atomic_file a;
+		char name[64], *path = NULL;
+		char *text = wt_gen_workload(wt_gen_seed(night_seed, j), &cfg,
+					     name, sizeof(name));
+
+		if (!text || asprintf(&path, "%s/%s.yaml", dir, name) < 0) {
+			free(text);
+			fprintf(stderr, "walktorture: !!! out of memory\n");
+			goto out;
+		}
+		if (wt_atomic_open(&a, path, err, sizeof(err)) ||
+		    fputs(text, a.f) < 0 ||
+		    wt_atomic_commit(&a, err, sizeof(err))) {
+			fprintf(stderr, "walktorture: !!! %s\n", err);
+			free(text);
+			free(path);
+			goto out;
+		}
+		free(text);
+		s = wt_scenario_load(path, WT_FUZZ_SUITE, &e);
+		free(path);
+		if (!s || wt_scn_list_add(all, s)) {
+			fprintf(stderr, "walktorture: !!! generated workload %u: "
+				"%s\n", j, e.set ? e.text : "out of memory");
+			wt_scenario_free(s);
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	free(dir);
+	return ret;
+}
+
 static int run_night(const char **args, unsigned nargs, struct wt_scn_opts *o,
 		     const struct night *n, int argc, char **argv)
 {
@@ -272,7 +342,7 @@ static int run_night(const char **args, unsigned nargs, struct wt_scn_opts *o,
 	int ret = WT_EXIT_USAGE;
 	char err[512], id[64];
 
-	if (!results || wt_scn_list_load(&all, args, nargs, stderr) ||
+	if (!results || (nargs && wt_scn_list_load(&all, args, nargs, stderr)) ||
 	    wt_scn_list_twins(&all, false, stderr) ||
 	    (n->explore_ns &&
 	     wt_scn_list_explore_twins(&all, n->explore_ns, stderr)) ||
@@ -282,8 +352,11 @@ static int run_night(const char **args, unsigned nargs, struct wt_scn_opts *o,
 		fprintf(stderr, "walktorture: %s\n", err);
 		goto out;
 	}
+	if (claim_night_id(n, time(NULL), id, sizeof(id)) ||
+	    add_generated(&all, n, id, night_seed))
+		goto out;
 	mine.v = calloc(all.n + 1, sizeof(*mine.v));
-	if (!mine.v || claim_night_id(n, time(NULL), id, sizeof(id)))
+	if (!mine.v)
 		goto out;
 	fprintf(o->out, "walktorture: night seed=%#" PRIx64 " seeds=%u "
 		"scenarios=%u\n", night_seed, n->seeds, all.n);
@@ -309,8 +382,10 @@ out:
 	return ret;
 }
 
-enum { OPT_SEEDS = WT_OPT_SCN__END, OPT_SHARD, OPT_OUT, OPT_HISTORY,
-       OPT_EXPLORE };
+enum {
+	OPT_SEEDS = WT_OPT_SCN__END, OPT_SHARD, OPT_OUT, OPT_HISTORY,
+	OPT_EXPLORE, OPT_GENERATED,
+};
 
 const struct wt_opt wt_opts_nightly[] = {
 	WT_OPT_ENTRIES_SCN,
@@ -320,6 +395,7 @@ const struct wt_opt wt_opts_nightly[] = {
 	WT_OPT("history", OPT_HISTORY, 0, "DB", "the history database (default DIR/history.sqlite)"),
 	WT_OPT_ENTRIES_CI,
 	WT_OPT("explore", OPT_EXPLORE, 0, "T", "each suite's explore-twin budget (default 15s; 0: none)"),
+	WT_OPT("generated", OPT_GENERATED, 0, "N", "generated workloads to run besides the suites (default 100; 0: none)"),
 	{ 0 }
 };
 
@@ -331,7 +407,7 @@ int wt_cmd_nightly(int argc, char **argv)
 	struct wt_scn_opts o;
 	struct wt_opts p;
 	unsigned nargs = 0, found = 0;
-	bool seed_set = false;
+	bool seed_set = false, generated_set = false, only_generated = false;
 	int ret = WT_EXIT_USAGE, id;
 	const char *v;
 	char *end;
@@ -384,19 +460,35 @@ int wt_cmd_nightly(int argc, char **argv)
 			}
 			break;
 		}
+		case OPT_GENERATED:
+			n.generated = (unsigned)strtoul(v, &end, 10);
+			if (*end || !isdigit((unsigned char)*v)) {
+				wt_usage_error("nightly: bad --generated '%s' (a "
+					       "count)", v);
+				goto out;
+			}
+			generated_set = true;
+			break;
 		}
 	}
 	if (id < 0) {
 		ret = wt_opts_exit(id);
 		goto out;
 	}
-	for (unsigned i = 0; i < p.npos; i++)
-		args[nargs++] = p.pos[i];
+	for (unsigned i = 0; i < p.npos; i++) {
+		if (!strcmp(p.pos[i], WT_FUZZ_SUITE))
+			only_generated = true;
+		else
+			args[nargs++] = p.pos[i];
+	}
 	if (!seed_set)
 		o.seed = wt_scn_random_seed();
-	if (!nargs)
+	/* the generated workloads run by default, and alone when named */
+	if (!generated_set && (!nargs || only_generated))
+		n.generated = WT_NIGHT_GENERATED;
+	if (!nargs && !only_generated)
 		nargs = found = all_suites(args, 63);
-	if (!nargs) {
+	if (!nargs && !n.generated) {
 		wt_usage_error("nightly: no suites under %s", wt_scn_root());
 		goto out;
 	}

@@ -212,8 +212,10 @@ bool oj_at_some_instant(struct oj *j, int idx, const struct wt_step *s,
 	for (;;) {	/* bounded: one pass per version of the window */
 		j->why[0] = '\0';
 		h = fn(j, s);
-		if (h == HOLDS)
+		if (h == HOLDS && unknown_at == UINT64_MAX)
 			goto found;
+		if (h == HOLDS)
+			break;	/* taken at the earlier unknown instant */
 		if (h == UNKNOWN && unknown_at == UINT64_MAX)
 			unknown_at = j->t;
 		if (j->t == from)
@@ -225,7 +227,11 @@ bool oj_at_some_instant(struct oj *j, int idx, const struct wt_step *s,
 	 * An object the history did not know at some instant (a dentry a
 	 * remote ->lookup made, which a writer may log later, once it
 	 * touches it): the matcher vouched that the rest is consistent, so
-	 * the step is taken at the first such instant.
+	 * the step is taken at the first such instant -- also when a later
+	 * instant, the commit that logged the object, holds: taking the step
+	 * there would push every later step of the walk past that commit
+	 * (a REF lookup of g in the remote directory e that a client `rm
+	 * e/g' logged, found before the unlink: rejected as absent).
 	 */
 	if (unknown_at != UINT64_MAX) {
 		if (oj_seek(j, unknown_at))

@@ -173,6 +173,40 @@ static bool explain_eloop(struct oj *j)
 	       !(flags & LOOKUP_FOLLOW);
 }
 
+/* The negative dentry the last lookup found is a symlink at t. */
+static enum holds holds_neg_link(struct oj *j, const struct wt_step *s)
+{
+	const struct wt_inode_fact *ino = wt_ns_dentry_inode(j->ns,
+							     j->neg.dentry);
+
+	(void)s;
+	if (ino && WT_S_ISLNK(ino->mode))
+		return HOLDS;
+	oj_why(j, "dentry %llu is not a symlink",
+	       (unsigned long long)j->neg.dentry);
+	return FAILS;
+}
+
+/*
+ * ELOOP where the last lookup found a negative dentry: made a symlink
+ * before step_into looked at it again, a link that RESOLVE_NO_SYMLINKS
+ * (or open's O_NOFOLLOW) refuses -- pick_link answers ELOOP and the END
+ * stands on the parent, so there is no landing to adopt.
+ */
+static bool explain_eloop_instantiated(struct oj *j, const struct wt_step *end,
+				       int end_idx)
+{
+	unsigned flags = walk_flags(j);
+	bool refuses = (flags & LOOKUP_NO_SYMLINKS) ||
+		       ((j->r->entry == WT_ENTRY_OPEN ||
+			 j->r->entry == WT_ENTRY_OPEN_ROOT) &&
+			!(flags & LOOKUP_FOLLOW));
+
+	return refuses && oj_at_some_instant(j, end_idx, end, holds_neg_link,
+				  "the negative dentry looked up became a "
+				  "symlink");
+}
+
 /* Was a mount or rename step published inside the window?  (What moves
  * mount_lock / rename_lock against a scoped lookup's m_seq / r_seq.) */
 static bool window_moved_locks(const struct oj *j)
@@ -361,6 +395,13 @@ static enum wt_verdict check_error(struct oj *j, const struct wt_step *end,
 				  oj_reject(j, end_idx, "EACCES, but no exec "
 					    "check was refused"));
 	case ELOOP:
+		if (explain_eloop(j))
+			return WT_VERDICT_OK;
+		if (end && j->neg_known && explain_eloop_instantiated(j, end,
+								      end_idx))
+			return WT_VERDICT_OK;
+		if (j->res->verdict == WT_VERDICT_REJECTED)
+			return WT_VERDICT_REJECTED;
 		return verdict_of(explain_eloop(j) ||
 				  oj_reject(j, end_idx, "ELOOP after %u links, "
 					    "with no flag refusing a link",

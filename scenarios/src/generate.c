@@ -183,6 +183,7 @@ static struct gnode *node_add(struct gen *g, const char *path,
 			      enum gkind kind)
 {
 	struct gnode *n = node_find(g, path), *parent;
+	bool live = n && n->kind != GK_GONE;
 	char dir[GEN_PATH];
 
 	if (!n) {
@@ -192,10 +193,10 @@ static struct gnode *node_add(struct gen *g, const char *path,
 		memset(n, 0, sizeof(*n));
 		pathf(n->path, "%s", path);
 	}
-	if (n->kind == GK_GONE || n->kind != kind) {
+	if (!live && kind != GK_GONE) {
 		parent_of(path, dir);
 		parent = node_find(g, dir);
-		if (parent && kind != GK_GONE)
+		if (parent)
 			parent->children++;
 	}
 	n->kind = kind;

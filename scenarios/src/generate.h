@@ -35,7 +35,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WT_GEN_VERSION		1	/* changes what a seed generates */
+#define WT_GEN_VERSION		2	/* changes what a seed generates */
 #define WT_GEN_TAG		0x500000000ull	/* + workload index */
 #define WT_GEN_ITERATIONS	20	/* per workload, by default */
 #define WT_GEN_THREADS_MAX	8
