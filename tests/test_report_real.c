@@ -649,7 +649,7 @@ static void nightly(const char *dir, const char *out, const char *seed)
 	char *argv[] = { "walktorture", "nightly",
 			 (char *)source_path("scenarios/basic/quiet.yaml"),
 			 "--seeds", "1", "--seed", (char *)seed, "--out",
-			 (char *)out, NULL };
+			 (char *)out, "--explore", "0", NULL };
 
 	cr_assert_eq(run_cli(path_in(dir, "nightly.stderr"), argv), 0,
 		     "nightly into %s failed", out);

@@ -343,7 +343,7 @@ Test(twin, nightly_runs_twins_beside_the_directed)
 	cr_assert_eq(symlink(CHILD_SEQ, f), 0);
 	cr_assert(asprintf(&out, "%s/out", d.path) > 0);
 	wt_test_run(&r, (const char *[]){ "nightly", suite, "--seeds", "1",
-		    "--seed", "7", "--out", out, NULL });
+		    "--seed", "7", "--out", out, "--explore", "0", NULL });
 	cr_expect_eq(r.status, 0, "status %d\n%s%s", r.status, r.out, r.err);
 	cr_expect(strstr(r.out, " scenarios=2\n"), "%s", r.out);
 	cr_expect(strstr(r.out, "walktorture: restart.step_into.child_seq mode="),
