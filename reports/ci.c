@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reports/atomic_file.h"
 #include "reports/ci.h"
 #include "reports/results.h"
 
@@ -132,4 +133,32 @@ void wt_ci_failure_lines(json_t *sc,
 			emit(ctx, "signature", buf);
 		}
 	}
+}
+
+int wt_ci_write(const char *file, json_t *doc,
+		 void (*render)(FILE *f, json_t *doc,
+				const struct wt_ci_run *r),
+		 char *err, size_t errlen)
+{
+	struct wt_atomic_file a;
+	struct wt_ci_run r;
+
+	if (wt_results_validate(file, doc, err, errlen))
+		return -1;
+	if (wt_ci_collect(doc, &r)) {
+		snprintf(err, errlen, "%s: out of memory", file);
+		return -1;
+	}
+	if (wt_atomic_open(&a, file, err, errlen)) {
+		wt_ci_free(&r);
+		return -1;
+	}
+	render(a.f, doc, &r);
+	wt_ci_free(&r);
+	if (ferror(a.f)) {
+		snprintf(err, errlen, "%s: write failed", file);
+		wt_atomic_abort(&a);
+		return -1;
+	}
+	return wt_atomic_commit(&a, err, errlen);
 }

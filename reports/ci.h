@@ -47,6 +47,14 @@ void wt_ci_failure_lines(json_t *sc,
 				      const char *text),
 			 void *ctx);
 
+/* Validate doc, collect its cases and write render's text of them to
+ * file atomically (ci.c): what every CI format shares; 0, or -1 with
+ * err set. */
+int wt_ci_write(const char *file, json_t *doc,
+		void (*render)(FILE *f, json_t *doc,
+			       const struct wt_ci_run *r),
+		char *err, size_t errlen);
+
 /* KTAP version 1 (ktap.c) and JUnit XML (junit.c) of a document, which
  * they validate first; 0, or -1 with err set. */
 int wt_ktap_write(const char *file, json_t *doc, char *err, size_t errlen);

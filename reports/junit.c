@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "reports/atomic_file.h"
 #include "reports/ci.h"
 #include "reports/results.h"
 
@@ -151,25 +150,5 @@ static void junit(FILE *f, json_t *doc, const struct wt_ci_run *r)
 
 int wt_junit_write(const char *file, json_t *doc, char *err, size_t errlen)
 {
-	struct wt_atomic_file a;
-	struct wt_ci_run r;
-
-	if (wt_results_validate(file, doc, err, errlen))
-		return -1;
-	if (wt_ci_collect(doc, &r)) {
-		snprintf(err, errlen, "%s: out of memory", file);
-		return -1;
-	}
-	if (wt_atomic_open(&a, file, err, errlen)) {
-		wt_ci_free(&r);
-		return -1;
-	}
-	junit(a.f, doc, &r);
-	wt_ci_free(&r);
-	if (ferror(a.f)) {
-		snprintf(err, errlen, "%s: write failed", file);
-		wt_atomic_abort(&a);
-		return -1;
-	}
-	return wt_atomic_commit(&a, err, errlen);
+	return wt_ci_write(file, doc, junit, err, errlen);
 }
