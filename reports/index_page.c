@@ -321,7 +321,8 @@ static void other_reports(FILE *f, struct ix *ix, size_t k, char **named,
 		v[n++] = rel;
 	}
 	closedir(d);
-	qsort(v, n, sizeof(*v), cmp_str);
+	if (n)	/* qsort's base must not be NULL, even for no elements */
+		qsort(v, n, sizeof(*v), cmp_str);
 	for (size_t j = 0; j < n; j++) {
 		fputs(" ", f);
 		report_link(f, v[j], strrchr(v[j], '/') + 1, 0);
