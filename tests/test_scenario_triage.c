@@ -302,55 +302,75 @@ Test(triage, merge_of_all_shards_of_all_seeds_is_unsharded)
 	wt_test_dir_remove(&d);
 }
 
-/* The number in "kept K of N ..., S schedule steps" of a minimize run. */
-static unsigned steps_of(const char *out)
+/* "kept K of N scheduling decisions, S schedule steps" of a minimize
+ * run, parsed: K <= N, N > 0 (the iteration had decisions to drop). */
+struct kept {
+	unsigned kept, decisions, steps;
+};
+
+static struct kept kept_of(const char *out)
 {
-	const char *p = strstr(out, " scheduling decisions, ");
-	unsigned s = 0;
+	const char *p = strstr(out, ": kept ");
+	struct kept k = { 0 };
 
 	cr_assert(p, "%s", out);
-	cr_assert_eq(sscanf(p, " scheduling decisions, %u schedule steps", &s), 1);
-	return s;
+	cr_assert_eq(sscanf(p, ": kept %u of %u scheduling decisions, %u "
+			    "schedule steps", &k.kept, &k.decisions, &k.steps),
+		     3, "%s", p);
+	cr_expect_gt(k.decisions, 0, "%s", p);
+	cr_expect_leq(k.kept, k.decisions, "%s", p);
+	return k;
+}
+
+/* The number of items under `schedule:' in a scenario's text. */
+static unsigned schedule_steps(const char *text)
+{
+	const char *p = strstr(text, "\nschedule:\n");
+	unsigned n = 0;
+
+	if (!p)
+		return 0;
+	for (p += 11; !strncmp(p, "  - ", 4); n++)
+		p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "";
+	return n;
 }
 
 /*
- * minimize turns an undirected failure of bug `bug' (its twin under
- * PCT, seed, iterations) into a directed scenario of at most a handful
- * of steps that fails with the bug, with the same signature, and passes
- * without it -- checked here by running the file written as a user
- * would, not by minimize's own word.
+ * minimize record `index' of results file `json' (a failure of bug
+ * `bug') into a directed scenario of at most `max_steps' steps that
+ * fails with the bug, with the same signature, and passes without it --
+ * checked here by running the file written as a user would, not by
+ * minimize's own word.  Returns the kept/total figures.
  */
-static void minimizes(const char *bug, const char *seed, const char *iters)
+static struct kept minimizes_record(struct wt_test_dir *d, const char *json,
+				    unsigned index, const char *bug,
+				    unsigned max_steps)
 {
-	struct wt_test_dir d;
 	struct wt_test_run r;
-	char *file = zoo(bug), *json, *out, *arg, *line;
+	char *out, *arg, *line;
 	json_t *doc;
-	unsigned steps;
+	struct kept k;
 
-	wt_test_dir_make(&d);
-	cr_assert(asprintf(&json, "%s/r.json", d.path) > 0);
-	cr_assert(asprintf(&out, "%s/%s.min.yaml", d.path, bug) > 0);
-	cr_assert(asprintf(&arg, "%s#0", json) > 0);
-	run_expect_fail((const char *[]){ "run", "--undirected", file, "--bug",
-					  bug, "--iterations", iters, "--seed",
-					  seed, "--json", json, NULL });
+	cr_assert(asprintf(&out, "%s/%s.min.yaml", d->path, bug) > 0);
+	cr_assert(asprintf(&arg, "%s#%u", json, index) > 0);
 	wt_test_run(&r, (const char *[]){ "minimize", arg, "-o", out, NULL });
 	cr_assert_eq(r.status, 0, "minimize %s: %d\n%s%s", bug, r.status,
 		     r.out, r.err);
-	steps = steps_of(r.out);
+	k = kept_of(r.out);
 	printf("minimize %s: %s", bug, r.out);
-	cr_expect_leq(steps, 5, "%s: %u schedule steps", bug, steps);
+	cr_expect_leq(k.steps, max_steps, "%s: %u schedule steps", bug, k.steps);
 	doc = load(json);
 	line = wt_test_line(r.out, "walktorture: minimize signature: ");
 	cr_expect(line && !strcmp(line + 33, str(json_array_get(
-		failures_of(doc), 0), "signature")), "%s", line);
+		failures_of(doc), index), "signature")), "%s", line);
 	free(line);
 	json_decref(doc);
 	wt_test_run_free(&r);
-	/* the regression scenario, as written: a schedule, the bug fails it */
+	/* the regression scenario, as written: a schedule of that many
+	 * steps, and the bug fails it */
 	line = wt_test_slurp(out);
 	cr_assert(line && strstr(line, "\nschedule:\n"), "%s", line);
+	cr_expect_eq(schedule_steps(line), k.steps, "%s", line);
 	free(line);
 	wt_test_run(&r, (const char *[]){ "run", out, "--bug", bug, NULL });
 	cr_expect_eq(r.status, 1, "%s with --bug %s: %d\n%s%s", out, bug,
@@ -362,9 +382,48 @@ static void minimizes(const char *bug, const char *seed, const char *iters)
 	wt_test_run_free(&r);
 	free(arg);
 	free(out);
+	return k;
+}
+
+/* An undirected failure of bug `bug' (the run's arguments `args', which
+ * write `json') minimised from its first record. */
+static struct kept minimizes_run(const char *bug, const char **args,
+				 unsigned max_steps)
+{
+	struct wt_test_dir d;
+	struct kept k;
+	const char *v[24];
+	unsigned n = 0;
+	char *json;
+
+	wt_test_dir_make(&d);
+	cr_assert(asprintf(&json, "%s/r.json", d.path) > 0);
+	while (args[n]) {
+		cr_assert(n < 20);
+		v[n] = args[n];
+		n++;
+	}
+	v[n++] = "--bug";
+	v[n++] = bug;
+	v[n++] = "--json";
+	v[n++] = json;
+	v[n] = NULL;
+	run_expect_fail(v);
+	k = minimizes_record(&d, json, 0, bug, max_steps);
 	free(json);
-	free(file);
 	wt_test_dir_remove(&d);
+	return k;
+}
+
+/* Its PCT twin's failure (seed, iterations): at most a handful. */
+static void minimizes(const char *bug, const char *seed, const char *iters)
+{
+	char *file = zoo(bug);
+
+	minimizes_run(bug, (const char *[]){ "run", "--undirected", file,
+					     "--iterations", iters, "--seed",
+					     seed, NULL }, 5);
+	free(file);
 }
 
 Test(triage, minimize_step_into_no_seq)
@@ -386,4 +445,93 @@ Test(triage, minimize_unlazy_next_leak)
 Test(triage, minimize_legitimize_no_mb)
 {
 	minimizes("legitimize_no_mb", "5", "1500");
+}
+
+/*
+ * The random policy under x86-TSO: seq_no_barrier's file has no
+ * schedule; its failing iteration makes some 2000 decisions, among them
+ * grace-period waits (a step stopped before a wait instead of at it
+ * began the grace period late, and the failure did not fire again).
+ */
+Test(triage, minimize_a_random_tso_failure)
+{
+	char *file = zoo("seq_no_barrier");
+	struct kept k = minimizes_run("seq_no_barrier", (const char *[]){
+		"run", file, "--seed", "0x5eed", NULL }, 10);
+
+	cr_expect_gt(k.decisions, 100, "a random iteration's decisions: %u",
+		     k.decisions);
+	free(file);
+}
+
+/* An explore failure (its record's replay carries --policy explore and
+ * the --preempts schedule). */
+Test(triage, minimize_an_explore_failure)
+{
+	char *file = zoo("free_no_grace");
+
+	minimizes_run("free_no_grace", (const char *[]){
+		"run", "--undirected", "--policy", "explore", file,
+		"--iterations", "300", "--seed", "0x5eed", NULL }, 5);
+	free(file);
+}
+
+/*
+ * A generated workload's failure, as a user meets it: `walktorture fuzz'
+ * writes the failing workload as a scenario file and prints its rerun;
+ * the rerun's results file is minimised.
+ */
+Test(triage, minimize_a_generated_failure)
+{
+	struct wt_test_dir d;
+	struct wt_test_run r;
+	char *json, *line, yaml[512];
+
+	wt_test_dir_make(&d);
+	wt_test_run(&r, (const char *[]){ "fuzz", "--seed", "1", "--workloads",
+					  "1", "--bug", "free_no_grace",
+					  "--out", d.path, NULL });
+	cr_assert_eq(r.status, 1, "fuzz finds free_no_grace in workload 0: "
+		     "%s%s", r.out, r.err);
+	line = wt_test_line(r.out, "walktorture: fuzz !!! workload 0 failed: "
+			    "reproducer ");
+	cr_assert(line, "%s", r.out);
+	cr_assert_eq(sscanf(strstr(line, "reproducer ") + 11, "%511s", yaml), 1);
+	free(line);
+	wt_test_run_free(&r);
+	cr_assert(asprintf(&json, "%s/r.json", d.path) > 0);
+	run_expect_fail((const char *[]){ "run", yaml, "--seed", "0x1",
+					  "--bug", "free_no_grace", "--json",
+					  json, NULL });
+	minimizes_record(&d, json, 0, "free_no_grace", 5);
+	free(json);
+	wt_test_dir_remove(&d);
+}
+
+/*
+ * A traced stress failure lifted to sim (its order file, tens of
+ * thousands of decisions): may_lookup_blocks needs no interleaving, so
+ * none is kept -- the run without a decision is tried first.
+ */
+Test(triage, minimize_a_lifted_stress_failure, .timeout = 300)
+{
+	const char *src = getenv("WT_SOURCE_DIR");
+	struct wt_test_dir d;
+	char *file, *json;
+	struct kept k;
+
+	cr_assert(asprintf(&file, "%s/scenarios/zoo/stress/may_lookup_blocks."
+			   "yaml", src ? src : WT_SOURCE_DIR) > 0);
+	wt_test_dir_make(&d);
+	cr_assert(asprintf(&json, "%s/r.json", d.path) > 0);
+	run_expect_fail((const char *[]){ "run", file, "--mode", "stress",
+					  "--trace", "--iterations", "1",
+					  "--bug", "may_lookup_blocks", "--seed",
+					  "0x5eed", "--out", d.path, "--json",
+					  json, NULL });
+	k = minimizes_record(&d, json, 0, "may_lookup_blocks", 5);
+	cr_expect_eq(k.kept, 0, "kept %u of %u", k.kept, k.decisions);
+	free(json);
+	free(file);
+	wt_test_dir_remove(&d);
 }

@@ -11,12 +11,14 @@
  * the correct code may reach another site of it), `T finish' for a
  * thread's last run, `flush T' -- and after them every finite thread
  * finishes (no seeded tail).  A run that ended blocked stops at its
- * arrival there (a blocked step's thread hands the others to the seeded
- * policy).  Delta debugging (ddmin) then drops decisions while the
- * failure's signature (triage.h) still fires with no impossible step,
- * under the iteration's seed and two more; then, with a bug, steps are
- * stopped earlier or dropped one at a time until the code without the
- * bug can follow them too (a regression scenario passes there).  What
+ * wait (the directed scheduler counts a wait as an arrival): the grace
+ * period or the lock it waits for is waited for from where the record
+ * waited.  The schedule without any decision is tried first (a failure
+ * that needs no interleaving); otherwise delta debugging (ddmin) drops
+ * decisions while the failure's signature (triage.h) still fires with
+ * no impossible step, under the iteration's seed and two more; then,
+ * with a bug, steps are stopped earlier or dropped one at a time until
+ * the code without the bug can follow them too (a regression scenario passes there).  What
  * is left is written as a scenario: the source file's tree, threads,
  * world and memory model, the schedule, one iteration, and the
  * expectations that describe the failure (`oracle clean', which the
