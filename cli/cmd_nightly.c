@@ -231,18 +231,19 @@ static int claim_night_id(const struct night *n, time_t started, char *id,
 }
 
 static int night_index(const struct night *n, const char *id, char **results,
-		       unsigned cnt)
+		       unsigned cnt, uint64_t night_seed)
 {
 	struct wt_night_run *runs = calloc(cnt + 1, sizeof(*runs));
-	char err[1024];
+	char err[1024], seed[24];
 	int ret;
 
 	if (!runs)
 		return -1;
 	for (unsigned i = 0; i < cnt; i++)
 		runs[i].results = results[i];	/* the index writes each report */
-	ret = wt_nightly_index_runs(n->out, n->history, id, runs, cnt, err,
-				    sizeof(err));
+	snprintf(seed, sizeof(seed), "%#" PRIx64, night_seed);
+	ret = wt_nightly_index_runs(n->out, n->history, id, seed, runs, cnt,
+				    err, sizeof(err));
 	if (ret)
 		fprintf(stderr, "walktorture: !!! nightly index: %s\n", err);
 	else
@@ -367,7 +368,8 @@ static int run_night(const char **args, unsigned nargs, struct wt_scn_opts *o,
 		if (one_seed(&mine, o, n, id, k, results, &failed, argc, argv))
 			ret = WT_EXIT_USAGE;
 	}
-	if (night_index(n, id, results, n->seeds) && ret == WT_EXIT_OK)
+	if (night_index(n, id, results, n->seeds, night_seed) &&
+	    ret == WT_EXIT_OK)
 		ret = WT_EXIT_USAGE;
 	if (night_ci(n, results) && ret == WT_EXIT_OK)
 		ret = WT_EXIT_USAGE;

@@ -20,7 +20,9 @@ void wt_reports_fault_hit(void)
 	__asm__ volatile("" ::: "memory");
 }
 
-static const char schema_v1[] =
+/* Version 1's tables, then version 2's (IF NOT EXISTS: the same text
+ * creates a new database and upgrades a version 1 one). */
+static const char schema[] =
 	"BEGIN IMMEDIATE;"
 	"CREATE TABLE IF NOT EXISTS nights("
 	" night_id TEXT PRIMARY KEY,"
@@ -41,7 +43,18 @@ static const char schema_v1[] =
 	" report_file TEXT,"
 	" PRIMARY KEY (night_id, suite, scenario));"
 	"CREATE INDEX IF NOT EXISTS results_by_scenario ON results(suite, scenario);"
-	"PRAGMA user_version = 1;"
+	"CREATE TABLE IF NOT EXISTS signatures("
+	" night_id TEXT NOT NULL REFERENCES nights(night_id) ON DELETE CASCADE,"
+	" suite TEXT NOT NULL,"
+	" scenario TEXT NOT NULL,"
+	" signature TEXT NOT NULL,"
+	" count INTEGER NOT NULL,"
+	" first_seed TEXT,"
+	" report_file TEXT,"
+	" PRIMARY KEY (night_id, suite, scenario, signature));"
+	"CREATE INDEX IF NOT EXISTS signatures_by_group"
+	" ON signatures(suite, scenario, signature);"
+	"PRAGMA user_version = 2;"
 	"COMMIT;";
 
 static int db_fail(sqlite3 *db, const char *path, const char *what,
@@ -88,7 +101,7 @@ int wt_history_open(const char *path, sqlite3 **db, char *err, size_t errlen)
 		goto fail;
 	}
 	if (v < WT_HISTORY_VERSION &&
-	    sqlite3_exec(*db, schema_v1, NULL, NULL, NULL) != SQLITE_OK) {
+	    sqlite3_exec(*db, schema, NULL, NULL, NULL) != SQLITE_OK) {
 		db_fail(*db, path, "cannot create the history schema", err, errlen);
 		sqlite3_exec(*db, "ROLLBACK", NULL, NULL, NULL);
 		goto fail;
@@ -147,11 +160,12 @@ static int insert_row(sqlite3_stmt *st, const char *night,
 static int delete_night(sqlite3 *db, const char *night)
 {
 	static const char *const sql[] = {
+		"DELETE FROM signatures WHERE night_id = ?",
 		"DELETE FROM results WHERE night_id = ?",
 		"DELETE FROM nights WHERE night_id = ?",
 	};
 
-	for (size_t i = 0; i < 2; i++) {
+	for (size_t i = 0; i < 3; i++) {
 		sqlite3_stmt *st;
 		int rc = sqlite3_prepare_v2(db, sql[i], -1, &st, NULL);
 
@@ -192,9 +206,62 @@ static int insert_rows(sqlite3 *db, const char *path, const char *night,
 	return ret;
 }
 
+static int insert_sigs(sqlite3 *db, const char *path, const char *night,
+		       const struct wt_history_sig *sigs, size_t n,
+		       char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int ret = 0;
+
+	if (sqlite3_prepare_v2(db, "INSERT INTO signatures(night_id, suite, "
+			       "scenario, signature, count, first_seed, "
+			       "report_file) VALUES (?, ?, ?, ?, ?, ?, ?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_fail(db, path, "prepare", err, errlen);
+	for (size_t i = 0; i < n && !ret; i++) {
+		sqlite3_reset(st);
+		bind_text(st, 1, night);
+		bind_text(st, 2, sigs[i].suite);
+		bind_text(st, 3, sigs[i].scenario);
+		bind_text(st, 4, sigs[i].signature);
+		sqlite3_bind_int64(st, 5, sigs[i].count);
+		bind_text(st, 6, sigs[i].first_seed);
+		bind_text(st, 7, sigs[i].report_file);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			ret = db_fail(db, path, "insert signature", err, errlen);
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int wt_history_signature_seen(sqlite3 *db, const char *night_id,
+			      const char *started, const char *suite,
+			      const char *scenario, const char *signature)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM signatures s JOIN nights n "
+			       "USING (night_id) WHERE s.suite = ?1 AND "
+			       "s.scenario = ?2 AND s.signature = ?3 AND "
+			       "s.night_id <> ?4 AND (?5 IS NULL OR "
+			       "n.started IS NULL OR n.started <= ?5) LIMIT 1",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	bind_text(st, 1, suite);
+	bind_text(st, 2, scenario);
+	bind_text(st, 3, signature);
+	bind_text(st, 4, night_id);
+	bind_text(st, 5, started);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
 int wt_history_record(sqlite3 *db, const char *path,
 		      const struct wt_history_night *night,
 		      const struct wt_history_row *rows, size_t n,
+		      const struct wt_history_sig *sigs, size_t nsigs,
 		      char *err, size_t errlen)
 {
 	/* IMMEDIATE: take the write lock now, not halfway through the night. */
@@ -205,7 +272,8 @@ int wt_history_record(sqlite3 *db, const char *path,
 		db_fail(db, path, "recording the night", err, errlen);
 		goto rollback;
 	}
-	if (insert_rows(db, path, night->night_id, rows, n, err, errlen))
+	if (insert_rows(db, path, night->night_id, rows, n, err, errlen) ||
+	    insert_sigs(db, path, night->night_id, sigs, nsigs, err, errlen))
 		goto rollback;
 	if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
 		db_fail(db, path, "commit", err, errlen);

@@ -19,6 +19,8 @@
 struct night {
 	const char *out_dir;
 	char *db_path;
+	const char *seed;		/* the night seed, or NULL */
+	sqlite3 *seen_db;		/* the history before tonight, or NULL */
 	char id[NIGHT_ID_MAX + 1];
 	const struct wt_night_run *runs;
 	unsigned n;
@@ -105,9 +107,51 @@ static char *report_name(struct night *nt, unsigned i)
 	return name;
 }
 
+/* wt_report_opts.signature_seen: against the history as it was. */
+static int seen(void *arg, const char *suite, const char *scenario,
+		const char *signature)
+{
+	struct night *nt = arg;
+
+	if (!nt->seen_db)
+		return 0;	/* no history yet: every group is new */
+	return wt_history_signature_seen(nt->seen_db, nt->id,
+		wt_json_str(json_object_get(nt->merged, "run"), "started"),
+		suite, scenario, signature);
+}
+
+/*
+ * The history as it was before tonight, read-only, to mark new groups in
+ * the reports (written before the night is recorded).  No database yet:
+ * NULL, nothing seen.  A database from before the signatures table
+ * (version 1) is upgraded when the night is recorded; read now, it has
+ * none: NULL as well.
+ */
+static void open_seen(struct night *nt)
+{
+	struct stat st;
+	sqlite3_stmt *q = NULL;
+
+	if (stat(nt->db_path, &st) < 0 ||
+	    sqlite3_open_v2(nt->db_path, &nt->seen_db, SQLITE_OPEN_READONLY,
+			    NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(nt->seen_db, "SELECT 1 FROM signatures LIMIT 1",
+			       -1, &q, NULL) != SQLITE_OK) {
+		sqlite3_close(nt->seen_db);
+		nt->seen_db = NULL;
+	}
+	sqlite3_finalize(q);
+	if (nt->seen_db)
+		sqlite3_busy_timeout(nt->seen_db, 10000);
+}
+
 static int write_reports(struct night *nt, char *err, size_t errlen)
 {
-	static const struct wt_report_opts opts = { .index_href = "../index.html" };
+	const struct wt_report_opts opts = {
+		.index_href = "../index.html",
+		.signature_seen = seen,
+		.seen_arg = nt,
+	};
 	char dir[4096];
 
 	snprintf(dir, sizeof(dir), "%s/%s", nt->out_dir, nt->id);
@@ -247,33 +291,132 @@ static struct wt_history_row *build_rows(struct night *nt, size_t *n)
 	return rows;
 }
 
+/*
+ * Where a group's representative card is: the first run whose results
+ * have the scenario with a kept record of that signature ("NIGHT/x.html
+ * #f-J-K"), else the scenario's report.
+ */
+static char *card_for(struct night *nt, json_t *sc, const char *sig)
+{
+	const char *suite = wt_json_str(sc, "suite"), *name = wt_json_str(sc, "name");
+	char *s = NULL;
+	json_t *x, *g, *groups;
+	size_t j, k;
+
+	for (unsigned i = 0; i < nt->n && !s; i++) {
+		json_array_foreach(json_object_get(nt->docs[i], "scenarios"), j, x) {
+			if (strcmp(wt_json_str(x, "suite"), suite) ||
+			    strcmp(wt_json_str(x, "name"), name))
+				continue;
+			groups = wt_scenario_groups(x);
+			json_array_foreach(groups, k, g) {
+				json_t *rep = json_object_get(g, "representative");
+
+				if (s || !json_is_integer(rep) ||
+				    strcmp(wt_json_str(g, "signature"), sig))
+					continue;
+				if (asprintf(&s, "%s#f-%zu-%lld", nt->reports[i],
+					     j, (long long)json_integer_value(rep)) < 0)
+					s = NULL;
+			}
+			json_decref(groups);
+			if (s)
+				break;
+		}
+	}
+	return s ? s : report_for(nt, sc);
+}
+
+static void free_sigs(struct wt_history_sig *v, json_t **groups, size_t n,
+		      size_t nsc)
+{
+	for (size_t i = 0; v && i < n; i++)
+		free((char *)v[i].report_file);
+	for (size_t i = 0; groups && i < nsc; i++)
+		json_decref(groups[i]);
+	free(groups);
+	free(v);
+}
+
+/* The night's failure groups, a row per (scenario, signature); the
+ * strings point into groups[], which the caller frees after recording. */
+static struct wt_history_sig *build_sigs(struct night *nt, json_t ***groups_out,
+					 size_t *n)
+{
+	json_t *scenarios = json_object_get(nt->merged, "scenarios"), *sc, *g;
+	size_t nsc = json_array_size(scenarios), cap = 0, i, k;
+	json_t **groups = calloc(nsc + 1, sizeof(*groups));
+	struct wt_history_sig *v = NULL;
+
+	*n = 0;
+	*groups_out = groups;
+	if (!groups)
+		return NULL;
+	json_array_foreach(scenarios, i, sc) {
+		groups[i] = wt_scenario_groups(sc);
+		cap += json_array_size(groups[i]);
+	}
+	v = calloc(cap + 1, sizeof(*v));
+	if (!v)
+		return NULL;
+	json_array_foreach(scenarios, i, sc) {
+		json_array_foreach(groups[i], k, g) {
+			struct wt_history_sig *r = &v[(*n)++];
+
+			*r = (struct wt_history_sig){
+				.suite = wt_json_str(sc, "suite"),
+				.scenario = wt_json_str(sc, "name"),
+				.signature = wt_json_str(g, "signature"),
+				.count = wt_json_int(g, "count", 0),
+				.first_seed = wt_json_str(g, "first_seed"),
+				.report_file = card_for(nt, sc,
+						wt_json_str(g, "signature")),
+			};
+			if (!r->signature || !r->report_file) {
+				free_sigs(v, NULL, *n, 0);
+				return NULL;
+			}
+		}
+	}
+	return v;
+}
+
 static int record(struct night *nt, char *err, size_t errlen)
 {
 	json_t *run = json_object_get(nt->merged, "run");
 	struct wt_history_night night = {
 		.night_id = nt->id,
 		.started = wt_json_str(run, "started"),
-		.seed = wt_json_str(run, "seed"),
+		.seed = nt->seed ? nt->seed : wt_json_str(run, "seed"),
 		.git_rev = wt_json_str(run, "git_rev"),
 		.verdict = wt_results_verdict(nt->merged),
 	};
 	struct wt_history_row *rows;
+	struct wt_history_sig *sigs;
+	json_t **groups;
 	sqlite3 *db;
-	size_t n;
+	size_t n, nsigs;
 	int ret;
 
 	rows = build_rows(nt, &n);
-	if (!rows) {
+	sigs = build_sigs(nt, &groups, &nsigs);
+	if (!rows || !sigs) {
+		free_rows(rows, n);
+		free_sigs(NULL, groups, 0, json_array_size(json_object_get(
+			nt->merged, "scenarios")));
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
 	ret = wt_history_open(nt->db_path, &db, err, errlen);
 	if (!ret)
-		ret = wt_history_record(db, nt->db_path, &night, rows, n, err, errlen);
+		ret = wt_history_record(db, nt->db_path, &night, rows, n, sigs,
+					nsigs, err, errlen);
 	if (!ret)
 		ret = wt_index_render(db, nt->db_path, nt->out_dir, err, errlen);
 	sqlite3_close(db);
 	free_rows(rows, n);
+	free_sigs(sigs, groups, nsigs, json_array_size(json_object_get(
+		nt->merged, "scenarios")));
 	return ret;
 }
 
@@ -289,6 +432,7 @@ static void night_free(struct night *nt)
 	free(nt->reports);
 	json_decref(nt->merged);
 	free(nt->db_path);
+	sqlite3_close(nt->seen_db);
 }
 
 static char *default_db(const char *out_dir, const char *history_db)
@@ -303,10 +447,12 @@ static char *default_db(const char *out_dir, const char *history_db)
 }
 
 int wt_nightly_index_runs(const char *out_dir, const char *history_db,
-			  const char *night_id, const struct wt_night_run *runs,
-			  unsigned n, char *err, size_t errlen)
+			  const char *night_id, const char *night_seed,
+			  const struct wt_night_run *runs, unsigned n,
+			  char *err, size_t errlen)
 {
-	struct night nt = { .out_dir = out_dir, .runs = runs, .n = n };
+	struct night nt = { .out_dir = out_dir, .runs = runs, .n = n,
+			    .seed = night_seed };
 	int ret = -1;
 
 	err[0] = 0;
@@ -328,6 +474,7 @@ int wt_nightly_index_runs(const char *out_dir, const char *history_db,
 	else
 		derive_night_id(wt_json_str(json_object_get(nt.merged, "run"), "started"),
 				nt.id, sizeof(nt.id));
+	open_seen(&nt);
 	if (wt_mkdirs(out_dir, err, errlen) || write_reports(&nt, err, errlen) ||
 	    record(&nt, err, errlen))
 		goto out;
@@ -352,8 +499,8 @@ int wt_nightly_index(const char *out_dir, const char *history_db,
 	}
 	for (unsigned i = 0; i < n; i++)
 		runs[i].results = result_files[i];
-	ret = wt_nightly_index_runs(out_dir, history_db, night_id, runs, n,
-				    err, errlen);
+	ret = wt_nightly_index_runs(out_dir, history_db, night_id, NULL, runs,
+				    n, err, errlen);
 	free(runs);
 	return ret;
 }

@@ -40,8 +40,17 @@ struct ix_scn {
 	struct ix_cell *cells;		/* one per night, oldest first */
 };
 
+/* A failure group of the latest night. */
+struct ix_sig {
+	char *suite, *name, *signature, *report;
+	char *first_night;		/* an earlier night it was seen, or NULL: NEW */
+	long long count;
+};
+
 struct ix {
 	struct ix_night *nights;	/* oldest first */
+	struct ix_sig *sigs;		/* the latest night's, by scenario */
+	size_t n_sigs;
 	size_t n_nights;
 	struct ix_scn *scns;		/* by suite, then name */
 	size_t n_scns, cap;
@@ -180,8 +189,67 @@ static int load_results(sqlite3 *db, struct ix *ix)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/*
+ * The latest night's failure groups, each with the earliest other night
+ * (not started after it) that had the scenario's same signature: none,
+ * and the group is NEW tonight.
+ */
+static int load_sigs(sqlite3 *db, struct ix *ix)
+{
+	sqlite3_stmt *st;
+	size_t cap = 0;
+	int rc;
+
+	if (!ix->n_nights)
+		return 0;
+	if (sqlite3_prepare_v2(db,
+		"SELECT s.suite, s.scenario, s.signature, s.count, s.report_file, "
+		"(SELECT e.night_id FROM signatures e JOIN nights en USING (night_id) "
+		" WHERE e.suite = s.suite AND e.scenario = s.scenario AND "
+		" e.signature = s.signature AND e.night_id <> s.night_id AND "
+		" (n.started IS NULL OR en.started IS NULL OR en.started <= n.started) "
+		" ORDER BY en.started, e.night_id LIMIT 1) "
+		"FROM signatures s JOIN nights n USING (night_id) WHERE s.night_id = ? "
+		"ORDER BY s.suite, s.scenario, s.count DESC, s.signature",
+		-1, &st, NULL))
+		return -1;
+	sqlite3_bind_text(st, 1, ix->nights[ix->n_nights - 1].id, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct ix_sig *g;
+
+		if (ix->n_sigs == cap) {
+			size_t c = cap ? cap * 2 : 16;
+			struct ix_sig *v = realloc(ix->sigs, c * sizeof(*v));
+
+			if (!v) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
+			ix->sigs = v;
+			cap = c;
+		}
+		g = &ix->sigs[ix->n_sigs++];
+		*g = (struct ix_sig){
+			.suite = col_dup(st, 0), .name = col_dup(st, 1),
+			.signature = col_dup(st, 2),
+			.count = sqlite3_column_int64(st, 3),
+			.report = col_dup(st, 4), .first_night = col_dup(st, 5),
+		};
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
 static void ix_free(struct ix *ix)
 {
+	for (size_t i = 0; i < ix->n_sigs; i++) {
+		free(ix->sigs[i].suite);
+		free(ix->sigs[i].name);
+		free(ix->sigs[i].signature);
+		free(ix->sigs[i].report);
+		free(ix->sigs[i].first_night);
+	}
+	free(ix->sigs);
 	for (size_t i = 0; i < ix->n_nights; i++) {
 		struct ix_night *n = &ix->nights[i];
 
@@ -224,7 +292,7 @@ static void render_top(FILE *f, struct ix *ix)
 	wt_html_printf(f, "<header class=\"top\"><div class=\"verdict %s\" id=\"verdict\">%s</div>"
 		       "<div><h1>walktorture nightly</h1><div class=\"sub\">night "
 		       "<b class=\"m\">%s</b> \u00b7 %s \u00b7 git <b class=\"m\">%s</b>"
-		       " \u00b7 seed <b class=\"m\">%s</b> \u00b7 <b>%u</b> scenarios: "
+		       " \u00b7 night seed <b class=\"m\">%s</b> \u00b7 <b>%u</b> scenarios: "
 		       "<b>%u</b> passed, <b>%u</b> failed \u00b7 <b>%s</b> failures"
 		       " \u00b7 <b>%s</b> iterations</div></div></header>\n",
 		       v, v, n->id, n->started ?: "", n->git_rev ?: "?", n->seed ?: "?",
@@ -272,6 +340,38 @@ static void render_failing(FILE *f, struct ix *ix)
 			       since == 0 && last > 0 ? " (or earlier)" : "");
 		if (c->report)
 			report_link(f, c->report, "report", 1);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+/* Tonight's failure groups: the new ones (no earlier night had the
+ * scenario's signature) marked NEW, the others with the night first seen. */
+static void render_sigs(FILE *f, struct ix *ix)
+{
+	size_t fresh = 0;
+
+	if (!ix->n_sigs)
+		return;
+	for (size_t i = 0; i < ix->n_sigs; i++)
+		fresh += !ix->sigs[i].first_night;
+	wt_html_printf(f, "<h2 id=\"signatures\">Failure signatures tonight (%zu, "
+		       "%zu new)</h2>\n<table class=\"sigs\"><tr><th>scenario</th>"
+		       "<th>signature</th><th class=\"n\">iterations</th>"
+		       "<th>first seen</th><th>card</th></tr>\n", ix->n_sigs, fresh);
+	for (size_t i = 0; i < ix->n_sigs; i++) {
+		struct ix_sig *g = &ix->sigs[i];
+
+		wt_html_printf(f, "<tr class=\"FAIL\"><td><span class=\"mu\">%s /"
+			       "</span> %s</td><td class=\"m sig\">", g->suite,
+			       g->name);
+		if (!g->first_night)
+			fputs("<span class=\"badge NEW\">NEW</span> ", f);
+		wt_html_printf(f, "%s</td><td class=\"n bad\">%lld</td>"
+			       "<td class=\"m\">%s</td><td>", g->signature,
+			       g->count, g->first_night ?: "tonight");
+		if (g->report)
+			report_link(f, g->report, "card", 1);
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
@@ -544,6 +644,7 @@ static void render_page(FILE *f, struct ix *ix)
 	wt_html_begin(f, title);
 	render_top(f, ix);
 	render_failing(f, ix);
+	render_sigs(f, ix);
 	render_nights(f, ix);
 	render_suites(f, ix);
 	wt_html_end(f);
@@ -557,7 +658,7 @@ int wt_index_render(sqlite3 *db, const char *db_path, const char *out_dir,
 	char path[4096];
 	int ret = -1;
 
-	if (load_nights(db, &ix) || load_results(db, &ix)) {
+	if (load_nights(db, &ix) || load_results(db, &ix) || load_sigs(db, &ix)) {
 		snprintf(err, errlen, "%s: reading the history: %s", db_path,
 			 sqlite3_errmsg(db));
 		goto out;

@@ -116,7 +116,7 @@ static void render_runs(FILE *f, json_t *doc)
 
 /* Failure groups: one row per signature, its count of failing
  * iterations, first and last seed, and its representative's card. */
-static void render_groups(FILE *f, json_t *doc)
+static void render_groups(FILE *f, json_t *doc, const struct wt_report_opts *o)
 {
 	struct wt_results_totals t;
 	json_t *sc, *g, *groups;
@@ -135,14 +135,22 @@ static void render_groups(FILE *f, json_t *doc)
 		json_array_foreach(groups, k, g) {
 			json_t *rep = json_object_get(g, "representative");
 
+			/* never seen on an earlier night: NEW */
+			int fresh = o->signature_seen && !o->signature_seen(
+				o->seen_arg, wt_json_str(sc, "suite"),
+				wt_json_str(sc, "name"), wt_json_str(g, "signature"));
+
 			wt_html_printf(f, "<tr class=\"FAIL\"><td><a href=\"#s-%zu\">"
 				       "<span class=\"mu\">%s/</span>%s</a></td>"
-				       "<td class=\"n\">%s</td><td class=\"m\">%s</td>"
-				       "<td class=\"m\">%s</td><td class=\"m\">%s</td>",
+				       "<td class=\"n\">%s</td><td class=\"m sig\">",
 				       i, wt_json_str(sc, "suite"),
 				       wt_json_str(sc, "name"),
 				       wt_html_count(b, sizeof(b),
-						     wt_json_int(g, "count", 0)),
+						     wt_json_int(g, "count", 0)));
+			if (fresh)
+				fputs("<span class=\"badge NEW\">NEW</span> ", f);
+			wt_html_printf(f, "%s</td>"
+				       "<td class=\"m\">%s</td><td class=\"m\">%s</td>",
 				       wt_json_str(g, "signature"),
 				       wt_json_str(g, "first_seed") ?: "",
 				       wt_json_str(g, "last_seed") ?: "");
@@ -159,7 +167,8 @@ static void render_groups(FILE *f, json_t *doc)
 	fputs("</table>\n", f);
 }
 
-static void render_failure_index(FILE *f, json_t *doc)
+static void render_failure_index(FILE *f, json_t *doc,
+				 const struct wt_report_opts *o)
 {
 	struct wt_results_totals t;
 	json_t *sc, *fl;
@@ -169,7 +178,7 @@ static void render_failure_index(FILE *f, json_t *doc)
 		n += json_array_size(json_object_get(sc, "failures"));
 	if (!n)
 		return;
-	render_groups(f, doc);
+	render_groups(f, doc, o);
 	wt_results_totals(doc, &t);
 	wt_html_printf(f, "<h3>Kept records (%zu of %lld)</h3>\n<table class=\"failures\"><tr>"
 		       "<th>scenario</th><th>kind</th><th>thread</th>"
@@ -526,7 +535,7 @@ void wt_report_render(FILE *f, json_t *doc, const struct wt_report_opts *opts)
 	wt_html_begin(f, title);
 	render_top(f, doc, o);
 	render_runs(f, doc);
-	render_failure_index(f, doc);
+	render_failure_index(f, doc, o);
 	render_overview(f, doc);
 	wt_render_twins(f, doc);
 	json_array_foreach(json_object_get(doc, "scenarios"), i, sc)

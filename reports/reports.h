@@ -23,6 +23,14 @@ struct wt_report_opts {
 	unsigned window_events;	/* timeline events around a failure; 0 = 500 */
 	unsigned top_points;	/* injection points in the chart; 0 = 20 */
 	const char *index_href;	/* a link back to the nightly index, or NULL */
+	/*
+	 * The nightly index's history: 1 when this scenario's failure
+	 * signature was seen on an earlier night, 0 when it is new (the
+	 * group is marked NEW), -1 when unknown.  NULL: no history, no mark.
+	 */
+	int (*signature_seen)(void *arg, const char *suite,
+			      const char *scenario, const char *signature);
+	void *seen_arg;
 };
 
 /* One self-contained HTML report (inline CSS and SVG) of n results files. */
@@ -51,6 +59,11 @@ int wt_merge_write(const char *out_json, const char *const *result_files,
  * OUT/NIGHT/NAME.html (NAME: the results file's name without ".json");
  * the index writes it unless run.report names one already written
  * (relative to OUT).  night_id NULL: derived from the earliest start time.
+ * night_seed: the seed the night's runs' seeds were derived from
+ * (`nightly --seed'), recorded and shown as the night's; NULL: the
+ * merged results' run seed.  The night's failure groups are recorded
+ * too; a group whose signature no earlier night of the scenario had is
+ * marked NEW in the index and in the run's report.
  */
 struct wt_night_run {
 	const char *results;	/* a results file */
@@ -62,8 +75,9 @@ int wt_nightly_index(const char *out_dir, const char *history_db,
 		     unsigned n, char *err, size_t errlen);
 
 int wt_nightly_index_runs(const char *out_dir, const char *history_db,
-			  const char *night_id, const struct wt_night_run *runs,
-			  unsigned n, char *err, size_t errlen);
+			  const char *night_id, const char *night_seed,
+			  const struct wt_night_run *runs, unsigned n,
+			  char *err, size_t errlen);
 
 /* Re-render OUT/index.html from the history database alone. */
 int wt_index_write(const char *out_dir, const char *history_db, char *err,

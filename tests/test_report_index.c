@@ -361,3 +361,141 @@ Test(index, every_runs_report_is_linked)
 	cr_expect(strstr(html, "href=\"s2/pass-2.html\""), "seed 2's report");
 	free(html);
 }
+
+/*
+ * Tonight's failure groups, parsed from a page: the rows of table
+ * `cls' (header row excluded), how many carry a NEW badge, and the
+ * signature cell (td.sig, without the badge) of the NEW ones joined by
+ * '|' into `fresh_sigs'.
+ */
+static size_t group_rows(const char *html, const char *cls, size_t *fresh,
+			 char *fresh_sigs, size_t len)
+{
+	struct ht_doc d;
+	long table, tr;
+	size_t rows = 0;
+
+	cr_assert_eq(ht_parse(&d, html), 0, "page does not parse: %s", d.err);
+	table = ht_next(&d, -1, d.n - 1, "table", cls);
+	cr_assert_geq(table, 0, "no table.%s", cls);
+	*fresh = 0;
+	fresh_sigs[0] = 0;
+	for (tr = ht_next(&d, table, d.nodes[table].last, "tr", NULL); tr >= 0;
+	     tr = ht_next(&d, tr, d.nodes[table].last, "tr", NULL)) {
+		long sig = ht_next(&d, tr, d.nodes[tr].last, "td", "sig");
+		char *text;
+
+		if (sig < 0)
+			continue;	/* the header */
+		rows++;
+		if (!ht_count(&d, sig, "span", "NEW"))
+			continue;
+		(*fresh)++;
+		text = ht_text_of(&d, (size_t)sig);
+		cr_assert(!strncmp(text, "NEW ", 4), "%s", text);
+		snprintf(fresh_sigs + strlen(fresh_sigs), len - strlen(fresh_sigs),
+			 "%s%s", fresh_sigs[0] ? "|" : "", text + 4);
+		free(text);
+	}
+	ht_free(&d);
+	return rows;
+}
+
+/* fail_zoo.json with its first failure's check renamed: a new signature
+ * ("check refcount") beside one seen before ("expectation"). */
+static const char *renamed_check(void)
+{
+	const char *path = path_in(tmpdir(), "fail_zoo.json");
+	char *json = slurp(fixture("fail_zoo.json")), *at;
+	FILE *f = fopen(path, "w");
+
+	at = strstr(json, "\"check\": \"sync_umount\"");
+	cr_assert(at, "fail_zoo.json's first failure is a sync_umount check");
+	cr_assert(f);
+	fprintf(f, "%.*s\"check\": \"refcount\"%s", (int)(at - json), json,
+		at + strlen("\"check\": \"sync_umount\""));
+	fclose(f);
+	free(json);
+	return path;
+}
+
+Test(index, failure_groups_never_seen_before_are_marked_new)
+{
+	/*
+	 * n1 passes; n2 fails with two groups (a sync_umount check and an
+	 * expectation), neither seen before: both NEW in the index and in
+	 * n2's report.  n3 fails the same way: nothing NEW, first seen n2.
+	 * n4 has the check renamed (refcount): that group alone is NEW, in
+	 * the index and its report.  The history holds each night's groups.
+	 */
+	const char *out = tmpdir();
+	const char *n1[] = { fixture("pass.json") };
+	const char *n2[] = { fixture("fail_zoo.json") };
+	const char *n4[] = { renamed_check() };
+	char sigs[512], *html;
+	size_t fresh;
+
+	night(out, "n1", n1, 1);
+	night(out, "n2", n2, 1);
+	cr_assert_eq(sql_int(out, "SELECT count(*) FROM signatures WHERE "
+			     "night_id = 'n2'"), 2);
+	html = slurp(path_in(out, "index.html"));
+	cr_expect_eq(group_rows(html, "sigs", &fresh, sigs, sizeof(sigs)), 2);
+	cr_expect_eq(fresh, 2, "n2: %s", sigs);
+	cr_expect_not_null(strstr(html, "Failure signatures tonight (2, 2 new)"));
+	free(html);
+	html = slurp(path_in(out, "n2/fail_zoo.html"));
+	cr_expect_eq(group_rows(html, "groups", &fresh, sigs, sizeof(sigs)), 2);
+	cr_expect_eq(fresh, 2, "n2's report: %s", sigs);
+	free(html);
+
+	night(out, "n3", n2, 1);
+	html = slurp(path_in(out, "index.html"));
+	cr_expect_eq(group_rows(html, "sigs", &fresh, sigs, sizeof(sigs)), 2);
+	cr_expect_eq(fresh, 0, "n3: %s", sigs);
+	cr_expect_not_null(strstr(html, "<td class=\"m\">n2</td>"),
+			   "first seen: n2");
+	free(html);
+	html = slurp(path_in(out, "n3/fail_zoo.html"));
+	group_rows(html, "groups", &fresh, sigs, sizeof(sigs));
+	cr_expect_eq(fresh, 0, "n3's report: %s", sigs);
+	free(html);
+
+	night(out, "n4", n4, 1);
+	html = slurp(path_in(out, "index.html"));
+	cr_expect_eq(group_rows(html, "sigs", &fresh, sigs, sizeof(sigs)), 2);
+	cr_expect_eq(fresh, 1);
+	cr_expect_str_eq(sigs, "check refcount");
+	free(html);
+	html = slurp(path_in(out, "n4/fail_zoo.html"));
+	group_rows(html, "groups", &fresh, sigs, sizeof(sigs));
+	cr_expect_eq(fresh, 1);
+	cr_expect_str_eq(sigs, "check refcount");
+	free(html);
+}
+
+Test(index, the_night_seed_is_recorded_and_shown)
+{
+	/* nightly passes the seed its runs' seeds were derived from: the
+	 * history and the index's heading show it, not a run's seed. */
+	const char *out = tmpdir();
+	struct wt_night_run runs[] = { { .results = fixture("pass.json") } };
+	char err[1024], *html;
+	struct ht_doc d;
+	long sub;
+	char *text;
+
+	cr_assert_eq(wt_nightly_index_runs(out, NULL, "n1", "0x5eed", runs, 1,
+					   err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(sql_int(out, "SELECT count(*) FROM nights WHERE "
+			     "seed = '0x5eed'"), 1);
+	html = slurp(path_in(out, "index.html"));
+	cr_assert_eq(ht_parse(&d, html), 0, "%s", d.err);
+	sub = ht_next(&d, -1, d.n - 1, "div", "sub");
+	cr_assert_geq(sub, 0);
+	text = ht_text_of(&d, (size_t)sub);
+	cr_expect(strstr(text, "night seed 0x5eed"), "%s", text);
+	free(text);
+	ht_free(&d);
+	free(html);
+}

@@ -11,6 +11,16 @@
 
 #include "tests/test_scenario_util.h"
 
+/* The minimising tests that spawn minimize over hundreds of candidate
+ * iterations (a process each run): too slow under TSan, whose subject
+ * here -- a fiber simulator on one OS thread -- has no data race to see
+ * that the other tests of this file do not already run. */
+#if defined(__SANITIZE_THREAD__)
+#define SLOW_SPAWNS() cr_skip_test("minimize over many candidates: too slow under TSan")
+#else
+#define SLOW_SPAWNS() do { } while (0)
+#endif
+
 static char *zoo(const char *name)
 {
 	const char *src = getenv("WT_SOURCE_DIR");
@@ -455,10 +465,13 @@ Test(triage, minimize_legitimize_no_mb)
  */
 Test(triage, minimize_a_random_tso_failure)
 {
-	char *file = zoo("seq_no_barrier");
-	struct kept k = minimizes_run("seq_no_barrier", (const char *[]){
-		"run", file, "--seed", "0x5eed", NULL }, 10);
+	char *file;
+	struct kept k;
+	SLOW_SPAWNS();
 
+	file = zoo("seq_no_barrier");
+	k = minimizes_run("seq_no_barrier", (const char *[]){
+		"run", file, "--seed", "0x5eed", NULL }, 10);
 	cr_expect_gt(k.decisions, 100, "a random iteration's decisions: %u",
 		     k.decisions);
 	free(file);
@@ -468,8 +481,10 @@ Test(triage, minimize_a_random_tso_failure)
  * the --preempts schedule). */
 Test(triage, minimize_an_explore_failure)
 {
-	char *file = zoo("free_no_grace");
+	char *file;
+	SLOW_SPAWNS();
 
+	file = zoo("free_no_grace");
 	minimizes_run("free_no_grace", (const char *[]){
 		"run", "--undirected", "--policy", "explore", file,
 		"--iterations", "300", "--seed", "0x5eed", NULL }, 5);
@@ -486,6 +501,7 @@ Test(triage, minimize_a_generated_failure)
 	struct wt_test_dir d;
 	struct wt_test_run r;
 	char *json, *line, yaml[512];
+	SLOW_SPAWNS();
 
 	wt_test_dir_make(&d);
 	wt_test_run(&r, (const char *[]){ "fuzz", "--seed", "1", "--workloads",
@@ -519,6 +535,7 @@ Test(triage, minimize_a_lifted_stress_failure, .timeout = 300)
 	struct wt_test_dir d;
 	char *file, *json;
 	struct kept k;
+	SLOW_SPAWNS();
 
 	cr_assert(asprintf(&file, "%s/scenarios/zoo/stress/may_lookup_blocks."
 			   "yaml", src ? src : WT_SOURCE_DIR) > 0);
