@@ -221,7 +221,7 @@ int wt_cmd_lookup(int argc, char **argv)
 		wt_verb_error_print(&e, stderr);
 		goto out;
 	}
-	w = wt_ops_world_create(1);
+	w = wt_ops_world_create_fs(1, "tmpfs");
 	if (!w) {
 		wt_tree_free(t);
 		wt_usage_error("lookup: out of memory");

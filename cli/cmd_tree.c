@@ -42,7 +42,7 @@ int wt_cmd_tree(int argc, char **argv)
 		wt_verb_error_print(&e, stderr);
 		return WT_EXIT_USAGE;
 	}
-	w = wt_ops_world_create(1);
+	w = wt_ops_world_create_fs(1, "tmpfs");
 	if (!w) {
 		wt_tree_free(t);
 		return wt_usage_error("tree: out of memory");

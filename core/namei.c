@@ -207,9 +207,8 @@ static struct dentry *__lookup_slow(struct nameidata *nd,
 	/* a directory removed while we waited for its lock has no names */
 	if (wt_load(inode, i_flags) & S_DEAD)
 		return ERR_PTR(-ENOENT);
-	/* What every filesystem's ->lookup answers first (simple_lookup). */
-	if (name->len > NAME_MAX_LEN)
-		return ERR_PTR(-ENAMETOOLONG);
+	/* No length check here: a name over 255 bytes is the filesystem's
+	 * to refuse (simple_lookup's ENAMETOOLONG; proc says ENOENT). */
 	if (!iop || !iop->lookup)
 		return ERR_PTR(-ENOTDIR);
 	for (unsigned tries = 0;; tries++) {	/* bounded below: a livelock */

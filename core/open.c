@@ -196,8 +196,7 @@ static struct dentry *lookup_open(struct nameidata *nd, struct wt_file *file,
 
 	if (wt_load(dir_inode, i_flags) & S_DEAD)
 		return ERR_PTR(-ENOENT);
-	if (nd->last.len > NAME_MAX_LEN)
-		return ERR_PTR(-ENAMETOOLONG);
+	/* a name over 255 bytes: ->lookup below refuses it, as it sees fit */
 	file->created = false;
 	dentry = d_lookup(dir, &nd->last);
 	for (unsigned tries = 0;; tries++) {	/* bounded below */

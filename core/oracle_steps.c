@@ -184,8 +184,9 @@ static enum holds lookup_error(struct oj *j, const struct wt_step *s,
 
 	*check_negative = false;
 	switch (s->result) {
-	case -ENAMETOOLONG:	/* syntactic: no instant needed */
-		if (s->text_len > NAME_MAX_LEN)
+	case -ENAMETOOLONG:	/* the fs's length limit: no instant needed */
+		if (s->text_len > NAME_MAX_LEN &&
+		    oj_dentry_fs_kind(j, s->from.dentry) != WT_FS_PROC)
 			return HOLDS;
 		oj_why(j, "the name is %u bytes", s->text_len);
 		return FAILS;

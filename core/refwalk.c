@@ -264,6 +264,16 @@ in_root:
 	return err;
 }
 
+/* What the directory's filesystem answers for a name over 255 bytes:
+ * its ->lookup decides (proc's has no limit and finds nothing). */
+static int long_name_error(const struct rw *w)
+{
+	const struct wt_dentry_fact *d = wt_ns_dentry(w->ns, w->pos.dentry);
+	const struct wt_super_fact *s = d ? wt_ns_super(w->ns, d->sb) : NULL;
+
+	return s && s->kind == WT_FS_PROC ? -ENOENT : -ENAMETOOLONG;
+}
+
 static const char *walk_component(struct rw *w, int flags, int *err)
 {
 	const struct wt_inode_fact *dir = pos_inode(w);
@@ -282,7 +292,7 @@ static const char *walk_component(struct rw *w, int flags, int *err)
 		return NULL;
 	}
 	if (w->last_len > NAME_MAX_LEN) {
-		*err = -ENAMETOOLONG;
+		*err = long_name_error(w);
 		return NULL;
 	}
 	child = wt_ns_child(w->ns, w->pos.dentry, w->last, w->last_len);

@@ -39,11 +39,17 @@ void wt_ops_fini(struct wt_world *w)
 
 struct wt_world *wt_ops_world_create(uint64_t seed)
 {
+	return wt_ops_world_create_fs(seed, NULL);
+}
+
+struct wt_world *wt_ops_world_create_fs(uint64_t seed, const char *root_fs)
+{
 	struct wt_world_config cfg;
 	struct wt_world *w;
 
 	wt_world_config_default(&cfg);
 	cfg.seed = seed;
+	cfg.root_fs = root_fs;
 	w = wt_world_create(&cfg);
 	if (w && wt_ops_init(w)) {
 		wt_world_destroy(w);

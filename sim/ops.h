@@ -38,6 +38,8 @@ int wt_ops_init(struct wt_world *w);
 void wt_ops_fini(struct wt_world *w);
 /* World + writer side, and teardown of both (tests, CLI). */
 struct wt_world *wt_ops_world_create(uint64_t seed);
+/* The same with a root filesystem of type root_fs (NULL: "plain"). */
+struct wt_world *wt_ops_world_create_fs(uint64_t seed, const char *root_fs);
 void wt_ops_world_destroy(struct wt_world *w);
 
 /* The errno name ("ENOENT"), or "E?" */

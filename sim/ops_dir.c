@@ -303,8 +303,14 @@ int wt_op_create_in(struct wt_world *w, const struct path *dir,
 
 int wt_op_symlink(struct wt_world *w, const char *target, const char *path)
 {
-	int err = wt_writer_lock(w);
+	int err;
 
+	/* symlink(2) copies the target in first, and an empty string is
+	 * refused there (getname without LOOKUP_EMPTY): ENOENT, before the
+	 * new name is even looked at */
+	if (!target || !*target)
+		return -ENOENT;
+	err = wt_writer_lock(w);
 	if (err)
 		return err;
 	err = create_at(w, path, (umode_t)(WT_S_IFLNK | 0777), target, true,
@@ -448,12 +454,18 @@ static int link_locked(struct wt_world *w, struct nameop *n,
 	struct dentry *d;
 	int err = 0;
 
-	if (n->parent.mnt != old->mnt)
-		return -EXDEV;
+	/* do_linkat's order: the new name (filename_create), the mount,
+	 * then vfs_link's checks (may_create, then a directory's EPERM) */
 	if (positive(n->d))
 		return -EEXIST;
 	if (n->last.trailing_slash)
 		return -ENOENT;
+	if (n->parent.mnt != old->mnt)
+		return -EXDEV;
+	if (n->dir->i_flags & S_DEAD)
+		return -ENOENT;
+	if (d_is_dir(old->dentry))
+		return -EPERM;
 	inode_lock(inode);
 	if (inode->i_nlink == 0) {
 		err = -ENOENT;	/* unlinked meanwhile, not I_LINKABLE */
@@ -489,10 +501,6 @@ int wt_op_link(struct wt_world *w, const char *oldpath, const char *newpath)
 	err = wt_resolve(w, oldpath, 0, &old);
 	if (err)
 		return writer_end(w, err);
-	if (d_is_dir(old.dentry)) {
-		wt_path_put(&old);
-		return writer_end(w, -EPERM);
-	}
 	err = nameop_begin(w, newpath, &create_last, &n);
 	if (!err)
 		err = link_locked(w, &n, &old, oldpath, newpath);

@@ -471,7 +471,9 @@ int wt_op_umount(struct wt_world *w, const char *path, unsigned flags)
 
 	if (err)
 		return err;
-	err = wt_resolve(w, path, WT_RES_FOLLOW, &p);
+	/* path_umount resolves with LOOKUP_MOUNTPOINT: "/" with a mount on
+	 * it names that mount, not the namespace root under it */
+	err = wt_resolve(w, path, WT_RES_FOLLOW | WT_RES_MOUNTPOINT, &p);
 	if (!err) {
 		err = do_umount(w, &p, flags, path);
 		wt_path_put(&p);

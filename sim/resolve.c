@@ -282,8 +282,7 @@ static int walk_component(struct walk *wk, const char *name, uint32_t len,
 	struct dentry *d;
 	int err;
 
-	if (len > NAME_MAX_LEN)
-		return -ENAMETOOLONG;
+	/* a name over 255 bytes: the filesystem's lookup answers */
 	d = wt_lookup_one(wk->w, wk->cur.dentry, name, len);
 	if (IS_ERR(d))
 		return (int)PTR_ERR(d);
@@ -350,6 +349,26 @@ static void set_last(struct wt_last *last, const char *name, size_t len,
 }
 
 /*
+ * A last component too long for struct wt_last: what the parent's
+ * filesystem says of it when the writer looks it up (filename_create's
+ * lookup), which is -ENAMETOOLONG on most, -ENOENT on proc.
+ */
+static int long_last(struct walk *wk, const char *name, size_t len)
+{
+	struct dentry *d;
+
+	if (!d_can_lookup(wk->cur.dentry))
+		return -ENOTDIR;
+	d = wt_lookup_one(wk->w, wk->cur.dentry, name, (uint32_t)len);
+	if (IS_ERR(d))
+		return (int)PTR_ERR(d);
+	/* a filesystem that takes such a name: more than we can carry */
+	if (d)
+		dput(d);
+	return -ENAMETOOLONG;
+}
+
+/*
  * link_path_walk: walk every component; with last != NULL stop before
  * the final one and describe it (parentat), else walk it too.
  */
@@ -365,7 +384,7 @@ static int walk_path(struct walk *wk, unsigned flags, struct wt_last *last)
 
 		if (is_last && last) {
 			if (len > NAME_MAX_LEN)
-				return -ENAMETOOLONG;
+				return long_last(wk, name, len);
 			set_last(last, name, len, trailing);
 			return 0;
 		}
@@ -397,6 +416,9 @@ int wt_resolve(struct wt_world *w, const char *path, unsigned flags,
 	if (err)
 		return err;
 	err = walk_path(&wk, flags, NULL);
+	/* path_lookupat's handle_lookup_down for LOOKUP_MOUNTPOINT */
+	if (!err && (flags & WT_RES_MOUNTPOINT))
+		wt_follow_mounts(&wk.cur);
 	if (!err && (flags & WT_RES_DIRECTORY) && !d_can_lookup(wk.cur.dentry))
 		err = -ENOTDIR;
 	if (!err) {

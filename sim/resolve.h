@@ -28,6 +28,9 @@
 
 #define WT_RES_FOLLOW		0x1	/* follow a trailing symlink */
 #define WT_RES_DIRECTORY	0x2	/* the result must be a directory */
+/* LOOKUP_MOUNTPOINT: cross what is mounted on the result even when the
+ * last component is "/", "." or ".." (umount of a mount on the root) */
+#define WT_RES_MOUNTPOINT	0x4
 
 enum wt_last_type {
 	WT_LAST_NORM,

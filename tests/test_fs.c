@@ -42,10 +42,10 @@ static struct mount *mount_at(struct wt_world *w, struct super_block *sb,
 
 Test(fs, registry)
 {
-	const char *names[] = { "tmpfs", "remote", "casefold", "autofs",
+	const char *names[] = { "tmpfs", "plain", "remote", "casefold", "autofs",
 				"proc", "slowperm" };
 
-	cr_assert_eq(wt_fs_type_lookup("plain"), wt_fs_type_lookup("tmpfs"));
+	cr_assert_neq(wt_fs_type_lookup("plain"), wt_fs_type_lookup("tmpfs"));
 	cr_assert_null(wt_fs_type_lookup("ext4"));
 	cr_assert_null(wt_fs_type_lookup(NULL));
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -55,7 +55,76 @@ Test(fs, registry)
 		cr_assert_str_eq(t->name, names[i]);
 		cr_assert(strstr(wt_fs_type_names(), names[i]));
 	}
-	cr_assert_null(wt_fs_type_lookup("tmpfs")->dop, "plain has no d_op");
+	cr_assert_null(wt_fs_type_lookup("plain")->dop, "plain has no d_op");
+	cr_assert_not_null(wt_fs_type_lookup("tmpfs")->dop->d_delete,
+			   "tmpfs deletes unused dentries");
+}
+
+/* A miss through ->lookup, then the last dput: on tmpfs the negative
+ * dentry dies (d_delete says so), on plain it stays cached.  The next
+ * d_lookup tells them apart. */
+Test(fs, tmpfs_drops_negative_dentries_plain_keeps_them)
+{
+	const char *types[] = { "tmpfs", "plain" };
+
+	for (unsigned i = 0; i < 2; i++) {
+		struct wt_world *w = t_world(5, 8, 4);
+		struct super_block *sb = new_sb(w, types[i]);
+		struct dentry *root = sb->s_root, *d;
+		struct qstr q = tq("missing");
+		struct dentry *res;
+
+		d = d_alloc_parallel(root, &q);
+		cr_assert(!IS_ERR(d) && d);
+		cr_assert(d_flags_load(d) & DCACHE_PAR_LOOKUP);
+		res = d_inode(root)->i_op->lookup(d_inode(root), d, 0);
+		d_lookup_done(d);
+		cr_assert_null(res);
+		cr_assert(d_is_negative(d));
+		cr_assert_eq(!!(d_flags_load(d) & DCACHE_OP_DELETE), i == 0);
+		dput(d);
+		d = d_lookup(root, &q);
+		if (i == 0) {
+			cr_assert_null(d, "tmpfs kept a negative dentry");
+		} else {
+			cr_assert_not_null(d, "plain lost its negative dentry");
+			cr_assert(d_is_negative(d));
+			dput(d);
+		}
+		wt_sb_discard(sb);
+		wt_world_destroy(w);
+	}
+}
+
+/* A name over 255 bytes: simple_lookup refuses it with ENAMETOOLONG,
+ * proc's lookup answers ENOENT as for any name it does not have (and
+ * so proc refuses to create anything). */
+Test(fs, long_names_are_the_filesystems_to_refuse)
+{
+	const char *types[] = { "tmpfs", "plain", "proc", "casefold" };
+	const int want[] = { -ENAMETOOLONG, -ENAMETOOLONG, -ENOENT, -ENAMETOOLONG };
+	char name[300];
+
+	memset(name, 'x', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	for (unsigned i = 0; i < 4; i++) {
+		struct wt_world *w = t_world(6, 8, 4);
+		struct super_block *sb = new_sb(w, types[i]);
+		struct dentry *root = sb->s_root, *d, *res;
+		struct qstr q = tq(name);
+
+		if (d_flags_load(root) & DCACHE_OP_HASH)
+			root->d_op->d_hash(root, &q);
+		d = d_alloc_parallel(root, &q);
+		cr_assert(!IS_ERR(d) && d, "%s: a long name is allocated", types[i]);
+		res = d_inode(root)->i_op->lookup(d_inode(root), d, 0);
+		d_lookup_done(d);
+		cr_assert_eq(PTR_ERR(res), want[i], "%s: %ld", types[i], PTR_ERR(res));
+		dput(d);
+		cr_assert_null(d_lookup(root, &q), "%s: nothing cached", types[i]);
+		wt_sb_discard(sb);
+		wt_world_destroy(w);
+	}
 }
 
 /* ---------------------------------------------------------------------- */

@@ -408,8 +408,9 @@ static int tg_apply(struct wt_world *w, const char *text)
 		return wt_op_mkdir(w, argv[3], (umode_t)strtoul(argv[2], NULL, 8), false);
 	if (argc == 2 && !strcmp(argv[0], "touch"))
 		return wt_op_create(w, argv[1], 0644);
-	if (argc == 4 && !strcmp(argv[0], "ln"))
-		return wt_op_symlink(w, argv[2], argv[3]);
+	if (argc == 4 && !strcmp(argv[0], "ln"))	/* '' : an empty target */
+		return wt_op_symlink(w, strcmp(argv[2], "''") ? argv[2] : "",
+				     argv[3]);
 	if (argc == 3 && !strcmp(argv[0], "ln"))
 		return wt_op_link(w, argv[1], argv[2]);
 	if (argc == 3 && !strcmp(argv[0], "mv"))

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The simple operations every in-memory filesystem type shares, and
- * tmpfs ("plain"), the type that has nothing else: no d_op, everything
- * cached, so RCU-walk never needs to fall back on it.
+ * The simple operations every in-memory filesystem type shares, and the
+ * two types that have nothing else: tmpfs (its dentry operations only
+ * say that unused dentries are not kept: no negative dentry stays) and
+ * plain (no d_op at all: everything cached, negative names too, so
+ * RCU-walk never needs to fall back on it).
  */
 #include "sim/fs/libfs.h"
 
@@ -11,9 +13,30 @@ struct dentry *simple_lookup(struct inode *dir, struct dentry *dentry,
 {
 	(void)dir;
 	(void)flags;
+	/* The 255-byte limit is this filesystem's, not the walk's: proc,
+	 * whose lookup knows no such limit, answers ENOENT instead. */
+	if (dentry->d_name.len > NAME_MAX_LEN)
+		return ERR_PTR(-ENAMETOOLONG);
 	d_add(dentry, NULL);
 	return NULL;
 }
+
+/*
+ * tmpfs keeps no unused dentry that has no inode: its positive dentries
+ * are pinned (d_make_persistent), so the only ones that ever reach a
+ * count of zero are negative -- a lookup's miss, an unlinked name -- and
+ * dput kills them.  A second lookup of a missing name therefore misses
+ * the dcache again, which RESOLVE_CACHED answers with EAGAIN.
+ */
+int always_delete_dentry(const struct dentry *dentry)
+{
+	(void)dentry;
+	return 1;
+}
+
+static const struct dentry_operations simple_dentry_operations = {
+	.d_delete = always_delete_dentry,
+};
 
 const char *simple_get_link(struct dentry *dentry, struct inode *inode,
 			    struct path *jump)
@@ -48,6 +71,21 @@ const struct inode_operations wt_simple_link_iop = {
 
 const struct file_system_type wt_tmpfs_type = {
 	.name = "tmpfs",
+	.kind = WT_FS_PLAIN,
+	.dir_iop = &wt_simple_dir_iop,
+	.file_iop = &wt_simple_file_iop,
+	.link_iop = &wt_simple_link_iop,
+	.dop = &simple_dentry_operations,
+};
+
+/*
+ * "plain": tmpfs without d_delete, so an unused negative dentry stays
+ * cached until a shrink or an unhash, as on a disk filesystem (ext4,
+ * xfs).  The scenarios' root filesystem: a repeated miss is a cached
+ * negative hit, and RCU-walk need never fall back on it.
+ */
+const struct file_system_type wt_plain_type = {
+	.name = "plain",
 	.kind = WT_FS_PLAIN,
 	.dir_iop = &wt_simple_dir_iop,
 	.file_iop = &wt_simple_file_iop,

@@ -11,6 +11,7 @@
 #include "sim/vfs/inode.h"
 
 extern const struct file_system_type wt_tmpfs_type;
+extern const struct file_system_type wt_plain_type;
 extern const struct file_system_type wt_remote_type;
 extern const struct file_system_type wt_casefold_type;
 extern const struct file_system_type wt_autofs_type;
@@ -18,9 +19,12 @@ extern const struct file_system_type wt_proc_type;
 extern const struct file_system_type wt_slowperm_type;
 
 /* An in-memory filesystem has every name in the dcache: a name that is
- * not there does not exist, and lookup makes the dentry negative. */
+ * not there does not exist, and lookup makes the dentry negative (or
+ * answers -ENAMETOOLONG for a name over 255 bytes). */
 struct dentry *simple_lookup(struct inode *dir, struct dentry *dentry,
 			     unsigned flags);
+/* d_delete for a type that caches no unused dentry: always 1. */
+int always_delete_dentry(const struct dentry *dentry);
 /* The body in i_link (checked alive: a freed body is reported and
  * answers -EIO); -EIO for a symlink without one. */
 const char *simple_get_link(struct dentry *dentry, struct inode *inode,

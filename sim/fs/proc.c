@@ -105,6 +105,26 @@ out_put:
 	return err;
 }
 
+/*
+ * proc has every name it will ever show in the dcache already (the model
+ * has no pid directories to instantiate on demand): a miss is an error
+ * here, not a negative dentry, whatever the name's length.  So creating
+ * anything in proc (mkdir, open O_CREAT, symlink) stops at this lookup
+ * with ENOENT, as proc_lookup's answer stops filename_create.
+ */
+static struct dentry *proc_lookup(struct inode *dir, struct dentry *dentry,
+				  unsigned flags)
+{
+	(void)dir;
+	(void)dentry;
+	(void)flags;
+	return ERR_PTR(-ENOENT);
+}
+
+static const struct inode_operations proc_dir_iop = {
+	.lookup = proc_lookup,
+};
+
 static const struct inode_operations proc_link_iop = {
 	.get_link = proc_get_link,
 };
@@ -112,7 +132,7 @@ static const struct inode_operations proc_link_iop = {
 const struct file_system_type wt_proc_type = {
 	.name = "proc",
 	.kind = WT_FS_PROC,
-	.dir_iop = &wt_simple_dir_iop,
+	.dir_iop = &proc_dir_iop,
 	.file_iop = &wt_simple_file_iop,
 	.link_iop = &proc_link_iop,
 	.evict_inode = proc_evict_inode,

@@ -9,6 +9,7 @@
 
 static const struct file_system_type *const fs_types[] = {
 	&wt_tmpfs_type,
+	&wt_plain_type,
 	&wt_remote_type,
 	&wt_casefold_type,
 	&wt_autofs_type,
@@ -20,9 +21,6 @@ const struct file_system_type *wt_fs_type_lookup(const char *name)
 {
 	if (!name)
 		return NULL;
-	/* "plain" is the design's name for tmpfs. */
-	if (strcmp(name, "plain") == 0)
-		return &wt_tmpfs_type;
 	for (size_t i = 0; i < sizeof(fs_types) / sizeof(fs_types[0]); i++)
 		if (strcmp(fs_types[i]->name, name) == 0)
 			return fs_types[i];

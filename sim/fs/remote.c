@@ -535,6 +535,9 @@ static struct dentry *remote_lookup(struct inode *dir, struct dentry *dentry,
 	uint64_t epoch = srv_epoch(s);
 	int err;
 
+	/* the server's limit on a name (nfs_lookup's namelen check) */
+	if (dentry->d_name.len > NAME_MAX_LEN)
+		return ERR_PTR(-ENAMETOOLONG);
 	d_name_copy(dentry, name, sizeof(name));
 	if (reval && client_path(d_parent_rcu(dentry), dirpath, sizeof(dirpath)))
 		reval = false;

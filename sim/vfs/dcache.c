@@ -355,6 +355,8 @@ static void d_set_d_op(struct dentry *d, const struct dentry_operations *op)
 		d->d_flags |= DCACHE_OP_REVALIDATE;
 	if (op->d_weak_revalidate)
 		d->d_flags |= DCACHE_OP_WEAK_REVALIDATE;
+	if (op->d_delete)
+		d->d_flags |= DCACHE_OP_DELETE;
 }
 
 /* A fresh dentry of sb, its own parent, on no list: nobody sees it yet,
@@ -365,7 +367,9 @@ struct dentry *__d_alloc(struct super_block *sb, const struct qstr *name)
 	struct dentry *d;
 	uint64_t id;
 
-	if (name->len > NAME_MAX_LEN)
+	/* Any length a path can hold: a name over 255 bytes gets as far as
+	 * the filesystem's ->lookup, which decides what it means. */
+	if (name->len >= PATH_MAX_LEN)
 		return NULL;
 	if (wt_alloc_should_fail(WT_ALLOC_POINT("d_alloc")))
 		return NULL;
@@ -658,6 +662,15 @@ static struct dentry *dentry_kill(struct dentry *d)
 	return dentry_finish_kill(d);
 }
 
+/* d_lock held, ours the last reference: does the filesystem want the
+ * unused dentry gone rather than cached (retain_dentry's d_delete)? */
+static bool dentry_delete_now(const struct dentry *d)
+{
+	if (!(d->d_flags & DCACHE_OP_DELETE))
+		return false;
+	return d->d_op->d_delete(d) != 0;
+}
+
 void dput(struct dentry *d)
 {
 	/* Each round goes one parent up: bounded by the tree's depth. */
@@ -678,7 +691,7 @@ void dput(struct dentry *d)
 				     (unsigned long long)d->wt.id, count);
 			return;
 		}
-		if (!d_unhashed(d)) {
+		if (!d_unhashed(d) && !dentry_delete_now(d)) {
 			/* Unused but findable: cached until the shrinker
 			 * or an unhash kills it. */
 			wt_dput_dlock(d);

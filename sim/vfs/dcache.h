@@ -47,6 +47,7 @@
 #define DCACHE_OP_HASH		0x00000001
 #define DCACHE_OP_COMPARE	0x00000002
 #define DCACHE_OP_REVALIDATE	0x00000004
+#define DCACHE_OP_DELETE	0x00000008
 #define DCACHE_OP_WEAK_REVALIDATE 0x00000800
 #define DCACHE_DISCONNECTED	0x00000020
 #define DCACHE_HASHED		0x00000040	/* wt: on a hash chain */
@@ -187,7 +188,8 @@ void d_invalidate(struct dentry *d);
  * A new negative, unhashed child of parent, with one reference (and one
  * on parent).  The parent's d_hash is applied to name here (idempotent),
  * so the stored hash is the one lookups compute.  NULL when the
- * allocation point fails or name is longer than NAME_MAX_LEN.
+ * allocation point fails or name does not fit a path (a name over
+ * NAME_MAX_LEN is allowed: the filesystem's ->lookup refuses it).
  */
 struct dentry *d_alloc(struct dentry *parent, const struct qstr *name);
 /* instantiate (when inode) and hash; ends an in-lookup state */

@@ -49,6 +49,9 @@ struct dentry_operations {
 			 const char *str, const struct qstr *name);
 	struct vfsmount *(*d_automount)(struct path *path);
 	int (*d_manage)(const struct path *path, bool rcu_walk);
+	/* dput's last reference, d_lock held: nonzero kills the dentry
+	 * instead of keeping it cached unused (retain_dentry). */
+	int (*d_delete)(const struct dentry *dentry);
 };
 
 enum wt_fs_kind {

@@ -94,10 +94,13 @@ void wt_world_del_mount(struct wt_world *w, struct mount *m)
 
 static bool world_root_create(struct wt_world *w)
 {
-	const struct file_system_type *tmpfs = wt_fs_type_lookup("tmpfs");
+	const char *name = w->cfg.root_fs ? w->cfg.root_fs : "plain";
+	const struct file_system_type *type = wt_fs_type_lookup(name);
 	struct super_block *sb;
 
-	sb = wt_sb_create(w, tmpfs, "rootfs");
+	if (!type)
+		return false;
+	sb = wt_sb_create(w, type, "rootfs");
 	if (!sb)
 		return false;
 	w->root_mnt = wt_mnt_root_create(sb);

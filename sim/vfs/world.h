@@ -25,6 +25,10 @@ struct wt_world_config {
 	size_t quarantine_slots;	/* poisoned objects kept (0: free at once) */
 	uint64_t bugs;			/* zoo variants (bit per enum wt_bug) */
 	bool history;			/* keep the history log (default true) */
+	/* the root filesystem's type name: NULL is "plain" (negative
+	 * dentries stay cached); `walktorture lookup' asks for "tmpfs", to
+	 * answer as a kernel tmpfs does */
+	const char *root_fs;
 };
 
 void wt_world_config_default(struct wt_world_config *cfg);
@@ -52,7 +56,8 @@ struct wt_world {
 	spinlock_t list_lock;		/* the three lists above */
 };
 
-/* Build a world with a root tmpfs ("rootfs") mounted on itself at "/".
+/* Build a world with a root filesystem ("rootfs"; cfg->root_fs) mounted
+ * on itself at "/".
  * Bucket counts of 0 are taken as 1.  NULL on ENOMEM. */
 struct wt_world *wt_world_create(const struct wt_world_config *cfg);
 /* Free everything, live or waiting in RCU.  No simulated thread may still
