@@ -11,3 +11,12 @@ elseif(WT_SANITIZE STREQUAL "asan-ubsan")
 elseif(NOT WT_SANITIZE STREQUAL "")
 	message(FATAL_ERROR "WT_SANITIZE must be '', 'tsan' or 'asan-ubsan', not '${WT_SANITIZE}'")
 endif()
+
+# The fuzz preset (clang): every library instrumented for libFuzzer's
+# coverage; fuzz/ links the targets with the fuzzer's main.
+if(WT_FUZZ)
+	if(NOT CMAKE_C_COMPILER_ID STREQUAL "Clang")
+		message(FATAL_ERROR "WT_FUZZ needs clang (the fuzz preset)")
+	endif()
+	add_compile_options(-fsanitize=fuzzer-no-link)
+endif()

@@ -6,6 +6,7 @@
  * "run" is the first input's, with the earliest start, the summed duration
  * and the shard set; every input's run is kept in "runs".
  */
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,15 @@
 static int set_int(json_t *obj, const char *key, long long v)
 {
 	return json_object_set_new(obj, key, json_integer(v));
+}
+
+/* a + b, never wrapping to a negative count (inputs are validated to
+ * at most WT_RESULTS_INT_MAX each: 8192 of them cannot get here) */
+static long long add_count(long long a, long long b)
+{
+	long long sum;
+
+	return __builtin_add_overflow(a, b, &sum) ? LLONG_MAX : sum;
 }
 
 /* dst[key] += src[key] for each count in src (names absent in dst are added). */
@@ -33,7 +43,8 @@ static int sum_counts(json_t *dst, json_t *src, const char *key)
 			return -1;
 	}
 	json_object_foreach(s, name, x) {
-		long long sum = json_integer_value(x) + wt_json_int(d, name, 0);
+		long long sum = add_count(json_integer_value(x),
+					  wt_json_int(d, name, 0));
 
 		if (set_int(d, name, sum))
 			return -1;
@@ -156,10 +167,11 @@ static int merge_twin(json_t *dst, json_t *src)
 				return -1;
 			continue;
 		}
-		if (set_int(match, "count", wt_json_int(match, "count", 0) +
-					    wt_json_int(t, "count", 0)) ||
-		    set_int(match, "iterations", wt_json_int(match, "iterations", 0) +
-						 wt_json_int(t, "iterations", 0)) ||
+		if (set_int(match, "count", add_count(wt_json_int(match, "count", 0),
+						      wt_json_int(t, "count", 0))) ||
+		    set_int(match, "iterations", add_count(
+				wt_json_int(match, "iterations", 0),
+				wt_json_int(t, "iterations", 0))) ||
 		    min_first_iteration(match, t))
 			return -1;
 	}
@@ -224,8 +236,8 @@ static int merge_scenario(json_t *dst, json_t *src)
 	double dur = wt_json_num(dst, "duration_s", 0) +
 		     wt_json_num(src, "duration_s", 0);
 
-	if (set_int(dst, "iterations", wt_json_int(dst, "iterations", 0) +
-				       wt_json_int(src, "iterations", 0)) ||
+	if (set_int(dst, "iterations", add_count(wt_json_int(dst, "iterations", 0),
+						 wt_json_int(src, "iterations", 0))) ||
 	    json_object_set_new(dst, "duration_s", json_real(dur)) ||
 	    sum_counts(dst, src, "paths") || sum_counts(dst, src, "points") ||
 	    union_strings(dst, src, "threads") || merge_expectations(dst, src) ||

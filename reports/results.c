@@ -88,6 +88,16 @@ static const char *type_name(json_type t)
 	return "?";
 }
 
+/* What x is, for "expected ..., got WHAT". */
+static const char *got_name(json_t *x)
+{
+	if (json_is_integer(x) && json_integer_value(x) < 0)
+		return "a negative integer";
+	if (json_is_integer(x) && json_integer_value(x) > WT_RESULTS_INT_MAX)
+		return "an integer above 2^50 (out of range)";
+	return type_name(json_typeof(x));
+}
+
 static int type_ok(json_t *x, json_type want)
 {
 	switch ((int)want) {
@@ -96,7 +106,10 @@ static int type_ok(json_t *x, json_type want)
 	case WT_JSON_BOOL:
 		return json_is_boolean(x);
 	case JSON_INTEGER:
-		return json_is_integer(x) && json_integer_value(x) >= 0;
+		/* counts and indexes: summed over scenarios, seeds and the
+		 * files a merge reads, they must not overflow */
+		return json_is_integer(x) && json_integer_value(x) >= 0 &&
+		       json_integer_value(x) <= WT_RESULTS_INT_MAX;
 	}
 	return json_typeof(x) == want;
 }
@@ -123,8 +136,10 @@ static int field(struct vctx *v, json_t *obj, const char *key, json_type want,
 	}
 	mark = vpush(v, "%s%s", v->len ? "." : "", key);
 	if (json_is_integer(x) && want == JSON_INTEGER)
-		ret = verr(v, "expected %s, got %lld", type_name(want),
-			   (long long)json_integer_value(x));
+		ret = verr(v, "expected %s, got %lld%s", type_name(want),
+			   (long long)json_integer_value(x),
+			   json_integer_value(x) > WT_RESULTS_INT_MAX ?
+			   " (out of range: at most 2^50)" : "");
 	else
 		ret = verr(v, "expected %s, got %s", type_name(want),
 			   type_name(json_typeof(x)));
@@ -159,8 +174,7 @@ static int array_of(struct vctx *v, json_t *obj, const char *key,
 		if (type_ok(x, want))
 			continue;
 		mark = vpush(v, "%s%s[%zu]", v->len ? "." : "", key, i);
-		verr(v, "expected %s, got %s", type_name(want),
-		     type_name(json_typeof(x)));
+		verr(v, "expected %s, got %s", type_name(want), got_name(x));
 		vpop(v, mark);
 		return -1;
 	}
@@ -183,8 +197,7 @@ static int counts(struct vctx *v, json_t *obj, const char *key, unsigned flags)
 			continue;
 		mark = vpush(v, "%s%s[\"%s\"]", v->len ? "." : "", key, name);
 		verr(v, "expected %s, got %s", type_name(JSON_INTEGER),
-		     json_is_integer(x) ? "a negative integer" :
-		     type_name(json_typeof(x)));
+		     got_name(x));
 		vpop(v, mark);
 		return -1;
 	}

@@ -17,6 +17,9 @@
 
 #define WT_RESULTS_SCHEMA "walktorture-results"
 #define WT_RESULTS_VERSION 1
+/* The largest count or index a results file may hold: sums of 8192
+ * files of such counts still fit in 64 bits. */
+#define WT_RESULTS_INT_MAX (1ll << 50)
 
 /* Load and validate one results file; *out is a new reference. */
 int wt_results_load(const char *file, json_t **out, char *err, size_t errlen);

@@ -164,9 +164,15 @@ static void tl_axis(FILE *f, struct tl *t, const char *unit)
 	if (!(t->tmax > t->tmin))
 		return;
 	double step = tick_step(t->tmax - t->tmin);
+	double v0 = ceil(t->tmin / step) * step;
 
-	/* Bounded: about ten ticks by construction of step. */
-	for (double v = ceil(t->tmin / step) * step; v <= t->tmax; v += step) {
+	/* About ten ticks by construction of step; counted, not added up:
+	 * at extreme times v + step == v, and the sum would never end. */
+	for (int k = 0; k < 25; k++) {
+		double v = v0 + k * step;
+
+		if (!(v <= t->tmax))
+			break;
 		double x = t->x0 + (v - t->tmin) / (t->tmax - t->tmin) * (t->x1 - t->x0);
 
 		wt_html_printf(f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" "

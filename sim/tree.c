@@ -187,6 +187,9 @@ static int operands(struct wt_verb *v, struct words *ws, unsigned first,
 		return fail(e, col, "%s operands: usage: %s",
 			    have < n ? "missing" : "too many", usage);
 	}
+	if (have > WT_VERB_MAX_ARGS)	/* mkdir a b c ...: v->argv's room */
+		return fail(e, ws->col[first + WT_VERB_MAX_ARGS], "too many "
+			    "operands (at most %d)", WT_VERB_MAX_ARGS);
 	for (unsigned i = first; i < ws->n; i++)
 		take(v, ws, i);
 	return 0;

@@ -262,6 +262,7 @@ static char *read_file(const char *path, struct wt_verb_error *e)
 	FILE *f = fopen(path, "r");
 	char *buf;
 	size_t n;
+	int rd_errno;
 
 	if (!f) {
 		snprintf(e->msg, sizeof(e->msg), "cannot open: %s", strerror(errno));
@@ -269,11 +270,19 @@ static char *read_file(const char *path, struct wt_verb_error *e)
 	}
 	buf = malloc(WT_TREE_MAX_BYTES + 1);
 	n = buf ? fread(buf, 1, WT_TREE_MAX_BYTES + 1, f) : 0;
+	/* a directory opens but does not read (EISDIR): not an empty tree */
+	rd_errno = ferror(f) ? errno : 0;
 	fclose(f);
-	if (!buf || n > WT_TREE_MAX_BYTES || memchr(buf, '\0', n)) {
-		snprintf(e->msg, sizeof(e->msg), "%s", !buf ? "out of memory" :
-			 n > WT_TREE_MAX_BYTES ? "file too large" :
-			 "not a text file (NUL byte)");
+	if (!buf || rd_errno || n > WT_TREE_MAX_BYTES || memchr(buf, '\0', n)) {
+		if (!buf)
+			snprintf(e->msg, sizeof(e->msg), "out of memory");
+		else if (rd_errno)
+			snprintf(e->msg, sizeof(e->msg), "cannot read: %s",
+				 strerror(rd_errno));
+		else
+			snprintf(e->msg, sizeof(e->msg), "%s",
+				 n > WT_TREE_MAX_BYTES ? "file too large" :
+				 "not a text file (NUL byte)");
 		free(buf);
 		return NULL;
 	}

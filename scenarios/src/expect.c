@@ -72,6 +72,7 @@ struct cursor {
 	size_t *col_off;
 	char *msg;
 	size_t msglen;
+	bool failed;		/* the first error is the one reported */
 };
 
 static void skip_blanks(struct cursor *c)
@@ -87,6 +88,9 @@ static int cfail(struct cursor *c, size_t at, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (c->failed)
+		return -1;
+	c->failed = true;
 	*c->col_off = at;
 	va_start(ap, fmt);
 	vsnprintf(c->msg, c->msglen, fmt, ap);
@@ -94,7 +98,9 @@ static int cfail(struct cursor *c, size_t at, const char *fmt, ...)
 	return -1;
 }
 
-/* The next word ([^ \t\[\],]+) into buf; its start in *at. */
+/* The next word ([^ \t\[\],]+) into buf; its start in *at.  A word
+ * longer than buf is an error, not a shorter word: a truncated glob
+ * would silently select something else. */
 static int word(struct cursor *c, char *buf, size_t len, size_t *at)
 {
 	size_t n = 0;
@@ -102,8 +108,10 @@ static int word(struct cursor *c, char *buf, size_t len, size_t *at)
 	skip_blanks(c);
 	*at = c->i;
 	while (c->s[c->i] && !strchr(" \t[],", c->s[c->i])) {
-		if (n + 1 < len)
-			buf[n++] = c->s[c->i];
+		if (n + 1 >= len)
+			return cfail(c, *at, "'%.*s...' is too long (at most %zu "
+				     "characters)", (int)n, buf, len - 1);
+		buf[n++] = c->s[c->i];
 		c->i++;
 	}
 	buf[n] = '\0';
@@ -138,9 +146,15 @@ static int parse_count(struct cursor *c, uint64_t *v)
 
 	if (word(c, buf, sizeof(buf), &at))
 		return cfail(c, at, "expected a count");
-	*v = strtoull(buf, &end, 10);
-	if (*end || buf[0] == '-')
+	if (buf[0] < '0' || buf[0] > '9')
 		return cfail(c, at, "expected a count, not '%s'", buf);
+	errno = 0;
+	*v = strtoull(buf, &end, 10);
+	if (*end)
+		return cfail(c, at, "expected a count, not '%s'", buf);
+	if (errno == ERANGE)
+		return cfail(c, at, "count '%s' is out of range (at most %llu)",
+			     buf, (unsigned long long)UINT64_MAX);
 	return 0;
 }
 
@@ -239,10 +253,14 @@ static int parse_thread(struct cursor *c, const struct wt_scenario *s,
 	if (word(c, buf, sizeof(buf), &at))
 		return cfail(c, at, "expected a thread name");
 	if (c->s[c->i] == '[') {
-		unsigned long k = strtoul(c->s + c->i + 1, &end, 10);
+		const char *d = c->s + c->i + 1;
+		unsigned long k;
 
-		if (*end != ']' || k == 0)
-			return cfail(c, c->i, "expected [K] with K >= 1");
+		errno = 0;
+		k = *d >= '0' && *d <= '9' ? strtoul(d, &end, 10) : 0;
+		if (!k || *end != ']' || errno || k > UINT32_MAX)
+			return cfail(c, c->i, "expected [K] with 1 <= K <= %u",
+				     UINT32_MAX);
 		e->nth = (unsigned)k;
 		c->i = (size_t)(end - c->s) + 1;
 	}
@@ -281,7 +299,8 @@ int wt_expect_parse(const struct wt_scenario *s, const char *text,
 		    struct wt_expect *e, size_t *col_off, char *msg,
 		    size_t msglen)
 {
-	struct cursor c = { text, 0, col_off, msg, msglen };
+	struct cursor c = { .s = text, .col_off = col_off, .msg = msg,
+			    .msglen = msglen };
 	char kw[16], what[16];
 	size_t at;
 

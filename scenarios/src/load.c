@@ -1020,8 +1020,14 @@ static char *read_file(const char *file, struct wt_scn_error *err)
 		}
 		n = fread(buf + len, 1, cap - len - 1, f);
 		len += n;
-	} while (n > 0);
+	} while (n > 0 && len <= WT_SCN_FILE_MAX);
 	fclose(f);
+	if (len > WT_SCN_FILE_MAX) {
+		free(buf);
+		wt_scn_fail(err, file, none, "larger than %d bytes: not a "
+			    "scenario", WT_SCN_FILE_MAX);
+		return NULL;
+	}
 	if (!buf || memchr(buf, '\0', len)) {
 		free(buf);
 		wt_scn_fail(err, file, none, "not a text file");
@@ -1042,6 +1048,44 @@ static char *suite_of(const char *file)
 	return strndup(b, (size_t)(slash - b) ? (size_t)(slash - b) : 1);
 }
 
+/*
+ * Aliases (*name) are refused before the document is loaded: libyaml
+ * shares an aliased node, and the loader, which walks the tree, would
+ * walk it once per reference -- a few lines of nested aliases (a
+ * "billion laughs") make that exponential.  No scenario needs them.
+ * Syntax errors are left to the loader, which reports them.
+ */
+static int no_aliases(struct wt_ld *ld)
+{
+	yaml_parser_t yp;
+	yaml_event_t ev;
+	int ret = 0;
+
+	yaml_parser_initialize(&yp);
+	yaml_parser_set_input_string(&yp, (const unsigned char *)ld->src,
+				     strlen(ld->src));
+	while (yaml_parser_parse(&yp, &ev)) {
+		bool end = ev.type == YAML_STREAM_END_EVENT;
+
+		if (ev.type == YAML_ALIAS_EVENT) {
+			struct wt_scn_pos pos = {
+				(unsigned)ev.start_mark.line + 1,
+				(unsigned)ev.start_mark.column + 1,
+			};
+
+			ret = wt_scn_fail(ld->err, ld->file, pos, "YAML aliases "
+					  "(*%s) are not supported: write the "
+					  "value out", ev.data.alias.anchor);
+			end = true;
+		}
+		yaml_event_delete(&ev);
+		if (end)
+			break;
+	}
+	yaml_parser_delete(&yp);
+	return ret;
+}
+
 static int parse_doc(struct wt_ld *ld, yaml_parser_t *yp, yaml_document_t *doc)
 {
 	struct wt_scn_pos pos;
@@ -1049,6 +1093,8 @@ static int parse_doc(struct wt_ld *ld, yaml_parser_t *yp, yaml_document_t *doc)
 	yaml_node_t *root;
 	int ret;
 
+	if (no_aliases(ld))
+		return -1;
 	if (!yaml_parser_load(yp, doc)) {
 		pos.line = (unsigned)yp->problem_mark.line + 1;
 		pos.col = (unsigned)yp->problem_mark.column + 1;
@@ -1057,12 +1103,12 @@ static int parse_doc(struct wt_ld *ld, yaml_parser_t *yp, yaml_document_t *doc)
 				   yp->context ? " " : "",
 				   yp->context ? yp->context : "");
 	}
+	ld->doc = doc;	/* loaded: the caller deletes it, even empty */
 	root = yaml_document_get_root_node(doc);
 	if (!root) {
 		pos.line = pos.col = 1;
 		return wt_scn_fail(ld->err, ld->file, pos, "empty file");
 	}
-	ld->doc = doc;
 	ret = load_top(ld, root);
 	if (ret)
 		return ret;

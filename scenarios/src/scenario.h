@@ -26,6 +26,7 @@
 #define WT_SCN_RESULTS_MAX	16	/* `result T in [..]' alternatives */
 #define WT_SCN_LOOP_DEPTH	8	/* nested `loop:' blocks */
 #define WT_SCN_ERR_MAX		1024
+#define WT_SCN_FILE_MAX		(1 << 20)	/* bytes in a scenario file */
 #define WT_SCN_TARGETS_MAX	16	/* paths an undirected twin measures */
 
 /* A place in a scenario file, 1-based. */

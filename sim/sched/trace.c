@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -254,6 +255,24 @@ static void parse_flags(const char *rest, struct wt_trace_event *e)
 	}
 }
 
+/* A decimal count at *s (digits only: sscanf's %llu would take "-1" and
+ * overflow silently), then blanks.  0, or -1. */
+static int parse_count(const char **s, unsigned long long *v)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)**s))
+		return -1;
+	errno = 0;
+	*v = strtoull(*s, &end, 10);
+	if (errno || (*end && !isspace((unsigned char)*end)))
+		return -1;
+	*s = end;
+	while (isspace((unsigned char)**s))
+		(*s)++;
+	return 0;
+}
+
 /* One event line: SEQ TIME THREAD POINT [wait] [flush] [...]. */
 static int parse_event(const char *line, struct wt_trace_event *e,
 		       const char *const *names, unsigned nnames,
@@ -262,15 +281,25 @@ static int parse_event(const char *line, struct wt_trace_event *e,
 	char thread[64], point[256];
 	unsigned long long seq, time;
 	int tpos = 0, ppos = 0, end = 0, id;
+	const char *at = line + strspn(line, " \t");
 	const struct wt_point *p;
 
-	if (sscanf(line, "%llu %llu %n%63s %n%255s%n", &seq, &time, &tpos,
-		   thread, &ppos, point, &end) != 4) {
-		err->col = 1;
+	if (parse_count(&at, &seq) || parse_count(&at, &time)) {
+		err->col = (unsigned)(at - line) + 1;
+		snprintf(err->msg, sizeof(err->msg), "expected SEQ TIME THREAD "
+			 "POINT (SEQ and TIME: decimal counts below 2^64)");
+		return -1;
+	}
+	if (sscanf(at, "%n%63s %n%255s%n", &tpos, thread, &ppos, point,
+		   &end) != 2) {
+		err->col = (unsigned)(at - line) + 1;
 		snprintf(err->msg, sizeof(err->msg),
 			 "expected SEQ TIME THREAD POINT");
 		return -1;
 	}
+	tpos += (int)(at - line);
+	ppos += (int)(at - line);
+	end += (int)(at - line);
 	id = thread_by_name(thread, names, nnames);
 	if (id < 0) {
 		err->col = (unsigned)tpos + 1;
@@ -310,6 +339,12 @@ struct wt_trace_event *wt_trace_parse(const char *text,
 		char buf[512];
 
 		lineno++;
+		if (len >= sizeof(buf)) {	/* not silently cut short */
+			err->col = (unsigned)sizeof(buf);
+			snprintf(err->msg, sizeof(err->msg), "line longer than "
+				 "%zu characters", sizeof(buf) - 1);
+			goto fail;
+		}
 		snprintf(buf, sizeof(buf), "%.*s", (int)len, l);
 		l = nl ? nl + 1 : NULL;
 		if (buf[strspn(buf, " \t")] == '#' || buf[strspn(buf, " \t")] == '\0')
