@@ -6,6 +6,8 @@
 /* Exit statuses, for every subcommand. */
 enum { WT_EXIT_OK = 0, WT_EXIT_FAIL = 1, WT_EXIT_USAGE = 2 };
 
+#include <stdint.h>
+
 #include <jansson.h>
 
 #include "cli/opts.h"
@@ -81,6 +83,20 @@ int wt_cli_memory_parse(const char *v, struct wt_scn_opts *o);
 void wt_cli_unknown_bug(const char *cmd, const char *name);
 /* --policy P (random, pct, pos, explore): 0, or -1 (reported). */
 int wt_cli_policy_parse(const char *v, struct wt_scn_opts *o);
+
+/*
+ * Output paths checked before anything runs (cli/outputs.c): an empty
+ * path, a directory where a file goes, a place the atomic writer cannot
+ * create its temporary, --out's directories (made), a history that is
+ * no history database.  opt names the flag in the message.  NULL: not
+ * given, fine.  0, or -1 (reported).
+ */
+int wt_cli_output_file(const char *opt, const char *path);
+int wt_cli_output_dir(const char *opt, const char *dir);
+int wt_cli_history_check(const char *opt, const char *path);
+/* A duration flag's value (--duration, --explore): a number and a unit
+ * (ns, us, ms, s), "1.5" alone being ambiguous; 0, or -1 (reported). */
+int wt_cli_duration(const char *opt, const char *v, uint64_t *ns);
 
 /* Print "walktorture: message" to stderr and return WT_EXIT_USAGE. */
 int wt_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

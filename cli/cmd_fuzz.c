@@ -76,7 +76,6 @@ const struct wt_opt wt_opts_fuzz[] = {
 static int option(int id, const char *v, struct wt_fuzz_opts *o,
 		  bool *seed_set)
 {
-	const char *end;
 	uint64_t x;
 
 	switch (id) {
@@ -91,11 +90,7 @@ static int option(int id, const char *v, struct wt_fuzz_opts *o,
 			return wt_usage_error("fuzz: bad --first '%s'", v), -1;
 		return 0;
 	case WT_OPT_DURATION:
-		if (wt_duration_parse(v, &o->duration_ns, &end) || *end ||
-		    !o->duration_ns)
-			return wt_usage_error("fuzz: bad --duration '%s' (e.g. "
-					      "30s, 500ms)", v), -1;
-		return 0;
+		return wt_cli_duration("--duration", v, &o->duration_ns);
 	case WT_OPT_ITERATIONS:
 		return count("--iterations", v, 1000000, &o->gen.iterations);
 	case OPT_THREADS:

@@ -34,6 +34,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -48,6 +49,8 @@
 #include "scenarios/src/fuzz.h"
 
 #define WT_NIGHT_GENERATED	100	/* generated workloads a night runs */
+#define WT_NIGHT_SEEDS_MAX	100000	/* --seeds: a year of nights is 365 */
+#define WT_NIGHT_GENERATED_MAX	1000000	/* --generated: a file each */
 
 struct night {
 	unsigned seeds;
@@ -61,16 +64,43 @@ struct night {
 	unsigned generated;	/* generated workloads (scenarios/src/fuzz.h) */
 };
 
+/* A count from lo to hi: digits only (strtoul takes "-1" as ULONG_MAX,
+ * which sized a calloc that wrapped).  0, or -1 (reported). */
+static int parse_count(const char *opt, const char *v, unsigned lo,
+		       unsigned hi, unsigned *out)
+{
+	unsigned long x;
+	char *end;
+
+	errno = 0;
+	x = isdigit((unsigned char)*v) ? strtoul(v, &end, 10) : 0;
+	if (!isdigit((unsigned char)*v) || *end || errno || x < lo || x > hi) {
+		wt_usage_error("nightly: bad %s '%s' (a count from %u to %u)",
+			       opt, v, lo, hi);
+		return -1;
+	}
+	*out = (unsigned)x;
+	return 0;
+}
+
 static int parse_shard(const char *s, struct night *n)
 {
 	char *end;
 
-	n->shard_k = (unsigned)strtoul(s, &end, 10);
-	if (*end != '/')
+	unsigned long k, of;
+
+	errno = 0;
+	if (!isdigit((unsigned char)*s))
 		return -1;
-	n->shard_n = (unsigned)strtoul(end + 1, &end, 10);
-	return *end || !n->shard_n || !n->shard_k || n->shard_k > n->shard_n ?
-		-1 : 0;
+	k = strtoul(s, &end, 10);
+	if (*end != '/' || !isdigit((unsigned char)end[1]))
+		return -1;
+	of = strtoul(end + 1, &end, 10);
+	if (*end || errno || !k || !of || k > of || of > UINT_MAX)
+		return -1;
+	n->shard_k = (unsigned)k;
+	n->shard_n = (unsigned)of;
+	return 0;
 }
 
 /* Every shipped suite (the folders under the root), sorted. */
@@ -341,7 +371,7 @@ static int run_night(const char **args, unsigned nargs, struct wt_scn_opts *o,
 	char **results = calloc(n->seeds + 1, sizeof(*results));
 	unsigned failed = 0;
 	int ret = WT_EXIT_USAGE;
-	char err[512], id[64];
+	char id[64], *history = NULL;
 
 	if (!results || (nargs && wt_scn_list_load(&all, args, nargs, stderr)) ||
 	    wt_scn_list_twins(&all, false, stderr) ||
@@ -349,10 +379,13 @@ static int run_night(const char **args, unsigned nargs, struct wt_scn_opts *o,
 	     wt_scn_list_explore_twins(&all, n->explore_ns, stderr)) ||
 	    wt_scn_list_check_machine(&all, o, stderr))
 		goto out;	/* nothing runs half-parsed */
-	if (wt_mkdirs(n->out, err, sizeof(err))) {
-		fprintf(stderr, "walktorture: %s\n", err);
+	/* where the night goes, before anything runs */
+	if (wt_cli_output_dir("--out", n->out) ||
+	    (!n->history && asprintf(&history, "%s/history.sqlite", n->out) < 0) ||
+	    wt_cli_history_check("--history", n->history ? n->history : history) ||
+	    wt_cli_output_file("--ktap", n->ktap) ||
+	    wt_cli_output_file("--junit", n->junit))
 		goto out;
-	}
 	if (claim_night_id(n, time(NULL), id, sizeof(id)) ||
 	    add_generated(&all, n, id, night_seed))
 		goto out;
@@ -376,6 +409,7 @@ static int run_night(const char **args, unsigned nargs, struct wt_scn_opts *o,
 	if (ret == WT_EXIT_OK && failed)
 		ret = WT_EXIT_FAIL;
 out:
+	free(history);
 	for (unsigned k = 0; results && k < n->seeds; k++)
 		free(results[k]);
 	free(results);
@@ -412,7 +446,6 @@ int wt_cmd_nightly(int argc, char **argv)
 	bool seed_set = false, generated_set = false, only_generated = false;
 	int ret = WT_EXIT_USAGE, id;
 	const char *v;
-	char *end;
 
 	wt_cli_scn_defaults(&o);
 	o.nightly = true;
@@ -425,11 +458,9 @@ int wt_cmd_nightly(int argc, char **argv)
 			goto out;
 		switch (id) {
 		case OPT_SEEDS:
-			n.seeds = (unsigned)strtoul(v, &end, 10);
-			if (*end || !n.seeds) {
-				wt_usage_error("bad --seeds '%s'", v);
+			if (parse_count("--seeds", v, 1, WT_NIGHT_SEEDS_MAX,
+					&n.seeds))
 				goto out;
-			}
 			break;
 		case OPT_SHARD:
 			if (parse_shard(v, &n)) {
@@ -449,26 +480,16 @@ int wt_cmd_nightly(int argc, char **argv)
 		case WT_OPT_JUNIT:
 			n.junit = v;
 			break;
-		case OPT_EXPLORE: {
-			const char *end2;
-
-			if (!strcmp(v, "0")) {
+		case OPT_EXPLORE:
+			if (!strcmp(v, "0"))
 				n.explore_ns = 0;
-			} else if (wt_duration_parse(v, &n.explore_ns, &end2) ||
-				   *end2) {
-				wt_usage_error("bad --explore '%s' (a duration per "
-					       "suite, e.g. 20s; 0: none)", v);
+			else if (wt_cli_duration("--explore", v, &n.explore_ns))
 				goto out;
-			}
 			break;
-		}
 		case OPT_GENERATED:
-			n.generated = (unsigned)strtoul(v, &end, 10);
-			if (*end || !isdigit((unsigned char)*v)) {
-				wt_usage_error("nightly: bad --generated '%s' (a "
-					       "count)", v);
+			if (parse_count("--generated", v, 0, WT_NIGHT_GENERATED_MAX,
+					&n.generated))
 				goto out;
-			}
 			generated_set = true;
 			break;
 		}

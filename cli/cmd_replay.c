@@ -155,19 +155,32 @@ static int from_results(const char *arg, struct words *w)
 {
 	const char *hash = strrchr(arg, '#');
 	char *path = hash ? strndup(arg, (size_t)(hash - arg)) : NULL, *end;
-	long n = hash ? strtol(hash + 1, &end, 10) : -1;
+	unsigned long n = 0;
 	json_t *doc = NULL, *sc, *f, *found = NULL, *fsc = NULL;
 	json_error_t je;
 	const char *rp, *bug, *m, *order, *sig;
 	size_t i, j;
 	int ret = -1;
 
-	if (!path || *end || n < 0)
+	if (!path) {
+		fprintf(stderr, "walktorture: %s: out of memory\n", arg);
 		goto out;
+	}
+	errno = 0;
+	if (hash[1] >= '0' && hash[1] <= '9')
+		n = strtoul(hash + 1, &end, 10);
+	if (hash[1] < '0' || hash[1] > '9' || *end || errno) {
+		fprintf(stderr, "walktorture: %s: bad failure number '%s' (#N: "
+			"N from 0, the failure's place in the file)\n", arg, hash + 1);
+		goto out;
+	}
 	doc = json_load_file(path, 0, &je);
 	if (!doc) {
-		fprintf(stderr, "walktorture: %s:%d:%d: %s\n", path, je.line,
-			je.column, je.text);
+		if (je.line > 0)	/* else it did not open: no place */
+			fprintf(stderr, "walktorture: %s:%d:%d: %s\n", path,
+				je.line, je.column, je.text);
+		else
+			fprintf(stderr, "walktorture: %s\n", je.text);
 		goto out;
 	}
 	json_array_foreach(json_object_get(doc, "scenarios"), i, sc)

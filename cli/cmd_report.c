@@ -168,6 +168,9 @@ int wt_cmd_index(int argc, char **argv)
 		wt_opts_usage(p.cmd, stderr);
 		goto out;
 	}
+	if (wt_cli_output_dir("--out", out) ||
+	    wt_cli_history_check("--history", db))
+		goto out;
 	/* No results: re-render the index from the history alone. */
 	if (p.npos ? wt_nightly_index(out, db, night, p.pos, p.npos, err,
 				      sizeof(err)) :

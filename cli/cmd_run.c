@@ -23,6 +23,7 @@
  * bad file is reported as file:line:col and nothing runs (exit 2).
  */
 #define _GNU_SOURCE	/* asprintf */
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,13 +75,28 @@ void wt_cli_unknown_bug(const char *cmd, const char *name)
 	free(names);
 }
 
+int wt_cli_duration(const char *opt, const char *v, uint64_t *ns)
+{
+	const char *end;
+
+	if (wt_duration_parse(v, ns, &end) || *end || !*ns) {
+		wt_usage_error("bad %s '%s' (a duration, e.g. 30s, 500ms)", opt, v);
+		return -1;
+	}
+	/* a bare number: the parser's nanoseconds, never what was meant */
+	if (!isalpha((unsigned char)end[-1])) {
+		wt_usage_error("%s '%s': give a unit (ns, us, ms or s), e.g. "
+			       "%ss", opt, v, v);
+		return -1;
+	}
+	return 0;
+}
+
 /* Options shared by run, nightly and replay; 1 applied, 0 not ours, -1
  * bad (reported). */
 int wt_cli_scn_option(int id, const char *v, struct wt_scn_opts *o,
 		      bool *seed_set)
 {
-	const char *end;
-
 	switch (id) {
 	case WT_OPT_SEED:
 		if (wt_scn_parse_seed(v, &o->seed)) {
@@ -103,11 +119,8 @@ int wt_cli_scn_option(int id, const char *v, struct wt_scn_opts *o,
 		}
 		break;
 	case WT_OPT_DURATION:
-		if (wt_duration_parse(v, &o->duration_ns, &end) || *end ||
-		    !o->duration_ns) {
-			wt_usage_error("bad --duration '%s' (e.g. 30s, 500ms)", v);
+		if (wt_cli_duration("--duration", v, &o->duration_ns))
 			return -1;
-		}
 		break;
 	case WT_OPT_MEMORY:
 		return wt_cli_memory_parse(v, o) ? -1 : 1;
@@ -275,14 +288,12 @@ int wt_cmd_run(int argc, char **argv)
 			       "trace what fails anyway)");
 		goto out;
 	}
-	if (out_dir) {
-		char err[1024];
-
-		if (wt_mkdirs(out_dir, err, sizeof(err))) {
-			wt_usage_error("%s", err);
-			goto out;
-		}
-	}
+	/* where the results go, before anything runs */
+	if (wt_cli_output_dir("--out", out_dir) ||
+	    wt_cli_output_file("--json", json_file) ||
+	    wt_cli_output_file("--ktap", ktap) ||
+	    wt_cli_output_file("--junit", junit))
+		goto out;
 	o.order_dir = out_dir;
 	if (!seed_set)
 		o.seed = wt_scn_random_seed();

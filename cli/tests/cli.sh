@@ -138,6 +138,55 @@ bad_flags)
 	expect_usage_error "tree: no tree file given" tree
 	expect_usage_error "bugs: unexpected operand 'x'" bugs x
 	;;
+values)
+	# Values that parsed as something else (issue 21): counts that
+	# wrapped, a bare number taken as nanoseconds, a failure number
+	# below 0; each refused with a line naming the flag, exit 2.
+	cd "$TMP" || fail "cd $TMP"
+	expect_usage_error "bad --seeds '-1' \(a count from 1 to" nightly basic --seeds -1
+	expect_usage_error "bad --seeds '99999999999999999999'" nightly basic --seeds 99999999999999999999
+	expect_usage_error "bad --generated '-3'" nightly basic --generated -3
+	expect_usage_error "bad --shard '1/-1'" nightly basic --shard 1/-1
+	expect_usage_error "--duration '1.5': give a unit \(ns, us, ms or s\), e.g. 1.5s" run basic --duration 1.5
+	expect_usage_error "--duration '2': give a unit" fuzz --duration 2
+	expect_usage_error "--explore '3': give a unit" nightly basic --explore 3
+	expect_usage_error "R.json#-1: bad failure number '-1'" replay R.json#-1
+	expect_usage_error "R.json#: bad failure number ''" replay R.json#
+	expect_usage_error "^walktorture: unable to open R.json" replay R.json#0
+	[ -e nightly ] && fail "a refused nightly made its directory"
+	# --duration with its unit still works
+	"$W" run basic/quiet.yaml --duration 1.5ms >/dev/null 2>&1 ||
+		[ $? -eq 1 ] || fail "run --duration 1.5ms: exit $?"
+	;;
+outputs)
+	# Output paths are checked before anything runs: nothing on stdout
+	# (a run prints its seed first), no night directory, exit 2.
+	cd "$TMP" || fail "cd $TMP"
+	mkdir adir
+	echo "not a database" >notdb
+	expect_usage_error "^walktorture: --out: an empty path" nightly basic --out ''
+	expect_usage_error "^walktorture: --history: an empty path" nightly basic --out o1 --history ''
+	expect_usage_error "^walktorture: --history adir: not a regular file" nightly basic --out o2 --history adir
+	expect_usage_error "^walktorture: --history: notdb: not a history database" nightly basic --out o3 --history notdb
+	expect_usage_error "^walktorture: --out: notdb/x: cannot create directory" nightly basic --out notdb/x
+	expect_usage_error "^walktorture: --out: notdb/.walktorture-probe: cannot create a temporary file: Not a directory" run basic --out notdb
+	expect_usage_error "^walktorture: --ktap: nodir/k.tap: cannot create a temporary file" nightly basic --out o4 --ktap nodir/k.tap
+	expect_usage_error "^walktorture: --json: an empty path" run basic --json ''
+	expect_usage_error "^walktorture: --json adir: is a directory" run basic --json adir
+	expect_usage_error "^walktorture: --json: nodir/r.json: cannot create a temporary file" run basic --json nodir/r.json
+	expect_usage_error "^walktorture: --out: an empty path" run basic --out ''
+	expect_usage_error "^walktorture: --junit: nodir/j.xml" run basic --junit nodir/j.xml
+	expect_usage_error "^walktorture: --history: an empty path" index --out o5 --history ''
+	for d in o1 o2 o3 o4; do
+		[ -z "$(ls -A "$d" 2>/dev/null | grep -v '^history.sqlite$')" ] ||
+			fail "a refused nightly left $d/$(ls "$d")"
+	done
+	[ "$(cat notdb)" = "not a database" ] || fail "notdb was changed"
+	[ -z "$(ls -A adir)" ] || fail "a probe was left in adir: $(ls -A adir)"
+	case $(ls -A .) in
+	*.tmp.*) fail "a temporary was left: $(ls -A .)" ;;
+	esac
+	;;
 man)
 	# walktorture(1) documents every command and every option of the
 	# tables (long, short, value) in the command's section, and no
