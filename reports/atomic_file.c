@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Atomic output files: temporary file + fsync + rename. */
+/* Atomic output files: temporary file + fsync + rename + fsync of the
+ * directory. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -68,6 +69,34 @@ fail:
 	return -1;
 }
 
+/*
+ * The rename is an entry in the target's directory: until the directory
+ * is on disk too, a power cut can bring back the old file (or none).
+ * Filesystems that cannot fsync a directory (EINVAL) have nothing to
+ * flush; any other error is the write's.
+ */
+static int sync_dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path))
+			  : strdup(".");
+	int fd, saved = 0;
+
+	if (!dir)
+		return -1;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	saved = errno;
+	free(dir);
+	if (fd < 0) {
+		errno = saved;
+		return -1;
+	}
+	saved = fsync(fd) < 0 && errno != EINVAL ? errno : 0;
+	close(fd);
+	errno = saved;
+	return saved ? -1 : 0;
+}
+
 int wt_atomic_commit(struct wt_atomic_file *a, char *err, size_t errlen)
 {
 	int bad = fflush(a->f) || ferror(a->f) || fsync(fileno(a->f));
@@ -81,6 +110,17 @@ int wt_atomic_commit(struct wt_atomic_file *a, char *err, size_t errlen)
 	if (!bad && rename(a->tmp, a->path) < 0) {
 		bad = 1;
 		saved = errno;
+	}
+	if (!bad) {
+		/* renamed: the temporary's name is gone */
+		free(a->tmp);
+		a->tmp = NULL;
+		if (sync_dir_of(a->path)) {
+			snprintf(err, errlen, "%s: cannot sync its directory: %s",
+				 a->path, strerror(errno));
+			wt_atomic_abort(a);
+			return -1;
+		}
 	}
 	if (bad) {
 		snprintf(err, errlen, "%s: write failed: %s", a->path,

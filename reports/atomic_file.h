@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Atomic output files: write a temporary file in the target's directory,
- * then fsync and rename it over the target, so a reader (a browser, the
+ * then fsync and rename it over the target (and fsync the directory, so
+ * the rename itself survives a power cut), so a reader (a browser, the
  * next night's index, a merge) sees the old file or the new one, never half
  * of one.  An abort (or a crash) leaves the old file in place.
  */
