@@ -217,6 +217,10 @@ static const char css[] =
 "svg .failstep{fill:var(--fail);font-weight:700}\n"
 "svg.spark{display:inline-block;vertical-align:middle}\n"
 ".kp{font-size:11px}\n"
+/* Scenario names, key paths and signatures have no spaces to wrap at:
+ * let them break anywhere, or the index's 15-column table is wider than
+ * a 1280-pixel window (tests/browser_check.sh measures it). */
+"table.scenarios td.m,table.sigs td,table.failing td{overflow-wrap:anywhere}\n"
 ".replay{display:flex;gap:6px;align-items:stretch}\n"
 ".replay code{flex:1;padding:4px 6px;background:#1f2328;color:#f6f8fa;"
 "border-radius:2px;white-space:pre-wrap;word-break:break-all}\n"

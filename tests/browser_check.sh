@@ -16,6 +16,12 @@
 # night and the failing scenario link to the report that exists and shows
 # that scenario failing, with one timeline lane per thread.
 #
+# Every page must fit a 1280-pixel-wide window: a probe lays out the
+# index (a night whose failing scenario has the longest name the source
+# tree's suites have, and the real nights' index) and the reports in an
+# iframe 1280 pixels wide, and the document must not be wider (no
+# horizontal scrolling).
+#
 # usage: tests/browser_check.sh WALKTORTURE DATA_DIR
 # Exit 77 (ctest: skipped) when no Chromium is installed.
 set -eu
@@ -58,6 +64,34 @@ check_png() {	# FILE WIDTH HEIGHT
 	[ "$(wc -c <"$1")" -gt 40000 ] || fail "$1: suspiciously small (blank page?)"
 }
 
+# The page in an iframe 1280 pixels wide: how wide its document is laid
+# out ("scroll=W client=C"; W > C: a horizontal scroll bar).
+width_page() {	# URL
+	cat <<EOF
+<!DOCTYPE html><html><head><meta charset="utf-8"><title>width</title></head>
+<body style="margin:0"><iframe id="f" src="$1" width="1280" height="1000"
+style="border:0"></iframe><pre id="out">no load</pre>
+<script>
+window.addEventListener('load', function () {
+	var d = document.getElementById('f').contentDocument;
+	document.getElementById('out').textContent = !d ? 'no access' :
+		'scroll=' + d.documentElement.scrollWidth + ' client=' +
+		d.documentElement.clientWidth;
+});
+</script></body></html>
+EOF
+}
+
+fits_1280() {	# DIR PAGE (relative to DIR)
+	width_page "$2" >"$1/width.html"
+	chrome --allow-file-access-from-files --dump-dom "file://$1/width.html" >"$1/width.dom"
+	w=$(sed -n 's/.*<pre id="out">scroll=\([0-9]*\) client=\([0-9]*\)<.*/\1 \2/p' "$1/width.dom")
+	[ -n "$w" ] || fail "$1/$2: not measured ($1/width.dom)"
+	[ "${w#* }" -eq 1280 ] || fail "$1/$2: laid out ${w#* } pixels wide, not 1280"
+	[ "${w% *}" -le 1280 ] || fail "$1/$2: ${w% *} pixels wide in a 1280-pixel window"
+	echo "${w% *}"
+}
+
 "$wt" report "$data/fail_zoo.json" -o "$tmp/report.html" >/dev/null
 "$wt" index --out "$tmp/out" --night n1 "$data/pass.json" >/dev/null
 "$wt" index --out "$tmp/out" --night n2 "$data/fail_zoo.json" "$data/pass.json" >/dev/null
@@ -75,6 +109,16 @@ grep -q 'id="verdict">FAIL<' "$tmp/index.dom" || fail "index: no FAIL verdict in
 grep -q 'data-points="2"' "$tmp/index.dom" || fail "index: no two-night sparkline"
 grep -q 'href="n2/fail_zoo.html#s-0"' "$tmp/index.dom" || fail "index: no link to the failing report"
 [ -f "$tmp/out/n2/fail_zoo.html" ] || fail "index: the linked report does not exist"
+
+# The longest scenario name of the suites, and a key path as long.
+sed 's/"legitimize_mnt.sync_umount_steal"/"restart.follow_mount.mount_lock.undirected"/g' \
+	"$data/fail_zoo.json" >"$tmp/long_name.json"
+grep -q '"restart.follow_mount.mount_lock.undirected"' "$tmp/long_name.json" ||
+	fail "fail_zoo.json: no scenario legitimize_mnt.sync_umount_steal to rename"
+"$wt" index --out "$tmp/long" --night n1 "$data/pass.json" >/dev/null
+"$wt" index --out "$tmp/long" --night n2 "$tmp/long_name.json" "$data/pass.json" >/dev/null
+long_width=$(fits_1280 "$tmp/long" index.html)
+report_width=$(fits_1280 "$tmp" report.html)
 
 chrome --screenshot="$tmp/report.png" --window-size=1280,2000 "file://$tmp/report.html" >/dev/null
 check_png "$tmp/report.png" 1280 2000
@@ -151,8 +195,10 @@ real_lanes=$(grep -o '<g class="lane" data-thread="[a-z]*"' "$real/zoo.dom" | so
 	awk '{ printf "%s%s=%s", sep, $4, $1; sep = " " }')
 [ "$real_lanes" = 'data-thread="exchanger"=2 data-thread="remover"=2 data-thread="walker"=2' ] ||
 	fail "real report: lanes $real_lanes, expected two traced failures of walker, exchanger, remover"
+real_width=$(fits_1280 "$real/out" index.html)
+fits_1280 "$real/out" real-2/zoo.html >/dev/null
 chrome --screenshot="$real/index.png" --window-size=1280,1000 "file://$real/out/index.html" >/dev/null
 check_png "$real/index.png" 1280 1000
 
-echo "browser_check: PASS ($browser: report and index render; lanes=$lanes; real runs: sparklines=$sparks)"
+echo "browser_check: PASS ($browser: report and index render; lanes=$lanes; real runs: sparklines=$sparks; widths at 1280: index $long_width, report $report_width, real index $real_width)"
 rm -rf "$tmp"
