@@ -437,6 +437,25 @@ static void render_steps(FILE *f, json_t *fl)
 	fputs("</table></div>\n", f);
 }
 
+/* The key from the object ids of the walk steps (m4/d5/i6) to what they
+ * were at the failing instant: path, filesystem, what kind. */
+static void render_objects(FILE *f, json_t *fl)
+{
+	json_t *objs = json_object_get(fl, "objects"), *o;
+	size_t i;
+
+	if (!json_array_size(objs))
+		return;
+	fputs("<h4>Objects at the failing instant</h4><table class=\"objects\">"
+	      "<tr><th>id</th><th>path</th><th>filesystem</th><th></th></tr>\n", f);
+	json_array_foreach(objs, i, o)
+		wt_html_printf(f, "<tr><td class=\"m\">%s</td><td class=\"m\">%s</td>"
+			       "<td class=\"m\">%s</td><td class=\"mu\">%s</td></tr>\n",
+			       wt_json_str(o, "id") ?: "", wt_json_str(o, "path") ?: "?",
+			       wt_json_str(o, "fs") ?: "?", wt_json_str(o, "note") ?: "");
+	fputs("</table>\n", f);
+}
+
 static void render_strings(FILE *f, json_t *fl, const char *key,
 			   const char *heading, int numbered)
 {
@@ -484,8 +503,10 @@ static void render_failure(FILE *f, json_t *sc, json_t *fl, size_t i, size_t k,
 	to.id = id;
 	wt_render_timeline(f, fl, &to);
 	fputs("<div class=\"row\">", f);
+	fputs("<div>", f);
 	render_steps(f, fl);
-	fputs("<div style=\"flex:1;min-width:420px\">", f);
+	render_objects(f, fl);
+	fputs("</div><div style=\"flex:1;min-width:420px\">", f);
 	/* the oracle's explanation where it judged; a check or an
 	 * expectation says what it found in its message */
 	if (wt_json_str(fl, "explanation"))

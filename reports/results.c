@@ -337,6 +337,30 @@ static int check_walk_steps(struct vctx *v, json_t *fl, json_t **steps)
 	return 0;
 }
 
+/* "objects": the key from object ids to paths and filesystems. */
+static int check_objects(struct vctx *v, json_t *fl)
+{
+	static const char *const strs[] = { "path", "fs", "note", NULL };
+	json_t *objs, *o, *x;
+	size_t i, mark;
+	int bad = 0;
+
+	if (field(v, fl, "objects", JSON_ARRAY, F_NULL, &objs))
+		return -1;
+	json_array_foreach(objs, i, o) {
+		mark = vpush(v, ".objects[%zu]", i);
+		if (!json_is_object(o))
+			bad = verr(v, "expected an object");
+		else
+			bad = field(v, o, "id", JSON_STRING, F_REQ, &x) ||
+			      fields(v, o, JSON_STRING, F_NULL, strs);
+		vpop(v, mark);
+		if (bad)
+			return -1;
+	}
+	return 0;
+}
+
 static int check_failure(struct vctx *v, json_t *fl)
 {
 	static const char *const req_str[] = { "kind", "message", "replay", NULL };
@@ -350,7 +374,7 @@ static int check_failure(struct vctx *v, json_t *fl)
 	    field(v, fl, "iteration", JSON_INTEGER, F_NULL, &x) ||
 	    field(v, fl, "walk", JSON_OBJECT, F_NULL, &walk) ||
 	    field(v, fl, "step", JSON_INTEGER, F_NULL, &step) ||
-	    check_walk_steps(v, fl, &steps) ||
+	    check_walk_steps(v, fl, &steps) || check_objects(v, fl) ||
 	    array_of(v, fl, "history_window", JSON_STRING, F_NULL, &x) ||
 	    array_of(v, fl, "schedule", JSON_STRING, F_NULL, &x) ||
 	    field(v, fl, "trace", JSON_OBJECT, F_NULL, &tr))

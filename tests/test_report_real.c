@@ -825,3 +825,102 @@ Test(report_real, nightly_ids_are_unique_in_out)
 	cr_assert_leq(t1, t0 + NIGHT_AHEAD, "the night took too long to test");
 	check_suffixed(rows, t0, t1);
 }
+
+/* The object key entry of id ("d5") in a failure, or NULL. */
+static json_t *object_of(json_t *fl, const char *id)
+{
+	json_t *o;
+	size_t i;
+
+	json_array_foreach(json_object_get(fl, "objects"), i, o)
+		if (!strcmp(json_string_value(json_object_get(o, "id")), id))
+			return o;
+	return NULL;
+}
+
+/* The "to" identity of a walk step's text ("'a' rcu m4/d3/i2 -> m4/d5/i6"). */
+static int step_to(const char *text, unsigned long long *m, unsigned long long *d,
+		   unsigned long long *i)
+{
+	const char *arrow = strstr(text, " -> ");
+
+	return arrow && sscanf(arrow, " -> m%llu/d%llu/i%llu", m, d, i) == 3;
+}
+
+Test(report_real, the_object_key_names_every_id_of_the_walk)
+{
+	/*
+	 * step_into_no_seq's oracle failure: every mount, dentry and inode id
+	 * its walk steps name (m4/d5/i6, not 0) has an entry in the failure's
+	 * "objects" with a path and a filesystem; the root's is "/", the
+	 * dentry the lookup of 'a' reached is "/a"; the report's card shows
+	 * the key as a table with one row per object, ids in order.
+	 */
+	const char *dir = tmpdir(), *json = path_in(dir, "zoo.json");
+	struct ht_doc d;
+	json_t *doc, *fl, *st, *o;
+	char *html, id[64], *cell;
+	size_t k, i, rows = 0;
+	long div, table, tr;
+	int saw_a = 0;
+
+	cr_assert_eq(wt_run(dir, source_path("scenarios/zoo/step_into_no_seq.yaml"),
+			    "0x5eed", NULL, "step_into_no_seq", json), 1);
+	doc = load_json(json);
+	fl = failure_of_kind(doc, "oracle", &k);
+	cr_assert_gt(json_array_size(json_object_get(fl, "objects")), 0);
+	json_array_foreach(json_object_get(fl, "walk_steps"), i, st) {
+		const char *text = json_string_value(json_object_get(st, "text"));
+		unsigned long long m, de, in;
+		const char *want[3] = { "m", "d", "i" };
+		unsigned long long ids[3];
+
+		cr_assert(step_to(text, &m, &de, &in), "step %zu: %s", i, text);
+		ids[0] = m;
+		ids[1] = de;
+		ids[2] = in;
+		for (int w = 0; w < 3; w++) {
+			if (!ids[w])
+				continue;
+			snprintf(id, sizeof(id), "%s%llu", want[w], ids[w]);
+			o = object_of(fl, id);
+			cr_assert(o, "step %zu (%s): no key for %s", i, text, id);
+			cr_expect(json_string_value(json_object_get(o, "fs")),
+				  "%s has no filesystem", id);
+		}
+		if (i == 0) {
+			snprintf(id, sizeof(id), "d%llu", de);
+			cr_expect_str_eq(json_string_value(json_object_get(
+				object_of(fl, id), "path")), "/", "the start");
+		}
+		if (!strncmp(text, "'a' ", 4)) {
+			snprintf(id, sizeof(id), "d%llu", de);
+			cr_expect_str_eq(json_string_value(json_object_get(
+				object_of(fl, id), "path")), "/a", "%s", text);
+			saw_a = 1;
+		}
+	}
+	cr_expect(saw_a, "no lookup of 'a' in the walk");
+	html = render(&d, dir, json);
+	snprintf(id, sizeof(id), "f-0-%zu", k);
+	div = ht_by_id(&d, id);
+	cr_assert_geq(div, 0);
+	table = ht_next(&d, div, d.nodes[div].last, "table", "objects");
+	cr_assert_geq(table, 0, "no object key in card %s", id);
+	for (tr = ht_next(&d, table, d.nodes[table].last, "tr", NULL); tr >= 0;
+	     tr = ht_next(&d, tr, d.nodes[table].last, "tr", NULL)) {
+		long td = ht_next(&d, tr, d.nodes[tr].last, "td", NULL);
+
+		if (td < 0)
+			continue;	/* the header */
+		cell = ht_text_of(&d, (size_t)td);
+		cr_expect_str_eq(cell, json_string_value(json_object_get(
+			json_array_get(json_object_get(fl, "objects"), rows), "id")));
+		free(cell);
+		rows++;
+	}
+	cr_expect_eq(rows, json_array_size(json_object_get(fl, "objects")));
+	free(html);
+	ht_free(&d);
+	json_decref(doc);
+}

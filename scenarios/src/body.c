@@ -25,6 +25,7 @@
 #include "scenarios/src/checks.h"
 #include "scenarios/src/explore.h"
 #include "scenarios/src/iter.h"
+#include "scenarios/src/objkey.h"
 #include "sim/history.h"
 #include "sim/ops.h"
 #include "sim/rcu.h"
@@ -212,6 +213,8 @@ static void oracle_failure(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 	json_object_set_new(f, "explanation", json_string(res->explain));
 	json_object_set_new(f, "history_window",
 			    wt_scn_history_window(tc->it->world->history, rec));
+	json_object_set_new(f, "objects",
+			    wt_scn_objects_json(tc->it->world->history, rec));
 	json_object_set_new(f, "failing_event", ev);
 	wt_scn_add_failure(tc, f);
 }
