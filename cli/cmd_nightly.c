@@ -47,6 +47,7 @@
 #include "reports/reports.h"
 #include "scenarios/src/driver.h"
 #include "scenarios/src/fuzz.h"
+#include "sim/sched/interrupt.h"
 
 #define WT_NIGHT_GENERATED	100	/* generated workloads a night runs */
 #define WT_NIGHT_SEEDS_MAX	100000	/* --seeds: a year of nights is 365 */
@@ -174,6 +175,8 @@ static int one_seed(const struct wt_scn_list *mine, struct wt_scn_opts *o,
 				      (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9,
 			.mode = o->mode == WT_SCN_STRESS ? "stress" : "sim",
 			.binding = "",
+			.interrupted = wt_interrupted() ?
+				wt_interrupt_name(wt_interrupted()) : NULL,
 		};
 
 		doc = wt_scn_results_json(r, nr, o, &info);
@@ -395,11 +398,25 @@ static int run_night(const char **args, unsigned nargs, struct wt_scn_opts *o,
 	fprintf(o->out, "walktorture: night seed=%#" PRIx64 " seeds=%u "
 		"scenarios=%u\n", night_seed, n->seeds, all.n);
 	ret = WT_EXIT_OK;
-	for (unsigned k = 0; k < n->seeds; k++) {
+	/* SIGINT/SIGTERM: the scenario running stops at an iteration
+	 * boundary, its seed's results are written marked partial, and
+	 * the night is not recorded (the history holds whole nights) */
+	wt_interrupt_install();
+	for (unsigned k = 0; k < n->seeds && !wt_interrupted(); k++) {
 		o->seed = wt_scn_night_seed(night_seed, k);
 		shard_list(&all, k, n, &mine);
 		if (one_seed(&mine, o, n, id, k, results, &failed, argc, argv))
 			ret = WT_EXIT_USAGE;
+	}
+	if (wt_interrupted()) {
+		int sig = wt_interrupted();
+
+		fprintf(o->out, "walktorture: night seed=%#" PRIx64 " interrupted "
+			"by %s: partial results in %s/%s, not recorded in the "
+			"history, no index\n", night_seed, wt_interrupt_name(sig),
+			n->out, id);
+		ret = 128 + sig;
+		goto out;
 	}
 	if (night_index(n, id, results, n->seeds, night_seed) &&
 	    ret == WT_EXIT_OK)

@@ -36,6 +36,7 @@
 #include "reports/reports.h"
 #include "scenarios/src/driver.h"
 #include "sim/sched/cpus.h"
+#include "sim/sched/interrupt.h"
 
 /* --cpus LIST: its syntax, and every PU on this machine, whatever the
  * mode (a stress-mode scenario in the list would bind to it), before
@@ -235,7 +236,7 @@ int wt_cmd_run(int argc, char **argv)
 	struct wt_opts p;
 	unsigned nargs = 0, nr = 0, failed = 0;
 	bool seed_set = false, iters = false, dur = false, undirected = false;
-	int ret = WT_EXIT_USAGE, id;
+	int ret = WT_EXIT_USAGE, id, sig = 0;
 	time_t started = time(NULL);
 	struct timespec t0, t1;
 
@@ -303,8 +304,18 @@ int wt_cmd_run(int argc, char **argv)
 		goto out;	/* nothing runs half-parsed */
 	fprintf(o.out, "walktorture: run seed=%#" PRIx64 " scenarios=%u\n",
 		o.seed, l.n);
+	/* SIGINT/SIGTERM: the run stops at an iteration boundary and
+	 * writes what it has, marked partial; a second one exits at once */
+	wt_interrupt_install();
 	ret = wt_scn_run_all(&l, &o, &r, &nr, &failed) ? WT_EXIT_USAGE :
 	      failed ? WT_EXIT_FAIL : WT_EXIT_OK;
+	sig = wt_interrupted();
+	if (sig) {
+		fprintf(o.out, "walktorture: run seed=%#" PRIx64 " interrupted "
+			"by %s: %u of %u scenarios ran; results partial\n",
+			o.seed, wt_interrupt_name(sig), nr, l.n);
+		ret = 128 + sig;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (json_file || out_dir || ktap || junit) {
 		char *cmd = wt_scn_command_line(argc, argv);
@@ -314,11 +325,13 @@ int wt_cmd_run(int argc, char **argv)
 				      (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9,
 			.mode = o.mode == WT_SCN_STRESS ? "stress" : "sim",
 			.binding = nr && r[0].binding[0] ? r[0].binding : "",
+			.interrupted = sig ? wt_interrupt_name(sig) : NULL,
 		};
 		json_t *doc = wt_scn_results_json(r, nr, &o, &info);
 
 		if ((write_outputs(json_file, out_dir, doc) |
-		     wt_cli_ci_write(doc, ktap, junit)) && ret == WT_EXIT_OK)
+		     wt_cli_ci_write(doc, ktap, junit)) && !sig &&
+		    ret == WT_EXIT_OK)
 			ret = WT_EXIT_USAGE;
 		json_decref(doc);
 		free(cmd);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "scenarios/src/driver.h"
+#include "sim/sched/interrupt.h"
 #include "sim/sched/prng.h"
 
 uint64_t wt_scn_random_seed(void)
@@ -60,6 +61,13 @@ int wt_scn_run_all(const struct wt_scn_list *l, const struct wt_scn_opts *o,
 			passed++;
 		else
 			(*failed)++;
+		/* SIGINT/SIGTERM: no next scenario */
+		if (wt_interrupted()) {
+			fprintf(f, "walktorture: interrupted by %s after %u of %u "
+				"scenarios\n", wt_interrupt_name(wt_interrupted()),
+				i + 1, l->n);
+			break;
+		}
 	}
 	fprintf(f, "walktorture: %u passed, %u failed", passed, *failed);
 	if (skipped)

@@ -27,12 +27,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "scenarios/src/iter.h"
 #include "scenarios/src/triage.h"
+#include "sim/sched/interrupt.h"
 
 struct blob {
 	char *p;
@@ -87,6 +89,10 @@ static __attribute__((noreturn)) void child(const struct wt_scenario *s,
 	int32_t ret;
 	unsigned ne = s->nexpects;
 
+	/* SIGINT/SIGTERM: stop at an iteration boundary and send what it
+	 * has; if the parent is gone (a second Ctrl-C), die with it */
+	wt_interrupt_child();
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	co.isolate = false;
 	co.live = live;
 	co.out = mem ? mem : stdout;
@@ -301,7 +307,7 @@ int wt_scn_run_isolated(const struct wt_scenario *s,
 	struct wt_scn_live *live;
 	struct blob b = { 0 };
 	uint64_t beat = 0;
-	bool hang = false;
+	bool hang = false, forwarded = false;
 	int fds[2], status = 0, ret = -1, rd = 1;
 	pid_t pid;
 
@@ -335,6 +341,12 @@ int wt_scn_run_isolated(const struct wt_scenario *s,
 		if (now_beat != beat) {
 			beat = now_beat;
 			last = now;
+		}
+		/* a kill -INT of this process alone: the child stops too
+		 * (from a terminal both got it; twice is the same) */
+		if (wt_interrupted() && !forwarded) {
+			kill(pid, wt_interrupted());
+			forwarded = true;
 		}
 		if (now - last > hang_s) {
 			hang = true;

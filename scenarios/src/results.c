@@ -79,7 +79,7 @@ static json_t *run_json(const struct wt_scn_opts *o,
 	hex(seed, sizeof(seed), o->seed);
 	gmtime_r(&info->started, &tm);
 	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s?, s:s?, s:s, "
+	json_t *run = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s?, s:s?, s:s, "
 			 "s:f, s:s, s:o, s:s}",
 			 "version", WT_VERSION, "git_rev", WT_GIT_REV,
 			 "build_type", WT_BUILD_TYPE, "mode", info->mode,
@@ -89,6 +89,13 @@ static json_t *run_json(const struct wt_scn_opts *o,
 			 info->command ? info->command : "walktorture",
 			 "machine", machine(), "binding",
 			 info->binding ? info->binding : "");
+
+	if (run && info->interrupted) {
+		json_object_set_new(run, "partial", json_true());
+		json_object_set_new(run, "interrupted",
+				    json_string(info->interrupted));
+	}
+	return run;
 }
 
 static json_t *counts_json(const struct wt_scn_result *r)
@@ -182,6 +189,8 @@ static json_t *scenario_json(const struct wt_scn_result *r)
 
 	if (twin)
 		json_object_set_new(j, "twin", twin);
+	if (r->interrupted)	/* its budget was cut short */
+		json_object_set_new(j, "partial", json_true());
 	return j;
 }
 

@@ -24,6 +24,7 @@
 #include "scenarios/src/explore.h"
 #include "scenarios/src/iter.h"
 #include "scenarios/src/triage.h"
+#include "sim/sched/interrupt.h"
 #include "sim/sched/run.h"
 
 uint64_t wt_scn_seed(uint64_t run_seed, const char *name)
@@ -1215,6 +1216,11 @@ int wt_scn_run(const struct wt_scenario *s, const struct wt_scn_opts *o,
 		r->iterations++;
 		if (o->stop && o->stop(r, o->stop_arg))
 			break;
+		/* SIGINT/SIGTERM: at this boundary, with what it has */
+		if (wt_interrupted()) {
+			r->interrupted = !budget_done(&b, r, t0);
+			break;
+		}
 		if (o->progress)
 			progress(s, &b, r, t0, &last);
 	}

@@ -155,6 +155,7 @@ struct wt_scn_result {
 	json_t *groups;			/* by signature (triage.h) */
 	bool pass;
 	bool skipped;
+	bool interrupted;		/* SIGINT/SIGTERM cut its budget short */
 	char skip_reason[128];
 	double pct_bound;
 	char binding[512];
@@ -218,6 +219,9 @@ struct wt_scn_run_info {
 	time_t started;
 	const char *mode;		/* the run's mode */
 	const char *binding;
+	/* a run cut short by SIGINT/SIGTERM: its name ("partial": true,
+	 * "interrupted": NAME in the document); NULL: it ran to the end */
+	const char *interrupted;
 };
 
 json_t *wt_scn_results_json(const struct wt_scn_result *r, unsigned n,

@@ -39,6 +39,7 @@
 
 #include "sim/atomic.h"
 #include "sim/sched/cpus.h"
+#include "sim/sched/interrupt.h"
 #include "sim/sched/run.h"
 #include "sim/tso.h"
 #include "sim/sched/sched.h"
@@ -166,6 +167,8 @@ static void stress_delay(struct wt_stress *s, uint64_t ns)
 
 		nanosleep(&ts, NULL);	/* EINTR: the loop sleeps again */
 		stress_check_abandon(s);
+		if (wt_interrupted())	/* SIGINT: the run stops, not waits */
+			return;
 	}
 }
 
