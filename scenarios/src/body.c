@@ -638,7 +638,12 @@ static int setup_thread(struct wt_scn_iter *it, unsigned i,
 	tc->thread.owner = tc;
 	wt_task_init(&tc->task, it->world, th->uid, th->gid);
 	tc->task_live = true;
-	tc->record = wt_record_create(0, 0);
+	if (it->reuse && it->reuse->record[i]) {
+		tc->record = it->reuse->record[i];
+		it->reuse->record[i] = NULL;
+	} else {
+		tc->record = wt_record_create(0, 0);
+	}
 	tc->oracle = it->world->history ? wt_oracle_create(it->world->history)
 					: NULL;
 	tc->expect_bad = calloc(s->nexpects + 1, sizeof(*tc->expect_bad));
@@ -695,7 +700,11 @@ void wt_scn_iter_teardown(struct wt_scn_iter *it)
 		if (tc->task_live)
 			wt_task_release(&tc->task);
 		wt_oracle_destroy(tc->oracle);
-		wt_record_destroy(tc->record);
+		if (it->reuse && !it->reuse->record[i])
+			it->reuse->record[i] = tc->record;
+		else
+			wt_record_destroy(tc->record);
+		tc->record = NULL;
 		if (tc->thread.rcu)
 			wt_rcu_reader_destroy(tc->thread.rcu);
 		free(tc->expect_bad);

@@ -53,6 +53,18 @@ struct wt_scn_tctx {
 	uint64_t nfailures;
 };
 
+/*
+ * What the iterations of one scenario run reuse (runner.c makes it for a
+ * sim-mode run): the sim's fibers with their stacks (wt_run_cache), and
+ * each thread's step record (reset before every walk).  An iteration
+ * abandoned half-way leaves nothing the next one sees: its fibers are
+ * made again (run.h), the records are reset.
+ */
+struct wt_scn_reuse {
+	struct wt_run_cache *run;
+	struct wt_record *record[WT_SCN_THREADS_MAX];
+};
+
 struct wt_scn_iter {
 	const struct wt_scenario *s;
 	const struct wt_scn_opts *opts;
@@ -63,6 +75,7 @@ struct wt_scn_iter {
 	struct wt_scn_tctx *t;		/* [nthreads] */
 	uint32_t running;		/* finite threads still running (atomic) */
 	bool traced;
+	struct wt_scn_reuse *reuse;	/* NULL: nothing kept */
 };
 
 /* body.c */

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/record.h"
 #include "scenarios/src/checks.h"
 #include "scenarios/src/explore.h"
 #include "scenarios/src/iter.h"
@@ -162,6 +163,27 @@ static void cpus_of(const struct wt_scenario *s, char *buf, size_t len)
 		if (n >= len)
 			return;
 	}
+}
+
+static void reuse_destroy(struct wt_scn_reuse *u)
+{
+	if (!u)
+		return;
+	wt_run_cache_destroy(u->run);
+	for (unsigned i = 0; i < WT_SCN_THREADS_MAX; i++)
+		wt_record_destroy(u->record[i]);
+	free(u);
+}
+
+static struct wt_scn_reuse *reuse_create(void)
+{
+	struct wt_scn_reuse *u = calloc(1, sizeof(*u));
+
+	if (u && !(u->run = wt_run_cache_create())) {
+		reuse_destroy(u);
+		u = NULL;
+	}
+	return u;
 }
 
 static void make_config(struct wt_run_config *cfg, const struct wt_scenario *s,
@@ -360,7 +382,8 @@ static int run_iteration(struct wt_scn_result *r, const struct wt_scenario *s,
 			 struct wt_explore *ex)
 {
 	struct wt_scn_iter it = { .s = s, .opts = o, .index = index,
-				  .seed = seed, .traced = traced };
+				  .seed = seed, .traced = traced,
+				  .reuse = r->reuse };
 	struct wt_thread *ts[WT_SCN_THREADS_MAX];
 	void *args[WT_SCN_THREADS_MAX];
 	struct wt_scn_error err = { 0 };
@@ -382,6 +405,7 @@ static int run_iteration(struct wt_scn_result *r, const struct wt_scenario *s,
 	make_config(&cfg, s, o, mode, seed, r->pct_steps, traced, cpus,
 		    sizeof(cpus));
 	cfg.feedback = ex != NULL;	/* no decision depends on it */
+	cfg.cache = r->reuse ? r->reuse->run : NULL;
 	wt_run(&cfg, it.nthreads, ts, wt_scn_body, args, &res);
 	wt_scn_iter_judge_pending(&it);
 	wt_scn_check_quiescence(&it, res.status == WT_RUN_OK);	/* checks.h */
@@ -1192,7 +1216,9 @@ int wt_scn_run(const struct wt_scenario *s, const struct wt_scn_opts *o,
 	}
 	b = budget_of(s, o, r->mode);
 	t0 = now_s();
-	if (calibrate_pct(r, o))
+	if (r->mode == WT_SCN_SIM && !(r->reuse = reuse_create()))
+		ret = -1;
+	if (!ret && calibrate_pct(r, o))
 		ret = -1;
 	/* explore: the loop's state (a replay runs the schedule it is
 	 * given, under POS) */
@@ -1224,6 +1250,8 @@ int wt_scn_run(const struct wt_scenario *s, const struct wt_scn_opts *o,
 		if (o->progress)
 			progress(s, &b, r, t0, &last);
 	}
+	reuse_destroy(r->reuse);
+	r->reuse = NULL;
 	if (o->progress)
 		fputs("\r\033[K", stderr);
 	r->duration_s = now_s() - t0;

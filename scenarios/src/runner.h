@@ -160,6 +160,9 @@ struct wt_scn_result {
 	double pct_bound;
 	char binding[512];
 	char anomaly[256];		/* "!!!" text, or "" */
+	/* runner.c's own: what one iteration leaves for the next to reuse
+	 * (fibers and their stacks); only during wt_scn_run */
+	struct wt_scn_reuse *reuse;
 };
 
 /* The scenario seed of run seed `seed'. */

@@ -7,7 +7,6 @@
 #define WT_SIM_SCHED_POLICY_H
 
 #include <setjmp.h>
-#include <ucontext.h>
 
 #include "sim/sched/run.h"
 #include "sim/sched/sched.h"
@@ -18,11 +17,11 @@ enum wt_fiber_state {
 	WT_FIBER_DONE,
 };
 
+struct wt_fiber_slot;			/* sim.c: stack and context, kept */
+
 struct wt_fiber {
 	struct wt_thread *t;
-	ucontext_t ctx;
-	void *stack;
-	size_t stack_size;
+	struct wt_fiber_slot *slot;
 	enum wt_fiber_state state;
 	bool started;
 	wt_ready_fn ready;		/* blocked on ready(ready_arg) */
@@ -40,8 +39,6 @@ struct wt_fiber {
 	const void *next_obj;
 	bool pinned;			/* POS: a preemption point set prio */
 	sigjmp_buf exit_env;
-	void *tsan_fiber;
-	void *asan_fake;
 };
 
 struct wt_sim_step {			/* a directed step, resolved */
@@ -62,7 +59,7 @@ struct wt_sim {
 	int cur;			/* running fiber, -1: main */
 	int from;			/* the one switched away from */
 	uint64_t switches;
-	ucontext_t main_ctx;
+	jmp_buf main_env;
 	struct wt_thread *main_self;
 	void *main_tsan;
 	void *main_fake;

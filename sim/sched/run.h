@@ -140,6 +140,9 @@ struct wt_run_config {
 	const char *cpus;		/* stress: "0,1" or "0-3" (PU os index) */
 	uint64_t timeout_ms;		/* stress: watchdog */
 	size_t stack_size;		/* sim: bytes per fiber stack */
+	/* sim: fibers kept from one run to the next (wt_run_cache_create);
+	 * NULL: made for this run and freed after it. */
+	struct wt_run_cache *cache;
 	enum wt_memory memory;		/* sim: SC (default) or TSO */
 	/* TSO: at each decision outside a directed schedule or a replay,
 	 * flush the oldest entry of a random non-empty buffer with this
@@ -232,6 +235,19 @@ const char *wt_policy_name(enum wt_policy p);
 int wt_policy_parse(const char *s);		/* -1 unknown */
 const char *wt_memory_name(enum wt_memory m);	/* "sc", "tso" */
 int wt_memory_parse(const char *s);		/* -1 unknown */
+
+/*
+ * Sim mode's per-run machinery kept across runs of one OS thread: a
+ * fiber per thread slot, its stack, parked at the top of its loop
+ * between runs (starting a body is one jump, no makecontext and no
+ * allocation), and the simulation state (zeroed per run).  A fiber that
+ * a run abandoned (stuck, deadlock) is discarded and made again when its
+ * slot is next used; nothing of that run carries over.  One cache per OS
+ * thread at a time; destroy it only when no run is using it.
+ */
+struct wt_run_cache;
+struct wt_run_cache *wt_run_cache_create(void);
+void wt_run_cache_destroy(struct wt_run_cache *c);
 
 /* The backends (internal to sim/sched). */
 int wt_run_sim(const struct wt_run_config *cfg, unsigned n,

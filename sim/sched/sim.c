@@ -1,16 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The sim backend: every simulated thread is a ucontext fiber, all run by
- * the calling OS thread; at every point the scheduler decides who runs
- * next (sched.h has the model: virtual time, waits, policies).
+ * The sim backend: every simulated thread is a fiber, all run by the
+ * calling OS thread; at every point the scheduler decides who runs next
+ * (sched.h has the model: virtual time, waits, policies).
  *
  * A decision is taken inside the fiber that reached the point, and a
- * switch is one swapcontext straight to the chosen fiber (never through a
- * scheduler context), so a point that does not switch costs no context
- * switch at all and one that does costs one.  The calling thread's own
- * context ("main") is switched back to when every fiber is done, or when
- * the run must end early (deadlock, stuck).  Fibers that never finished
- * are abandoned: their stacks are freed without unwinding.
+ * switch is one _setjmp/_longjmp pair straight to the chosen fiber (never
+ * through a scheduler context, and never a signal-mask system call, which
+ * swapcontext makes every time), so a point that does not switch costs no
+ * context switch at all and one that does costs one.  The calling
+ * thread's own context ("main") is switched back to when every fiber is
+ * done, or when the run must end early (deadlock, stuck).
+ *
+ * Fibers outlive runs (struct wt_run_cache): a fiber is made once per
+ * slot with makecontext, runs a loop -- run the body it is given, then
+ * park at the top of the loop and switch away -- and the next run starts
+ * its body with one jump.  Fibers that never finished a run are
+ * abandoned: their stacks are reused without unwinding, and their slot
+ * makes a fresh fiber before it runs anything again.  The sanitizers are
+ * told of every switch (ASan: stack bounds and fake stacks; TSan: one
+ * TSan fiber per slot, switched to before the jump, whose setjmp buffers
+ * are its own).
  *
  * memory=tso: every fiber has an x86-TSO store buffer (sim/tso.h), and
  * wt_tso_self follows the running fiber as wt_self does.  What drains a
@@ -43,6 +53,7 @@
 #include <string.h>
 #include <ucontext.h>
 
+
 #ifdef WT_ASAN
 #include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
@@ -59,6 +70,33 @@
 /* The simulation of the calling OS thread (fiber entry finds it here:
  * makecontext passes no pointer portably). */
 static __thread struct wt_sim *sim_current;
+
+/* A fiber kept across runs: its stack, where it resumes, and the
+ * sanitizers' view of it. */
+struct wt_fiber_slot {
+	void *stack;
+	size_t stack_size;
+	jmp_buf env;		/* parked: the top of fiber_main's loop */
+	bool ready;		/* made, parked, usable */
+	void *tsan_fiber;
+	void *asan_fake;
+};
+
+struct wt_run_cache {
+	struct wt_sim *sim;	/* zeroed per run */
+	struct wt_fiber_slot slot[WT_RUN_MAX_THREADS];
+};
+
+/* Making a fiber: the slot, and the context to return to once it has
+ * parked (makecontext passes no pointer portably). */
+static __thread struct {
+	struct wt_fiber_slot *slot;
+	ucontext_t *back;
+	void *tsan;
+	void *asan_fake;
+	const void *bottom;
+	size_t size;
+} boot;
 
 struct wt_tso_buf *wt_sim_tso_buf(struct wt_sim *s, int i)
 {
@@ -125,7 +163,7 @@ static bool tso_drain_point(const struct wt_thread *t, const struct wt_point *p)
 static void sim_after_switch(struct wt_sim *s)
 {
 #ifdef WT_ASAN
-	void *fake = s->cur < 0 ? s->main_fake : s->f[s->cur].asan_fake;
+	void *fake = s->cur < 0 ? s->main_fake : s->f[s->cur].slot->asan_fake;
 	const void *bottom;
 	size_t size;
 
@@ -141,12 +179,13 @@ static void sim_after_switch(struct wt_sim *s)
 
 /*
  * Switch from fiber `from' (-1: main) to `to' (-1: main).  `dying': the
- * current fiber never runs again (ASan then drops its fake stack).
+ * current fiber's body is over and it has parked (fiber_main): where it
+ * resumes is saved already.
  */
 static void sim_switch(struct wt_sim *s, int from, int to, bool dying)
 {
-	ucontext_t *fc = from < 0 ? &s->main_ctx : &s->f[from].ctx;
-	ucontext_t *tc = to < 0 ? &s->main_ctx : &s->f[to].ctx;
+	jmp_buf *fe = from < 0 ? &s->main_env : &s->f[from].slot->env;
+	jmp_buf *te = to < 0 ? &s->main_env : &s->f[to].slot->env;
 
 	s->from = from;
 	s->cur = to;
@@ -155,22 +194,22 @@ static void sim_switch(struct wt_sim *s, int from, int to, bool dying)
 	wt_tso_self = wt_sim_tso_buf(s, to);
 #ifdef WT_ASAN
 	{
-		void **fake = dying ? NULL :
-			      from < 0 ? &s->main_fake : &s->f[from].asan_fake;
+		void **fake = from < 0 ? &s->main_fake :
+			      &s->f[from].slot->asan_fake;
 
 		__sanitizer_start_switch_fiber(fake,
-			to < 0 ? s->main_bottom : s->f[to].stack,
-			to < 0 ? s->main_size : s->f[to].stack_size);
+			to < 0 ? s->main_bottom : s->f[to].slot->stack,
+			to < 0 ? s->main_size : s->f[to].slot->stack_size);
 	}
-#else
-	(void)dying;
 #endif
 #ifdef WT_TSAN
 	/* Flag 0: the switch is a happens-before edge, as a fiber switch on
 	 * one OS thread really is (sim mode is sequentially consistent). */
-	__tsan_switch_to_fiber(to < 0 ? s->main_tsan : s->f[to].tsan_fiber, 0);
+	__tsan_switch_to_fiber(to < 0 ? s->main_tsan : s->f[to].slot->tsan_fiber,
+			       0);
 #endif
-	swapcontext(fc, tc);
+	if (dying || !_setjmp(*fe))
+		_longjmp(*te, 1);
 	sim_after_switch(s);
 }
 
@@ -313,13 +352,12 @@ static const struct wt_sched_ops sim_ops = {
 	.wait = sim_wait,
 };
 
-static void fiber_entry(void)
+/* The body of the current fiber's thread, to its end. */
+static void fiber_run(struct wt_sim *s)
 {
-	struct wt_sim *s = sim_current;
 	struct wt_fiber *f = &s->f[s->cur];
 	struct wt_thread *t = f->t;
 
-	sim_after_switch(s);
 	f->started = true;
 	if (sigsetjmp(f->exit_env, 0) == 0) {
 		t->exit_env = &f->exit_env;
@@ -336,42 +374,139 @@ static void fiber_entry(void)
 	t->finished = !t->aborted;
 	f->state = WT_FIBER_DONE;
 	wt_sim_policy_finished(s, f);
-	sim_reschedule(s, true);
 }
 
-static int fiber_init(struct wt_sim *s, struct wt_fiber *f,
-		      struct wt_thread *t)
+/*
+ * A fiber's whole life: park once made (back to slot_make), then, each
+ * time a run jumps here, run a body and park again -- the jump that
+ * leaves saves nothing (sim_switch `dying'): the next run resumes at the
+ * _setjmp that parked it.
+ */
+static void fiber_main(void)
 {
-	f->t = t;
-	f->stack_size = s->cfg->stack_size ? s->cfg->stack_size : 256 * 1024;
-	if (posix_memalign(&f->stack, 4096, f->stack_size))
-		return -1;
-	if (getcontext(&f->ctx))
-		return -1;
-	f->ctx.uc_stack.ss_sp = f->stack;
-	f->ctx.uc_stack.ss_size = f->stack_size;
-	f->ctx.uc_link = NULL;
-	makecontext(&f->ctx, fiber_entry, 0);
-#ifdef WT_TSAN
-	f->tsan_fiber = __tsan_create_fiber(0);
+	struct wt_fiber_slot *slot = boot.slot;
+
+#ifdef WT_ASAN
+	__sanitizer_finish_switch_fiber(NULL, &boot.bottom, &boot.size);
 #endif
-	t->sched = &s->base;
-	t->trace_buf = &s->trace;
+	if (!_setjmp(slot->env)) {
+#ifdef WT_ASAN
+		__sanitizer_start_switch_fiber(&slot->asan_fake, boot.bottom,
+					       boot.size);
+#endif
+#ifdef WT_TSAN
+		__tsan_switch_to_fiber(boot.tsan, 0);
+#endif
+		setcontext(boot.back);
+		abort();
+	}
+	for (;;) {
+		sim_after_switch(sim_current);
+		fiber_run(sim_current);
+		if (!_setjmp(slot->env))
+			sim_reschedule(sim_current, true);
+	}
+}
+
+/* Make slot's fiber (again, when a run abandoned it): it parks at once. */
+static int slot_make(struct wt_fiber_slot *slot, size_t stack_size)
+{
+	ucontext_t ctx, back;
+
+	if (slot->ready && slot->stack_size == stack_size)
+		return 0;
+	slot->ready = false;
+	if (slot->stack_size != stack_size) {
+		free(slot->stack);
+		slot->stack_size = 0;
+		if (posix_memalign(&slot->stack, 4096, stack_size)) {
+			slot->stack = NULL;
+			return -1;
+		}
+		slot->stack_size = stack_size;
+	}
+#ifdef WT_ASAN
+	/* An abandoned fiber leaves its frames' redzones poisoned. */
+	__asan_unpoison_memory_region(slot->stack, slot->stack_size);
+	slot->asan_fake = NULL;
+#endif
+#ifdef WT_TSAN
+	if (slot->tsan_fiber)
+		__tsan_destroy_fiber(slot->tsan_fiber);
+	slot->tsan_fiber = __tsan_create_fiber(0);
+	boot.tsan = __tsan_get_current_fiber();
+#endif
+	if (getcontext(&ctx))
+		return -1;
+	ctx.uc_stack.ss_sp = slot->stack;
+	ctx.uc_stack.ss_size = slot->stack_size;
+	ctx.uc_link = NULL;
+	makecontext(&ctx, fiber_main, 0);
+	boot.slot = slot;
+	boot.back = &back;
+#ifdef WT_ASAN
+	__sanitizer_start_switch_fiber(&boot.asan_fake, slot->stack,
+				       slot->stack_size);
+#endif
+#ifdef WT_TSAN
+	__tsan_switch_to_fiber(slot->tsan_fiber, 0);
+#endif
+	if (swapcontext(&back, &ctx))
+		return -1;
+#ifdef WT_ASAN
+	__sanitizer_finish_switch_fiber(boot.asan_fake, NULL, NULL);
+#endif
+	slot->ready = true;
 	return 0;
 }
 
-static void fiber_fini(struct wt_fiber *f)
+static void slot_free(struct wt_fiber_slot *slot)
 {
 #ifdef WT_TSAN
-	if (f->tsan_fiber)
-		__tsan_destroy_fiber(f->tsan_fiber);
+	if (slot->tsan_fiber)
+		__tsan_destroy_fiber(slot->tsan_fiber);
 #endif
 #ifdef WT_ASAN
-	/* An abandoned fiber leaves its frames' redzones poisoned. */
-	if (f->stack)
-		__asan_unpoison_memory_region(f->stack, f->stack_size);
+	if (slot->stack)
+		__asan_unpoison_memory_region(slot->stack, slot->stack_size);
 #endif
-	free(f->stack);
+	free(slot->stack);
+	memset(slot, 0, sizeof(*slot));
+}
+
+struct wt_run_cache *wt_run_cache_create(void)
+{
+	struct wt_run_cache *c = calloc(1, sizeof(*c));
+
+	if (c && !(c->sim = calloc(1, sizeof(*c->sim)))) {
+		free(c);
+		c = NULL;
+	}
+	return c;
+}
+
+void wt_run_cache_destroy(struct wt_run_cache *c)
+{
+	if (!c)
+		return;
+	for (unsigned i = 0; i < WT_RUN_MAX_THREADS; i++)
+		slot_free(&c->slot[i]);
+	wt_trace_buf_fini(&c->sim->trace);
+	free(c->sim);
+	free(c);
+}
+
+static int fiber_init(struct wt_sim *s, struct wt_fiber *f,
+		      struct wt_thread *t, struct wt_fiber_slot *slot)
+{
+	f->t = t;
+	f->slot = slot;
+	if (slot_make(slot, s->cfg->stack_size ? s->cfg->stack_size
+					       : 256 * 1024))
+		return -1;
+	t->sched = &s->base;
+	t->trace_buf = &s->trace;
+	return 0;
 }
 
 static void sim_results(struct wt_sim *s, struct wt_run_result *out)
@@ -399,13 +534,28 @@ int wt_run_sim(const struct wt_run_config *cfg, unsigned n,
 	       void (*body)(struct wt_thread *t, void *arg), void **args,
 	       struct wt_run_result *out)
 {
-	struct wt_sim *s = calloc(1, sizeof(*s));
+	struct wt_run_cache *own = cfg->cache ? NULL : wt_run_cache_create();
+	struct wt_run_cache *cache = cfg->cache ? cfg->cache : own;
+	struct wt_sim *s = cache ? cache->sim : NULL;
 	struct wt_sim *saved = sim_current;
 	struct wt_tso_buf *saved_tso = wt_tso_self;
+	size_t capacity = !cfg->trace ? 1 : cfg->trace_capacity ?
+			  cfg->trace_capacity : WT_TRACE_CAPACITY_DEFAULT;
+	struct wt_trace_buf keep;
 	int rc = -1;
 
 	if (!s)
 		return WT_RUN_CONFIG_ERROR;
+	keep = s->trace;	/* the last run's ring: kept when it fits */
+	memset(s, 0, sizeof(*s));
+	if (keep.ev && keep.capacity == capacity) {
+		s->trace = keep;
+		wt_trace_buf_reset(&s->trace);
+	} else {
+		wt_trace_buf_fini(&keep);
+		if (wt_trace_buf_init(&s->trace, capacity))
+			goto out_free;
+	}
 	s->base.ops = &sim_ops;
 	s->base.priv = s;
 	s->cfg = cfg;
@@ -417,10 +567,8 @@ int wt_run_sim(const struct wt_run_config *cfg, unsigned n,
 	s->cur = -1;
 	s->main_self = wt_self;
 	s->trace_on = cfg->trace;
-	if (wt_trace_buf_init(&s->trace, cfg->trace ? cfg->trace_capacity : 1))
-		goto out_free;
 	for (unsigned i = 0; i < n; i++)
-		if (fiber_init(s, &s->f[i], threads[i]))
+		if (fiber_init(s, &s->f[i], threads[i], &cache->slot[i]))
 			goto out_fibers;
 	if (cfg->memory == WT_MEMORY_TSO && !(s->tso = wt_tso_create(n)))
 		goto out_fibers;
@@ -442,10 +590,12 @@ int wt_run_sim(const struct wt_run_config *cfg, unsigned n,
 	sim_results(s, out);
 	rc = out->status;
 out_fibers:
+	/* A fiber that started and did not finish is in the middle of its
+	 * body: its slot makes a fresh one before it is used again. */
 	for (unsigned i = 0; i < n; i++)
-		fiber_fini(&s->f[i]);
+		if (s->f[i].started && s->f[i].state != WT_FIBER_DONE)
+			cache->slot[i].ready = false;
 	wt_tso_destroy(s->tso);
-	wt_trace_buf_fini(&s->trace);
 out_free:
 	if (rc < 0) {
 		out->status = WT_RUN_CONFIG_ERROR;
@@ -454,6 +604,6 @@ out_free:
 				 "sim: cannot set up the fibers");
 		rc = WT_RUN_CONFIG_ERROR;
 	}
-	free(s);
+	wt_run_cache_destroy(own);
 	return rc;
 }
