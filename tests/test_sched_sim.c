@@ -29,8 +29,8 @@ static void steps_body(struct wt_thread *t, void *arg)
 	}
 }
 
-static int run_steps(uint64_t seed, enum wt_policy policy,
-		     struct wt_run_result *res)
+static int run_steps_in(struct wt_run_cache *cache, uint64_t seed,
+			enum wt_policy policy, struct wt_run_result *res)
 {
 	struct tthreads ts;
 	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
@@ -39,8 +39,15 @@ static int run_steps(uint64_t seed, enum wt_policy policy,
 	cfg.seed = seed;
 	cfg.policy = policy;
 	cfg.trace = true;
+	cfg.cache = cache;
 	memset(&g_log, 0, sizeof(g_log));
 	return wt_run(&cfg, ts.n, ts.p, steps_body, NULL, res);
+}
+
+static int run_steps(uint64_t seed, enum wt_policy policy,
+		     struct wt_run_result *res)
+{
+	return run_steps_in(NULL, seed, policy, res);
 }
 
 static spinlock_t g_lock;
@@ -464,4 +471,89 @@ Test(sched_sim, wt_self_follows_the_fibers)
 	cr_assert_null(wt_self);
 	cr_assert_eq(res.hits[wt_point_id(wt_point_lookup("test.sched.self"))], 30);
 	wt_run_result_free(&res);
+}
+
+/* ---- fibers kept across runs (wt_run_cache) ---- */
+
+static spinlock_t g_held;
+
+/* alice takes the lock and ends holding it; bob blocks on it (the
+ * schedule has him try while alice still runs). */
+static void hold_body(struct wt_thread *t, void *arg)
+{
+	(void)arg;
+	if (t->id == 0) {
+		spin_lock_at(&g_held, "test.cache.take");
+		WT_EVENT("test.cache.held", NULL);
+		return;
+	}
+	spin_lock_at(&g_held, "test.cache.block");
+	spin_unlock(&g_held);
+}
+
+static int run_in(struct wt_run_cache *cache, const char *text,
+		  void (*body)(struct wt_thread *, void *),
+		  struct wt_run_result *res)
+{
+	struct tthreads ts;
+	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
+	struct wt_parse_error err;
+	struct wt_schedule *sch = text ? wt_schedule_parse(text, &err) : NULL;
+	int rc;
+
+	cr_assert(!text || sch, "%s", err.msg);
+	tthreads_init(&ts, 2, names2);
+	cfg.cache = cache;
+	cfg.schedule = sch;
+	cfg.policy = sch ? WT_POLICY_DIRECTED : WT_POLICY_RANDOM;
+	cfg.max_points = 1000;
+	rc = wt_run(&cfg, 2, ts.p, body, NULL, res);
+	wt_schedule_free(sch);
+	return rc;
+}
+
+/*
+ * Runs that end early leave a cache as good as new: a deadlock found when
+ * a thread's body ends (alice ends holding the lock bob waits for: the
+ * run is abandoned from alice's parked fiber), a deadlock found when the
+ * last thread blocks (ABBA), and a stuck run (max_points) are each
+ * followed, on the same cache, by a run whose trace is byte-identical to
+ * the same seed's run on fresh fibers.  A parked fiber that the abandon
+ * overwrote, or an abandoned one resumed, would crash or change the trace.
+ */
+Test(sched_sim, a_cache_survives_runs_that_end_early)
+{
+	struct wt_run_cache *cache = wt_run_cache_create();
+	struct wt_run_result fresh, res;
+
+	cr_assert_not_null(cache);
+	cr_assert_eq(run_steps(7, WT_POLICY_RANDOM, &fresh), WT_RUN_OK);
+	for (int round = 0; round < 3; round++) {
+		spin_lock_init(&g_held);
+		cr_assert_eq(run_in(cache, "alice until test.cache.held\n"
+				    "bob finish\n", hold_body, &res),
+			     WT_RUN_DEADLOCK, "%s", res.report);
+		cr_assert(res.threads[0].finished && res.threads[1].blocked,
+			  "%s", res.report);
+		wt_run_result_free(&res);
+		spin_lock_init(&g_l1);
+		spin_lock_init(&g_l2);
+		cr_assert_eq(run_in(cache, "alice until test.dl.holding\n"
+				    "bob until test.dl.holding\n"
+				    "alice finish\n", ab_body, &res),
+			     WT_RUN_DEADLOCK, "%s", res.report);
+		wt_run_result_free(&res);
+		cr_assert_eq(run_in(cache, NULL, forever_body, &res),
+			     WT_RUN_STUCK, "%s", res.report);
+		wt_run_result_free(&res);
+		cr_assert_eq(run_steps_in(cache, 7, WT_POLICY_RANDOM, &res),
+			     WT_RUN_OK, "%s", res.report);
+		cr_assert_eq(res.trace->n, fresh.trace->n);
+		cr_assert_eq(memcmp(res.trace->ev, fresh.trace->ev,
+				    res.trace->n * sizeof(res.trace->ev[0])), 0);
+		cr_assert_eq(res.digest, fresh.digest);
+		wt_run_result_free(&res);
+	}
+	wt_run_result_free(&fresh);
+	wt_run_cache_destroy(cache);
 }

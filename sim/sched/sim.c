@@ -53,7 +53,6 @@
 #include <string.h>
 #include <ucontext.h>
 
-
 #ifdef WT_ASAN
 #include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
@@ -228,7 +227,11 @@ static _Noreturn void sim_abandon(struct wt_sim *s, enum wt_run_status st,
 			   s->f[i].started ? "runnable" : "not started";
 	wt_run_report_threads(s->out->report, sizeof(s->out->report), s->n,
 			      s->threads, state);
-	sim_switch(s, s->cur, -1, false);
+	/* A fiber whose body is over has parked (fiber_main): saving this
+	 * place over its parking place would make the next run resume it
+	 * here.  One that is not over is made again (wt_run_sim). */
+	sim_switch(s, s->cur, -1,
+		   s->cur >= 0 && s->f[s->cur].state == WT_FIBER_DONE);
 	abort();	/* main never resumes an abandoned fiber */
 }
 
