@@ -318,6 +318,8 @@ static struct wt_hist_entry *slot(struct wt_history *h, uint64_t version,
 		h->chunks[chunk] = calloc(WT_HIST_CHUNK, sizeof(struct wt_hist_entry));
 		if (!h->chunks[chunk])
 			abort();
+		if (chunk >= h->nchunks)
+			h->nchunks = (uint32_t)chunk + 1;
 	}
 	return &h->chunks[chunk][idx % WT_HIST_CHUNK];
 }
@@ -346,29 +348,54 @@ static void entry_free(struct wt_hist_entry *e)
 	memset(e, 0, sizeof(*e));
 }
 
-static void free_entries(struct wt_history *h)
+/*
+ * Free the entries of versions first..reserved (no entry lies outside:
+ * slot() is only asked for reserved versions, and truncate zeroes the
+ * ones it moves).  `keep': the chunks stay allocated, all zero, for the
+ * next log (wt_history_retire); else they are freed too.  Only the used
+ * range is visited: a small iteration's log is a few entries in one
+ * chunk, and scanning every chunk and entry was its biggest cost.
+ */
+static void free_entries(struct wt_history *h, bool keep)
 {
-	for (uint32_t c = 0; c < WT_HIST_CHUNKS; c++) {
-		if (!h->chunks[c])
+	uint64_t used = READ_ONCE(h->reserved) - h->first + 1;
+
+	assert(READ_ONCE(h->reserved) >= h->first);
+	for (uint64_t idx = 0; idx < used; idx++) {
+		struct wt_hist_entry *chunk = h->chunks[idx / WT_HIST_CHUNK];
+		struct wt_hist_entry *e;
+
+		if (!chunk) {	/* never allocated: skip the whole chunk */
+			idx |= WT_HIST_CHUNK - 1;
 			continue;
-		for (uint32_t i = 0; i < WT_HIST_CHUNK; i++)
-			if (h->chunks[c][i].facts || h->chunks[c][i].args)
-				entry_free(&h->chunks[c][i]);
+		}
+		e = &chunk[idx % WT_HIST_CHUNK];
+		if (e->facts || e->args)
+			entry_free(e);
+	}
+	if (keep)
+		return;
+	for (uint32_t c = 0; c < h->nchunks; c++) {
 		free(h->chunks[c]);
 		h->chunks[c] = NULL;
 	}
+	h->nchunks = 0;
 }
 
 static void capture_into(struct wt_world *w, const struct wt_history *h,
 			 struct fact_buf *b);
 
-struct wt_history *wt_history_create(struct wt_world *w)
+struct wt_history *wt_history_create_from(struct wt_world *w,
+					  struct wt_history *spare)
 {
-	struct wt_history *h = calloc(1, sizeof(*h));
+	struct wt_history *h = spare ? spare : calloc(1, sizeof(*h));
 	struct fact_buf b = { 0 };
 
 	if (!h)
 		return NULL;
+	/* a spare is retired: no world, no entry, nothing counted */
+	assert(!h->world && !h->reserved && !h->published && !h->first);
+	assert(!h->ops_done && !h->known.n && !h->origins.n);
 	h->world = w;
 	spin_lock_init(&h->lock);
 	wt_mutex_init(&h->writer);
@@ -379,15 +406,41 @@ struct wt_history *wt_history_create(struct wt_world *w)
 	return h;
 }
 
+struct wt_history *wt_history_create(struct wt_world *w)
+{
+	return wt_history_create_from(w, NULL);
+}
+
+/* Everything but the chunk storage; the log is then as calloc left it,
+ * bar its chunks (all zero). */
+static void history_empty(struct wt_history *h, bool keep)
+{
+	free_entries(h, keep);
+	wt_idmap_free(&h->known);
+	for (size_t i = 0; i < h->origins.cap; i++)
+		free(h->origins.vals[i]);
+	/* freed, not cleared: a fresh map's capacity, so that nothing that
+	 * follows slot order can tell a reused log from a new one */
+	wt_idmap_free(&h->origins);
+	h->world = NULL;
+	h->reserved = 0;
+	h->published = 0;
+	h->first = 0;
+	h->ops_done = 0;
+	h->sync_umount_not_final = 0;
+}
+
+void wt_history_retire(struct wt_history *h)
+{
+	if (h)
+		history_empty(h, true);
+}
+
 void wt_history_destroy(struct wt_history *h)
 {
 	if (!h)
 		return;
-	free_entries(h);
-	wt_idmap_free(&h->known);
-	for (size_t i = 0; i < h->origins.cap; i++)
-		free(h->origins.vals[i]);
-	wt_idmap_free(&h->origins);
+	history_empty(h, false);
 	free(h);
 }
 
@@ -662,7 +715,7 @@ static void fact_copy(struct wt_fact *to, const struct wt_fact *from)
 static void relog(struct wt_history *h, uint64_t version, struct fact_buf *cp,
 		  struct wt_hist_entry *rest, uint64_t n)
 {
-	free_entries(h);
+	free_entries(h, true);
 	wt_idmap_free(&h->known);
 	wt_idmap_init(&h->known);
 	h->first = version;

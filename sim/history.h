@@ -158,6 +158,16 @@ struct wt_hist_entry {
  * must be quiescent).  Returns NULL on ENOMEM. */
 struct wt_history *wt_history_create(struct wt_world *w);
 void wt_history_destroy(struct wt_history *h);
+/*
+ * Reuse across worlds (one per iteration): retire drops a log's entries
+ * and its world but keeps its storage (the chunk table and the chunks,
+ * zeroed: a small iteration then allocates no chunk); create_from makes
+ * the log of a new world in a retired one (spare NULL: a new log).  A
+ * retired log is quiescent and belongs to no world; destroy frees it.
+ */
+void wt_history_retire(struct wt_history *h);
+struct wt_history *wt_history_create_from(struct wt_world *w,
+					  struct wt_history *spare);
 
 /* --- appending --- */
 struct wt_hist_rec;	/* one step being logged */

@@ -24,6 +24,7 @@ struct wt_history {
 	uint64_t published;		/* last version published (atomic) */
 	uint64_t first;			/* oldest version still in the log */
 	struct wt_hist_entry *chunks[WT_HIST_CHUNKS];
+	uint32_t nchunks;		/* chunks[] past this are NULL */
 	struct wt_idmap known;		/* id -> logged marker (under lock) */
 	/* the writer side's state (sim/ops) */
 	struct wt_mutex writer;		/* serialises writer operations */

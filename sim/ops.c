@@ -17,18 +17,34 @@
 #include "sim/fs/slowperm.h"
 #include "sim/ops_internal.h"
 
-int wt_ops_init(struct wt_world *w)
+int wt_ops_init_from(struct wt_world *w, struct wt_history *spare)
 {
 	struct inode *root;
 
-	if (w->history)
+	if (w->history) {
+		wt_history_destroy(spare);	/* not needed: ours, then */
 		return 0;
-	w->history = wt_history_create(w);
+	}
+	w->history = wt_history_create_from(w, spare);
 	if (!w->history)
 		return -ENOMEM;
 	root = w->root_mnt->mnt.mnt_root->d_inode;
 	wt_origin_set(w, root, "", "/", 1);
 	return 0;
+}
+
+int wt_ops_init(struct wt_world *w)
+{
+	return wt_ops_init_from(w, NULL);
+}
+
+struct wt_history *wt_ops_fini_keep(struct wt_world *w)
+{
+	struct wt_history *h = w->history;
+
+	wt_history_retire(h);
+	w->history = NULL;
+	return h;
 }
 
 void wt_ops_fini(struct wt_world *w)

@@ -29,6 +29,7 @@
 
 #include "sim/vfs/types.h"
 
+struct wt_history;
 struct wt_world;
 
 /* Set up the writer side of w (history with version 0 = w now, writer
@@ -36,6 +37,11 @@ struct wt_world;
 int wt_ops_init(struct wt_world *w);
 /* Free it; call before wt_world_destroy. */
 void wt_ops_fini(struct wt_world *w);
+/* The same, with the history's storage kept from one world to the next
+ * (sim/history.h, wt_history_retire): init_from uses spare (a retired
+ * log; NULL: a new one), fini_keep returns w's log retired. */
+int wt_ops_init_from(struct wt_world *w, struct wt_history *spare);
+struct wt_history *wt_ops_fini_keep(struct wt_world *w);
 /* World + writer side, and teardown of both (tests, CLI). */
 struct wt_world *wt_ops_world_create(uint64_t seed);
 /* The same with a root filesystem of type root_fs (NULL: "plain"). */

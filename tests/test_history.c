@@ -102,9 +102,8 @@ static char *snapshot_dump(struct wt_world *w, uint64_t version)
 	return s;
 }
 
-static void random_run(uint64_t seed, unsigned nops)
+static void random_run_in(struct wt_world *w, uint64_t seed, unsigned nops)
 {
-	struct wt_world *w = t_build("mkdir /a /b\n");
 	struct checkpoint cps[64];
 	unsigned ncp = 0, ok = 0;
 	uint64_t s = seed;
@@ -130,7 +129,7 @@ static void random_run(uint64_t seed, unsigned nops)
 			 (unsigned long long)seed);
 	/* Every intermediate listing, from scratch and by advancing one
 	 * snapshot entry by entry. */
-	inc = wt_ns_create(w->history, 0);
+	inc = wt_ns_create(w->history, wt_history_first(w->history));
 	for (unsigned i = 0; i < ncp; i++) {
 		char *at = snapshot_dump(w, cps[i].version), *adv;
 
@@ -147,6 +146,13 @@ static void random_run(uint64_t seed, unsigned nops)
 	wt_ns_destroy(inc);
 	free(live);
 	free(snap);
+}
+
+static void random_run(uint64_t seed, unsigned nops)
+{
+	struct wt_world *w = t_build("mkdir /a /b\n");
+
+	random_run_in(w, seed, nops);
 	wt_ops_world_destroy(w);
 }
 
@@ -308,4 +314,45 @@ Test(history, truncate_and_reset_keep_the_namespace)
 	free(snap);
 	free(live);
 	wt_ops_world_destroy(w);
+}
+
+/*
+ * A log retired from one world serves the next one (the runner does this
+ * every iteration): three worlds in turn on one log's storage, each with
+ * 4000 random operations (more entries than a chunk holds; the second
+ * world's log reset first, so its entries do not start at 0), rebuild the
+ * live listing at the end and at every recorded version as a new log
+ * does; each new world's log starts at version 0 with nothing after it,
+ * in the same storage.
+ */
+Test(history, a_retired_log_serves_the_next_world)
+{
+	struct wt_history *spare = NULL;
+
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		struct wt_world_config cfg;
+		struct wt_world *w;
+
+		wt_world_config_default(&cfg);
+		cfg.seed = 7;
+		w = wt_world_create(&cfg);
+		cr_assert_not_null(w);
+		cr_assert_eq(wt_ops_init_from(w, spare), 0);
+		cr_assert(!spare || w->history == spare, "storage not reused");
+		cr_assert_eq(wt_history_version(w->history), 0);
+		cr_assert_eq(wt_history_first(w->history), 0);
+		cr_assert_not_null(wt_history_entry(w->history, 0));
+		cr_assert_null(wt_history_entry(w->history, 1));
+		t_verb(w, "mkdir /a /b", 0);
+		if (seed == 2)
+			cr_assert_eq(wt_history_reset(w->history), 0);
+		random_run_in(w, seed, 4000);
+		cr_assert_gt(wt_history_version(w->history), 1024,
+			     "%llu versions: one chunk only",
+			     (unsigned long long)wt_history_version(w->history));
+		spare = wt_ops_fini_keep(w);
+		cr_assert_not_null(spare);
+		wt_world_destroy(w);
+	}
+	wt_history_destroy(spare);
 }

@@ -664,7 +664,9 @@ int wt_scn_iter_setup(struct wt_scn_iter *it, struct wt_scn_error *err)
 
 	it->nthreads = s->nthreads;
 	it->running = 0;
-	it->world = wt_scn_world_build(s, it->seed, it->opts->bugs, err);
+	it->world = wt_scn_world_build_from(s, it->seed, it->opts->bugs,
+					    it->reuse ? &it->reuse->history
+						      : NULL, err);
 	if (!it->world)
 		return -1;
 	it->t = calloc(s->nthreads, sizeof(*it->t));
@@ -714,6 +716,7 @@ void wt_scn_iter_teardown(struct wt_scn_iter *it)
 	free(it->t);
 	it->t = NULL;
 	if (it->world)
-		wt_scn_world_destroy(it->world);
+		wt_scn_world_destroy_keep(it->world, it->reuse ?
+					  &it->reuse->history : NULL);
 	it->world = NULL;
 }

@@ -55,14 +55,17 @@ struct wt_scn_tctx {
 
 /*
  * What the iterations of one scenario run reuse (runner.c makes it for a
- * sim-mode run): the sim's fibers with their stacks (wt_run_cache), and
- * each thread's step record (reset before every walk).  An iteration
- * abandoned half-way leaves nothing the next one sees: its fibers are
- * made again (run.h), the records are reset.
+ * sim-mode run): the sim's fibers with their stacks (wt_run_cache), each
+ * thread's step record (reset before every walk), and the history's
+ * storage (its chunk table and chunks: an iteration's world takes it and
+ * gives it back retired).  An iteration abandoned half-way leaves nothing
+ * the next one sees: its fibers are made again (run.h), the records are
+ * reset, the log is emptied when its world is destroyed.
  */
 struct wt_scn_reuse {
 	struct wt_run_cache *run;
 	struct wt_record *record[WT_SCN_THREADS_MAX];
+	struct wt_history *history;	/* retired (sim/history.h), or NULL */
 };
 
 struct wt_scn_iter {
@@ -119,6 +122,13 @@ struct wt_world *wt_scn_world_build(const struct wt_scenario *s,
 				    uint64_t seed, uint64_t bugs,
 				    struct wt_scn_error *err);
 void wt_scn_world_destroy(struct wt_world *w);
+/* The same, with the history's storage kept in *spare from one world to
+ * the next (NULL *spare: made anew; spare NULL: nothing kept). */
+struct wt_world *wt_scn_world_build_from(const struct wt_scenario *s,
+					 uint64_t seed, uint64_t bugs,
+					 struct wt_history **spare,
+					 struct wt_scn_error *err);
+void wt_scn_world_destroy_keep(struct wt_world *w, struct wt_history **spare);
 /* Execute a parsed verb as task: 0 or -errno. */
 int wt_scn_verb_exec(void *verb, struct wt_world *w, struct wt_task *task);
 /* Resolve an absolute path for a thread's cwd or a dirfd (no hooks). */

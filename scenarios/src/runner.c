@@ -25,6 +25,7 @@
 #include "scenarios/src/explore.h"
 #include "scenarios/src/iter.h"
 #include "scenarios/src/triage.h"
+#include "sim/history.h"
 #include "sim/sched/interrupt.h"
 #include "sim/sched/run.h"
 
@@ -172,6 +173,7 @@ static void reuse_destroy(struct wt_scn_reuse *u)
 	wt_run_cache_destroy(u->run);
 	for (unsigned i = 0; i < WT_SCN_THREADS_MAX; i++)
 		wt_record_destroy(u->record[i]);
+	wt_history_destroy(u->history);
 	free(u);
 }
 

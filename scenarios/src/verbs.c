@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "scenarios/src/iter.h"
+#include "sim/history.h"
 #include "sim/ops.h"
 #include "sim/resolve.h"
 #include "sim/tree.h"
@@ -85,10 +86,13 @@ static int build_tree(const struct wt_scenario *s, struct wt_world *w,
 	return 0;
 }
 
-struct wt_world *wt_scn_world_build(const struct wt_scenario *s,
-				    uint64_t seed, uint64_t bugs,
-				    struct wt_scn_error *err)
+struct wt_world *wt_scn_world_build_from(const struct wt_scenario *s,
+					 uint64_t seed, uint64_t bugs,
+					 struct wt_history **spare,
+					 struct wt_scn_error *err)
 {
+	struct wt_history *h = spare ? *spare : NULL;
+
 	struct wt_scn_pos top = { 1, 1 };
 	struct wt_world_config cfg;
 	struct wt_world *w;
@@ -104,8 +108,11 @@ struct wt_world *wt_scn_world_build(const struct wt_scenario *s,
 		wt_scn_fail(err, s->file, top, "out of memory building the world");
 		return NULL;
 	}
-	/* the writer side: history (version 0 = this world), writer mutex */
-	if (wt_ops_init(w)) {
+	/* the writer side: history (version 0 = this world), writer mutex;
+	 * the spare is the world's now (or freed), whatever happens next */
+	if (spare)
+		*spare = NULL;
+	if (wt_ops_init_from(w, h)) {
 		wt_world_destroy(w);
 		wt_scn_fail(err, s->file, top, "out of memory building the world");
 		return NULL;
@@ -117,10 +124,27 @@ struct wt_world *wt_scn_world_build(const struct wt_scenario *s,
 	return w;
 }
 
+struct wt_world *wt_scn_world_build(const struct wt_scenario *s,
+				    uint64_t seed, uint64_t bugs,
+				    struct wt_scn_error *err)
+{
+	return wt_scn_world_build_from(s, seed, bugs, NULL, err);
+}
+
+void wt_scn_world_destroy_keep(struct wt_world *w, struct wt_history **spare)
+{
+	struct wt_history *h = wt_ops_fini_keep(w);
+
+	if (spare && !*spare)
+		*spare = h;
+	else
+		wt_history_destroy(h);
+	wt_world_destroy(w);
+}
+
 void wt_scn_world_destroy(struct wt_world *w)
 {
-	wt_ops_fini(w);
-	wt_world_destroy(w);
+	wt_scn_world_destroy_keep(w, NULL);
 }
 
 int wt_scn_resolve(struct wt_world *w, const char *path, struct path *out)
