@@ -296,7 +296,7 @@ void wt_scn_print_suites(FILE *f);
  */
 #define WT_SCN_TWIN_SUFFIX	".undirected"
 #define WT_SCN_TWIN_ITERATIONS	200
-#define WT_SCN_TWIN_NIGHTLY	2000
+#define WT_SCN_TWIN_NIGHTLY	4000
 
 /* Make s, a directed scenario just loaded, its own twin.  0, or -1 with
  * err set (s is not directed). */
