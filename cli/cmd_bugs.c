@@ -104,10 +104,12 @@ int wt_cmd_bugs(int argc, char **argv)
  *           without the bug, which the oracle and the safety checks must
  *           all pass, then K runs (--policy-seeds, run seeds derived from
  *           S) with it, each until its first failing iteration or
- *           --undirected-cap (0: skip; --pct-cap is the older name) runs
- *           out -- how hard the race is to find when nobody says where it
- *           is.  Iterations and seconds to first detection are the
- *           median over the runs that found it.  The last line gives the
+ *           --undirected-cap (0: skip; --pct-cap is the older name) of
+ *           this thread's CPU time -- or --policy-iters --
+ *           runs out: how hard the race is to find when nobody says
+ *           where it is.  Iterations and CPU seconds to first detection
+ *           are the median over the runs that found it (CPU time, not
+ *           wall time: the figures do not depend on the machine's load).  The last line gives the
  *           median over the bugs both found of the ratio of PCT's
  *           iterations to explore's;
  *   stress  the bug's plain uninjected load (scenarios/zoo/stress/) in
@@ -129,7 +131,8 @@ struct bench_opts {
 	unsigned policy_seeds;
 	unsigned policies;	/* bit k: measure bp_names[k] */
 	double sim_cap_s;
-	double pct_cap_s;	/* each undirected policy's cap */
+	double pct_cap_s;	/* each undirected policy's cap, CPU s */
+	uint64_t policy_iters;	/* and its iteration cap (0: none) */
 	double stress_cap_s;
 	double stress_clean_s;
 	FILE *null;
@@ -360,12 +363,30 @@ static struct wt_scenario *bench_undirected(const struct wt_scenario *s)
 	return u;
 }
 
-/* The bug's check fired in r (the runner's stop predicate). */
+/* The CPU time of this thread: an undirected search is capped and
+ * timed in it ("10 s of one core"), so the figures do not depend on how
+ * many other processes share the machine. */
+static double bench_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+struct bench_stop_arg {
+	const struct wt_zoo_bug *bug;
+	double cpu0, cap_s;
+};
+
+/* The runner's stop predicate: the bug's check fired in r, or the CPU
+ * cap ran out. */
 static bool bench_stop(const struct wt_scn_result *r, void *arg)
 {
+	const struct bench_stop_arg *a = arg;
 	struct detection d = { .run = true };
 
-	return bench_fired(arg, r, &d);
+	return bench_fired(a->bug, r, &d) || bench_cpu() - a->cpu0 >= a->cap_s;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -432,14 +453,17 @@ static void bench_policy(struct bench_row *row, const struct wt_scenario *s,
 	for (unsigned j = 0; j < bo->policy_seeds; j++) {
 		struct detection d = { .run = true };
 		uint64_t seed = wt_scn_night_seed(bo->seed ^ 0xe4b1, j);
+		struct bench_stop_arg sa = { .bug = row->bug,
+					     .cpu0 = bench_cpu(),
+					     .cap_s = bo->pct_cap_s };
 		bool hit;
 
 		bench_opts_init(&o, bo, seed, 1ull << row->bug->id,
 				row->bug->name, -1);
-		o.iterations = 0;
-		o.duration_ns = (uint64_t)(bo->pct_cap_s * 1e9);
+		o.iterations = bo->policy_iters ? bo->policy_iters : UINT64_MAX;
+		o.duration_ns = 0;
 		o.stop = bench_stop;
-		o.stop_arg = (void *)row->bug;
+		o.stop_arg = &sa;
 		o.keep_failures = 64;	/* other failures may come first */
 		if (wt_scn_run(u, &o, &r)) {
 			wt_scn_result_free(&r);
@@ -455,11 +479,11 @@ static void bench_policy(struct bench_row *row, const struct wt_scenario *s,
 			if (!bp->found)
 				bp->det.seed = seed;
 			iters[bp->found] = (double)r.iterations;
-			secs[bp->found] = r.duration_s;
+			secs[bp->found] = bench_cpu() - sa.cpu0;
 			bp->found++;
 		} else if (!bp->found) {	/* what was spent before the cap */
 			bp->det.iterations += r.iterations;
-			bp->det.seconds += r.duration_s;
+			bp->det.seconds += bench_cpu() - sa.cpu0;
 		}
 		wt_scn_result_free(&r);
 	}
@@ -780,14 +804,15 @@ static int bench_duration(const char *v, double *s)
 enum {
 	OPT_SEED = 1, OPT_SEEDS, OPT_SIM_CAP, OPT_PCT_CAP, OPT_STRESS_CAP,
 	OPT_STRESS_CLEAN, OPT_JSON, OPT_UNDIRECTED_CAP, OPT_POLICY_SEEDS,
-	OPT_POLICIES,
+	OPT_POLICIES, OPT_POLICY_ITERATIONS,
 };
 
 const struct wt_opt wt_opts_zoo_bench[] = {
 	WT_OPT("seed", OPT_SEED, 's', "S", "the first seed of the search (default 0x5eed)"),
 	WT_OPT("seeds", OPT_SEEDS, 0, "N", "seeds per bug and backend (default 20)"),
 	WT_OPT("sim-cap", OPT_SIM_CAP, 0, "T", "time cap of one sim search (default 10s)"),
-	WT_OPT("undirected-cap", OPT_UNDIRECTED_CAP, 0, "T", "time cap of one search of each undirected policy; 0: none (default 10s)"),
+	WT_OPT("undirected-cap", OPT_UNDIRECTED_CAP, 0, "T", "CPU-time cap of one search of each undirected policy; 0: none (default 10s)"),
+	WT_OPT("policy-iters", OPT_POLICY_ITERATIONS, 0, "N", "also cap each of those searches at N iterations (default: no cap)"),
 	WT_OPT("pct-cap", OPT_PCT_CAP, 0, "T", "the older name of --undirected-cap"),
 	WT_OPT("policy-seeds", OPT_POLICY_SEEDS, 0, "K", "runs (run seeds) per bug and undirected policy, 1 to 64 (default 1)"),
 	WT_OPT("policies", OPT_POLICIES, 0, "LIST", "the undirected policies measured (default random,pct,pos,explore)"),
@@ -854,6 +879,12 @@ static int bench_option(int id, const char *v, struct bench_opts *bo,
 		break;
 	case OPT_POLICIES:
 		return bench_policies(v, &bo->policies);
+	case OPT_POLICY_ITERATIONS:
+		if (wt_scn_parse_seed(v, &x) || !x)
+			return wt_usage_error("zoo-bench: bad "
+					      "--policy-iters '%s'", v);
+		bo->policy_iters = x;
+		break;
 	case OPT_STRESS_CAP:
 		return bench_duration(v, &bo->stress_cap_s);
 	case OPT_STRESS_CLEAN:
@@ -924,8 +955,10 @@ int wt_cmd_zoo_bench(int argc, char **argv)
 			if (all[i].scenario)
 				sel[nsel++] = &all[i];
 	printf("walktorture: zoo-bench seed=%#" PRIx64 " seeds=%u sim_cap=%.1fs "
-	       "undirected_cap=%.1fs policy_seeds=%u stress_cap=%.1fs bugs=%u\n",
-	       bo.seed, bo.seeds, bo.sim_cap_s, bo.pct_cap_s, bo.policy_seeds,
+	       "undirected_cap=%.1fs(cpu) policy_iters=%" PRIu64
+	       " policy_seeds=%u stress_cap=%.1fs bugs=%u\n",
+	       bo.seed, bo.seeds, bo.sim_cap_s, bo.pct_cap_s, bo.policy_iters,
+	       bo.policy_seeds,
 	       bo.stress_cap_s, nsel);
 	for (unsigned i = 0; i < nsel; i++) {
 		struct bench_row *row = &rows[i];

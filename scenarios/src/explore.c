@@ -252,7 +252,7 @@ static void keep(struct wt_explore *ex, const struct wt_preempt *p,
 		 const uint64_t *fresh, unsigned nfresh)
 {
 	struct entry *e = victim(ex);
-	size_t stride;
+	size_t stride, nconf;
 
 	if (!e->ev)
 		e->ev = calloc(WT_EXPLORE_EVENTS, sizeof(*e->ev));
@@ -260,13 +260,33 @@ static void keep(struct wt_explore *ex, const struct wt_preempt *p,
 	memcpy(e->p, p, np * sizeof(*p));
 	e->nev = 0;
 	e->picks = 0;
-	/* an even sample of the run's arrivals */
-	stride = res->nevents / WT_EXPLORE_EVENTS + 1;
-	for (size_t i = 0; e->ev && i < res->nevents &&
-	     e->nev < WT_EXPLORE_EVENTS; i += stride)
-		e->ev[e->nev++] = res->events[i];
+	/* an even sample of the run's conflicting arrivals (all of them
+	 * when none conflicts) */
+	nconf = 0;
+	for (size_t i = 0; i < res->nevents; i++)
+		nconf += res->events[i].conflict;
+	stride = (nconf ? nconf : res->nevents) / WT_EXPLORE_EVENTS + 1;
+	for (size_t i = 0, k = 0; e->ev && i < res->nevents &&
+	     e->nev < WT_EXPLORE_EVENTS; i++) {
+		if (nconf && !res->events[i].conflict)
+			continue;
+		if (k++ % stride == 0)
+			e->ev[e->nev++] = res->events[i];
+	}
 	e->nrare = nfresh < RARE_MAX ? nfresh : RARE_MAX;
 	memcpy(e->rare, fresh, e->nrare * sizeof(*fresh));
+}
+
+/*
+ * Does a new item of h's kind make the iteration worth keeping?  Not an
+ * adjacency: almost any reordering makes a new one (about 60% of the
+ * iterations added one), so a corpus kept for them is a corpus of
+ * noise, and the power schedule, which favours entries with rare items,
+ * spends its picks on them.  Adjacencies are still counted.
+ */
+static bool novel_kind(uint64_t h)
+{
+	return wt_run_feedback_kind(h) != WT_FB_ADJACENT;
 }
 
 unsigned wt_explore_feed(struct wt_explore *ex, const struct wt_preempt *p,
@@ -280,7 +300,7 @@ unsigned wt_explore_feed(struct wt_explore *ex, const struct wt_preempt *p,
 		uint64_t h = i < res->nfeedback ? res->feedback[i]
 						: extra[i - res->nfeedback];
 
-		if (!item_see(ex, h))
+		if (!item_see(ex, h) || !novel_kind(h))
 			continue;
 		if (nnew < RARE_MAX)	/* the first few it found */
 			fresh[nnew] = h;

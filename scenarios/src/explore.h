@@ -11,7 +11,10 @@
  * performed right after another thread's (point, thread)), and the
  * runner adds each thread's exit paths.  Items are hashes of point ids,
  * path ids and thread indexes: never addresses.  An iteration that adds
- * an item never seen in this scenario's run goes into the corpus.
+ * a reads-from pair or an exit path never seen in this scenario's run
+ * goes into the corpus; adjacencies are counted but keep nothing (almost
+ * every reordering makes a new one: as novelty they filled the corpus
+ * with noise and diluted the power schedule).
  *
  * Corpus entries are schedules: an ordered list of at most
  * WT_EXPLORE_MAX_PREEMPTS preemption points (sim/sched/run.h, struct
@@ -26,7 +29,9 @@
  * power schedule, mutated one to three times by insert (a point drawn
  * from the entry's arrivals, at a random place in the list), delete,
  * swap (two neighbours exchange places) or negate (a demotion becomes a
- * promotion or back).  Power schedule: an entry's weight is inversely
+ * promotion or back).  New points are drawn from the entry run's
+ * conflicting arrivals (struct wt_run_event): a preemption before an
+ * operation no other thread's touches changes no partial order.  Power schedule: an entry's weight is inversely
  * proportional to how often the rarest item it found has been seen
  * since, and decays with the times it was picked -- rare pairs get the
  * mutations.

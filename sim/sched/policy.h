@@ -91,19 +91,29 @@ struct wt_sim {
 	unsigned pins;			/* preemption points fired so far */
 	/* feedback (pos.c): the last writer of each object, the run's
 	 * items, the last operation performed */
-	struct wt_sim_writer *writers;	/* open addressing, WT_SIM_WRITERS */
-	unsigned nwriters;
-	uint64_t *items;		/* set, WT_SIM_ITEMS slots (0: empty) */
+	struct wt_sim_writer *writers;	/* open addressing, wcap slots */
+	unsigned nwriters, wcap;
+	uint64_t *items;		/* set, icap slots (0: empty) */
+	unsigned icap;
+	const void **ev_obj;		/* the object of out->events[i] */
+	size_t evcap;			/* out->events and ev_obj */
+	size_t fbcap;			/* out->feedback */
 	int last_thread;		/* -1: none yet */
 	uint32_t last_point;
 };
 
+/* An object the run's operations touched. */
 struct wt_sim_writer {
 	const void *obj;		/* NULL: empty slot */
+	bool written;			/* thread, point: its last write */
 	uint32_t thread;
 	uint32_t point;
+	uint32_t writers;		/* threads that wrote it (bit i) */
+	uint32_t accessors;		/* threads that read or wrote it */
 };
 
+/* The tables start small and double up to these: a run of a few
+ * hundred operations must not pay for page faults on the largest. */
 #define WT_SIM_WRITERS	8192		/* objects tracked per run */
 #define WT_SIM_ITEMS	(2 * WT_RUN_FEEDBACK_MAX)
 

@@ -40,10 +40,16 @@
  *   adjacency: the operation at P of thread B was performed right after
  *     thread A's at Q, A != B: (Q, A, P, B);
  * and the first WT_RUN_EVENTS_MAX arrivals (thread, point, nth), from
- * which the explorer draws new preemption points.  The last writer of an
- * object is kept in a table of WT_SIM_WRITERS objects; once it is full
- * new objects are not tracked (which ones depends on the order of first
- * writes, not on addresses).  No random number is drawn for feedback.
+ * which the explorer draws new preemption points, each marked at the
+ * end of the run when its operation conflicts: its object was written
+ * by another thread, or it writes one another thread touched (only
+ * there can a preemption change what somebody reads).  The last writer
+ * of an object and the threads that wrote and touched it are kept in a
+ * table of at most WT_SIM_WRITERS objects; once it is full new objects
+ * are not tracked (which ones depends on the order of first accesses,
+ * not on addresses).  The tables and arrays start small and double, so
+ * a short run does not pay for the largest.  No random number is drawn
+ * for feedback.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -63,27 +69,67 @@ static uint64_t pos_draw(struct wt_sim *s)
 
 int wt_pos_init(struct wt_sim *s, struct wt_run_result *out)
 {
+	(void)out;
 	s->last_thread = -1;
 	if (s->cfg->policy == WT_POLICY_POS)
 		for (unsigned i = 0; i < s->n; i++)
 			s->f[i].prio = pos_draw(s);
 	if (!s->cfg->feedback)
 		return 0;
-	s->writers = calloc(WT_SIM_WRITERS, sizeof(*s->writers));
-	s->items = calloc(WT_SIM_ITEMS, sizeof(*s->items));
-	out->feedback = calloc(WT_RUN_FEEDBACK_MAX, sizeof(*out->feedback));
-	out->events = calloc(WT_RUN_EVENTS_MAX, sizeof(*out->events));
-	if (!s->writers || !s->items || !out->feedback || !out->events)
+	/* Small first: the tables double as the run grows (grow_*). */
+	s->wcap = 256;
+	s->icap = 512;
+	s->writers = calloc(s->wcap, sizeof(*s->writers));
+	s->items = calloc(s->icap, sizeof(*s->items));
+	if (!s->writers || !s->items)
 		return -1;
 	return 0;
 }
 
+static struct wt_sim_writer *writer_slot(struct wt_sim *s, const void *obj)
+{
+	uintptr_t a = (uintptr_t)obj;
+	size_t i = (size_t)wt_splitmix64_mix(a) & (s->wcap - 1);
+
+	/* Never full: inserts stop at half the size (grow_writers). */
+	while (s->writers[i].obj && s->writers[i].obj != obj)
+		i = (i + 1) & (s->wcap - 1);
+	return &s->writers[i];
+}
+
+/* The conflict flag of every recorded arrival (struct wt_run_event). */
+static void mark_conflicts(struct wt_sim *s)
+{
+	struct wt_run_result *out = s->out;
+
+	for (size_t i = 0; i < out->nevents; i++) {
+		struct wt_run_event *ev = &out->events[i];
+		const struct wt_point *p = wt_point_by_id(ev->point);
+		const struct wt_sim_writer *w;
+		uint32_t others = ~(1u << ev->thread);
+		enum wt_access a;
+
+		if (!s->ev_obj[i] || !p)
+			continue;
+		a = wt_point_kind_access(p->kind);
+		w = writer_slot(s, s->ev_obj[i]);
+		if (a == WT_ACC_NONE || !w->obj)
+			continue;
+		ev->conflict = (w->writers & others) ||
+			       ((a & WT_ACC_WRITE) && (w->accessors & others));
+	}
+}
+
 void wt_pos_fini(struct wt_sim *s)
 {
+	if (s->writers && s->ev_obj && s->out)
+		mark_conflicts(s);
 	free(s->writers);
 	free(s->items);
+	free(s->ev_obj);
 	s->writers = NULL;
 	s->items = NULL;
+	s->ev_obj = NULL;
 }
 
 /* ---- feedback ---- */
@@ -95,34 +141,116 @@ uint64_t wt_run_feedback_item(enum wt_feedback_kind kind, uint32_t q,
 
 	h = wt_splitmix64_mix(h ^ ((uint64_t)q << 32 | w));
 	h = wt_splitmix64_mix(h ^ ((uint64_t)p << 32 | r));
-	return h ? h : 1;
+	return (h & ~3ull) | (kind & 3);
+}
+
+/* Double a power-of-two open-addressed table, re-inserting by key.
+ * The slot a key lands in changes; nothing depends on it. */
+static int grow_items(struct wt_sim *s)
+{
+	unsigned ncap = s->icap * 2;
+	uint64_t *n = calloc(ncap, sizeof(*n));
+
+	if (!n)
+		return -1;
+	for (unsigned i = 0; i < s->icap; i++) {
+		size_t j;
+
+		if (!s->items[i])
+			continue;
+		j = s->items[i] & (ncap - 1);
+		while (n[j])
+			j = (j + 1) & (ncap - 1);
+		n[j] = s->items[i];
+	}
+	free(s->items);
+	s->items = n;
+	s->icap = ncap;
+	return 0;
+}
+
+static int grow_writers(struct wt_sim *s)
+{
+	struct wt_sim_writer *old = s->writers;
+	unsigned ocap = s->wcap;
+
+	s->writers = calloc(ocap * 2, sizeof(*s->writers));
+	if (!s->writers) {
+		s->writers = old;
+		return -1;
+	}
+	s->wcap = ocap * 2;
+	for (unsigned i = 0; i < ocap; i++)
+		if (old[i].obj)
+			*writer_slot(s, old[i].obj) = old[i];
+	free(old);
+	return 0;
+}
+
+/* Make room for one more element of an array that doubles up to max. */
+static int grow_array(void **v, size_t *cap, size_t n, size_t max,
+		      size_t size)
+{
+	size_t ncap;
+	void *nv;
+
+	if (n < *cap)
+		return 0;
+	if (*cap >= max)
+		return -1;
+	ncap = *cap ? *cap * 2 : 256;
+	if (ncap > max)
+		ncap = max;
+	nv = realloc(*v, ncap * size);
+	if (!nv)
+		return -1;
+	*v = nv;
+	*cap = ncap;
+	return 0;
 }
 
 static void add_item(struct wt_sim *s, uint64_t h)
 {
 	struct wt_run_result *out = s->out;
-	size_t i = h & (WT_SIM_ITEMS - 1);
+	size_t i;
 
 	if (out->nfeedback >= WT_RUN_FEEDBACK_MAX)
 		return;
+	if (out->nfeedback * 2 >= s->icap && grow_items(s))
+		return;
+	i = h & (s->icap - 1);
 	while (s->items[i]) {
 		if (s->items[i] == h)
 			return;
-		i = (i + 1) & (WT_SIM_ITEMS - 1);
+		i = (i + 1) & (s->icap - 1);
 	}
+	if (grow_array((void **)&out->feedback, &s->fbcap, out->nfeedback,
+		       WT_RUN_FEEDBACK_MAX, sizeof(*out->feedback)))
+		return;
 	s->items[i] = h;
 	out->feedback[out->nfeedback++] = h;
 }
 
-static struct wt_sim_writer *writer_slot(struct wt_sim *s, const void *obj)
+/* obj's entry, made when there is room (NULL: not tracked). */
+static struct wt_sim_writer *object(struct wt_sim *s, const void *obj)
 {
-	uintptr_t a = (uintptr_t)obj;
-	size_t i = (size_t)wt_splitmix64_mix(a) & (WT_SIM_WRITERS - 1);
+	struct wt_sim_writer *w;
 
-	/* Never full: inserts stop one short of the size. */
-	while (s->writers[i].obj && s->writers[i].obj != obj)
-		i = (i + 1) & (WT_SIM_WRITERS - 1);
-	return &s->writers[i];
+	if (!obj)
+		return NULL;
+	w = writer_slot(s, obj);
+	if (w->obj)
+		return w;
+	if (s->nwriters + 1 >= WT_SIM_WRITERS)
+		return NULL;
+	if ((s->nwriters + 1) * 2 > s->wcap) {
+		if (grow_writers(s))
+			return NULL;
+		w = writer_slot(s, obj);
+	}
+	s->nwriters++;
+	w->obj = obj;
+	return w;
 }
 
 static void feedback_op(struct wt_sim *s, struct wt_fiber *f,
@@ -137,19 +265,15 @@ static void feedback_op(struct wt_sim *s, struct wt_fiber *f,
 				      (uint32_t)s->last_thread, pid, me));
 	s->last_thread = (int)me;
 	s->last_point = pid;
-	if (!obj || a == WT_ACC_NONE)
+	if (a == WT_ACC_NONE || !(w = object(s, obj)))
 		return;
-	w = writer_slot(s, obj);
-	if ((a & WT_ACC_READ) && w->obj && w->thread != me)
+	w->accessors |= 1u << me;
+	if ((a & WT_ACC_READ) && w->written && w->thread != me)
 		add_item(s, wt_run_feedback_item(WT_FB_READS_FROM, w->point, w->thread, pid, me));
 	if (!(a & WT_ACC_WRITE))
 		return;
-	if (!w->obj) {
-		if (s->nwriters + 1 >= WT_SIM_WRITERS)
-			return;
-		s->nwriters++;
-		w->obj = obj;
-	}
+	w->written = true;
+	w->writers |= 1u << me;
 	w->thread = me;
 	w->point = pid;
 }
@@ -216,7 +340,14 @@ void wt_pos_arrive(struct wt_sim *s, struct wt_fiber *f,
 		preempt_points(s, f, p);
 	if (s->cfg->feedback && out->nevents < WT_RUN_EVENTS_MAX) {
 		uint32_t id = wt_point_id(p);
+		size_t cap = s->evcap;
 
+		if (grow_array((void **)&out->events, &cap, out->nevents,
+			       WT_RUN_EVENTS_MAX, sizeof(*out->events)) ||
+		    grow_array((void **)&s->ev_obj, &s->evcap, out->nevents,
+			       WT_RUN_EVENTS_MAX, sizeof(*s->ev_obj)))
+			return;
+		s->ev_obj[out->nevents] = obj;
 		out->events[out->nevents++] = (struct wt_run_event){
 			.thread = f->t->id, .point = id,
 			.nth = f->t->hits ? (uint32_t)f->t->hits[id] : 0,

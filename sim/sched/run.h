@@ -72,11 +72,16 @@ struct wt_preempt {
 	bool promote;
 };
 
-/* One arrival, as the explorer's mutations pick them (cfg.feedback). */
+/* One arrival, as the explorer's mutations pick them (cfg.feedback).
+ * conflict: the operation the thread stopped before there touched an
+ * object that another thread of the run wrote, or wrote one another
+ * thread touched -- where a preemption can change what is read (known
+ * at the end of the run). */
 struct wt_run_event {
 	uint32_t thread;
 	uint32_t point;
 	uint32_t nth;
+	bool conflict;
 };
 
 /* The kinds of feedback item (sim/sched/pos.c says what each is). */
@@ -86,9 +91,14 @@ enum wt_feedback_kind {
 	WT_FB_PATH = 3,		/* the scenario runner's: thread, exit path */
 };
 
-/* An item: a hash of its kind, points and threads (never 0). */
+/* An item: a hash of its points and threads, with the kind in its low
+ * two bits (so never 0; wt_run_feedback_kind gives it back). */
 uint64_t wt_run_feedback_item(enum wt_feedback_kind kind, uint32_t q,
 			      uint32_t w, uint32_t p, uint32_t r);
+static inline enum wt_feedback_kind wt_run_feedback_kind(uint64_t item)
+{
+	return (enum wt_feedback_kind)(item & 3);
+}
 
 #define WT_RUN_FEEDBACK_MAX	8192	/* distinct feedback items per run */
 #define WT_RUN_EVENTS_MAX	4096	/* arrivals kept per run */
