@@ -63,7 +63,7 @@ const struct wt_opt wt_opts_fuzz[] = {
 	WT_OPT("first", OPT_FIRST, 0, "J", "start at workload J of the seed (default 0)"),
 	WT_OPT("iterations", WT_OPT_ITERATIONS, 'n', "N", "iterations per workload (default 20)"),
 	WT_OPT("threads", OPT_THREADS, 't', "N", "threads per workload, 2 to 8 (default: drawn, 2 to 4)"),
-	WT_OPT("policy", OPT_POLICY, 0, "P", "the schedule policy: mix (default: PCT 3 in 4, else random), pct, random"),
+	WT_OPT("policy", OPT_POLICY, 0, "P", "the schedule policy: mix (default: PCT 3 in 4, else random), pct, random, pos, explore"),
 	WT_OPT_ENTRY_BUG,
 	WT_OPT_ENTRY_MEMORY,
 	WT_OPT("out", OPT_OUT, 'o', "DIR", "where a failing workload's scenario file goes (default .)"),
@@ -109,9 +109,14 @@ static int option(int id, const char *v, struct wt_fuzz_opts *o,
 			o->gen.policy = WT_SCN_PCT;
 		else if (!strcmp(v, "random"))
 			o->gen.policy = WT_SCN_RANDOM;
+		else if (!strcmp(v, "pos"))
+			o->gen.policy = WT_SCN_POS;
+		else if (!strcmp(v, "explore"))
+			o->gen.policy = WT_SCN_EXPLORE;
 		else
 			return wt_usage_error("fuzz: unknown policy '%s' (valid: "
-					      "mix, pct, random)", v), -1;
+					      "mix, pct, random, pos, explore)",
+					      v), -1;
 		return 0;
 	case OPT_OUT:
 		o->dir = v;

@@ -953,9 +953,15 @@ char *wt_gen_workload(uint64_t gseed, const struct wt_gen_config *c,
 		  mb, db);
 	sb_printf(&out, "tree: |\n%s", g->tree.p ? g->tree.p : "  mkdir /a\n");
 	sb_printf(&out, "threads:\n%s", th.p ? th.p : "");
+	/* pos and explore only when asked for (--policy): the drawn
+	 * depth and switch_p are still drawn, so the rest of workload j is
+	 * the same under every policy */
 	if (policy == WT_SCN_PCT)
 		sb_printf(&out, "policy: pct\nsched: { pct_depth: %u, "
 			  "pct_steps: auto }\n", depth);
+	else if (policy == WT_SCN_POS || policy == WT_SCN_EXPLORE)
+		sb_printf(&out, "policy: %s\n", policy == WT_SCN_POS ?
+			  "pos" : "explore");
 	else
 		sb_printf(&out, "policy: random\nsched: { switch_p: %g }\n",
 			  switch_p);

@@ -24,7 +24,7 @@
  *     O_EXCL, O_DIRECTORY), openat2 with resolve flags, parentat and
  *     mountpoint, on paths biased toward the writers' operands;
  *   - the policy: PCT (depth 2 to 4, k calibrated: `pct_steps: auto')
- *     or random (switch_p drawn).
+ *     or random (switch_p drawn); POS or explore when asked for.
  * The only expectation is `oracle clean': the oracle and the safety
  * checks judge every walk.  Nothing about any particular race is known
  * to the generator: no schedule, no point, no exit path.
@@ -42,7 +42,8 @@
 
 struct wt_gen_config {
 	unsigned threads;	/* 2..WT_GEN_THREADS_MAX; 0: drawn (2 to 4) */
-	int policy;		/* -1: drawn; else WT_SCN_RANDOM or WT_SCN_PCT */
+	int policy;		/* -1: drawn (PCT or random); else WT_SCN_RANDOM,
+				 * _PCT, _POS or _EXPLORE */
 	uint64_t iterations;	/* the workload's budget; 0: WT_GEN_ITERATIONS */
 };
 
