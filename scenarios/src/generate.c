@@ -68,6 +68,7 @@ struct gen {
 
 /* --- text --- */
 
+__attribute__((format(printf, 2, 0)))
 static void sb_vprintf(struct sbuf *b, const char *fmt, va_list ap)
 {
 	va_list aq;
