@@ -52,7 +52,7 @@ enum {
 #define WT_OPT_ENTRY_BUG \
 	WT_OPT("bug", WT_OPT_BUG, 'b', "NAME", "switch a zoo bug on (walktorture bugs lists them)")
 #define WT_OPT_ENTRY_MEMORY \
-	WT_OPT("memory", WT_OPT_MEMORY, 0, "sc|tso", "the sim's memory model for every scenario (overrides memory:)")
+	WT_OPT("memory", WT_OPT_MEMORY, 0, "sc|tso|pso", "the sim's memory model for every scenario (overrides memory:)")
 #define WT_OPT_ENTRY_POLICY \
 	WT_OPT("policy", WT_OPT_POLICY, 0, "P", "random, pct, pos or explore for every scenario without a schedule")
 #define WT_OPT_ENTRIES_SCN \
@@ -77,7 +77,7 @@ struct wt_scn_opts;
 int wt_cli_scn_option(int id, const char *v, struct wt_scn_opts *o,
 		      _Bool *seed_set);
 void wt_cli_scn_defaults(struct wt_scn_opts *o);
-/* --memory sc|tso into o->memory: 0, or -1 (reported). */
+/* --memory sc|tso|pso into o->memory: 0, or -1 (reported). */
 int wt_cli_memory_parse(const char *v, struct wt_scn_opts *o);
 /* An unknown bug name: the message, a suggestion and every name. */
 void wt_cli_unknown_bug(const char *cmd, const char *name);

@@ -217,7 +217,7 @@ static int from_results(const char *arg, struct words *w)
 	if (bug && !words_have(w, "--bug") &&
 	    (words_add(w, "--bug", 5) || words_add(w, bug, strlen(bug))))
 		goto out;
-	if (m && (!strcmp(m, "sc") || !strcmp(m, "tso")) &&
+	if (m && (!strcmp(m, "sc") || !strcmp(m, "tso") || !strcmp(m, "pso")) &&
 	    !words_have(w, "--memory") &&
 	    (words_add(w, "--memory", 8) || words_add(w, m, strlen(m))))
 		goto out;

@@ -151,8 +151,10 @@ int wt_cli_memory_parse(const char *v, struct wt_scn_opts *o)
 		o->memory = WT_SCN_SC;
 	else if (!strcmp(v, "tso"))
 		o->memory = WT_SCN_TSO;
+	else if (!strcmp(v, "pso"))
+		o->memory = WT_SCN_PSO;
 	else {
-		wt_usage_error("unknown memory model '%s' (valid: sc, tso)", v);
+		wt_usage_error("unknown memory model '%s' (valid: sc, tso, pso)", v);
 		return -1;
 	}
 	return 0;
@@ -279,8 +281,9 @@ int wt_cmd_run(int argc, char **argv)
 		wt_usage_error("run: --iterations and --duration exclude each other");
 		goto out;
 	}
-	if (o.memory == WT_SCN_TSO && o.mode == WT_SCN_STRESS) {
-		wt_usage_error("run: --memory tso is the sim backend's; stress "
+	if ((o.memory == WT_SCN_TSO || o.memory == WT_SCN_PSO) &&
+	    o.mode == WT_SCN_STRESS) {
+		wt_usage_error("run: --memory tso/pso is the sim backend's; stress "
 			       "runs on the machine's memory");
 		goto out;
 	}

@@ -400,6 +400,27 @@ const char *step_into(struct nameidata *nd, int flags, struct dentry *dentry)
 		if (!inode)
 			return ERR_PTR(-ENOENT);
 	} else {
+		/*
+		 * REF mode has no d_seq to catch a positive type read with a
+		 * NULL inode: only the publication order does (d_inode, then
+		 * the type by a release store, read back in the other order).
+		 * The kernel would go on with a NULL nd->inode and oops; the
+		 * model reports it.  Seen under memory=pso with zoo
+		 * WT_BUG_TYPE_BEFORE_INODE.
+		 */
+		if (!inode && !d_is_negative_flags(dflags)) {
+			wt_violation(WT_CHECK_INVARIANT, NULL, path.dentry,
+				     "REF-walk read dentry %llu positive (d_flags "
+				     "%#x) with no inode: the type was published "
+				     "before d_inode",
+				     (unsigned long long)path.dentry->wt.id, dflags);
+			/* as handle_mounts' failure: the mount's reference
+			 * is ours only when the step crossed onto another */
+			dput(path.dentry);
+			if (path.mnt != nd->path.mnt)
+				mntput(path.mnt);
+			return ERR_PTR(-ENOENT);
+		}
 		/* path's references take over from those on the old place */
 		path_put_step(&nd->path, path.mnt);
 	}

@@ -139,11 +139,13 @@ void wt_record_print(const struct wt_record *r, FILE *f)
  */
 static struct inode *recorded_inode(const struct dentry *dentry)
 {
-	unsigned flags = __atomic_load_n(&dentry->d_flags, __ATOMIC_ACQUIRE);
+	/* in the walker's own view of memory (memory=tso/pso: its store
+	 * buffer's), with no injection point: what the walk itself could see */
+	unsigned flags = wt_load_order(&dentry->d_flags, __ATOMIC_ACQUIRE);
 
 	if (d_is_negative_flags(flags))
 		return NULL;
-	return __atomic_load_n(&dentry->d_inode, __ATOMIC_RELAXED);
+	return wt_load_order(&dentry->d_inode, __ATOMIC_RELAXED);
 }
 
 struct wt_ident wt_ident_of(struct vfsmount *mnt, struct dentry *dentry,

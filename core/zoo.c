@@ -311,6 +311,23 @@ static const struct wt_zoo_bug zoo[] = {
 		.fires = "sync_umount",
 		.stress = NULL,
 	},
+	/* issue 23: publication orders only memory=pso can break */
+	{
+		.id = WT_BUG_TYPE_BEFORE_INODE,
+		.name = "type_before_inode",
+		.description = "d_instantiate stores the dentry's type in "
+			"d_flags with a plain store instead of a release store "
+			"after d_inode: under partial store order the type can "
+			"reach memory first, and a REF-walk that holds the "
+			"(negative, cached) dentry reads it positive with a "
+			"NULL inode",
+		.reference = "Linux commit 4bf46a272647 (VFS: Impose ordering "
+			"on accesses of d_inode and d_flags, 2015): "
+			"__d_set_inode_and_type and d_flags_negative readers",
+		.scenario = "zoo/type_before_inode.yaml",
+		.fires = "invariant",
+		.stress = NULL,
+	},
 };
 
 #define ZOO_N (sizeof(zoo) / sizeof(zoo[0]))

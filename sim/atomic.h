@@ -22,12 +22,14 @@
  *
  *	wt_store, wt_store_step, WRITE_ONCE	buffered store
  *	smp_store_release			buffered store (x86 release:
- *						the FIFO orders it)
+ *						the FIFO orders it; pso: an
+ *						smp_wmb() before it)
  *	wt_load, READ_ONCE, smp_load_acquire	own buffer first, else memory
  *	smp_mb					drains the buffer
  *	wt_atomic_* (read-modify-writes)	drain first (x86 locked ops)
  *	smp_rmb, smp_wmb			nothing: x86 keeps load->load
- *						and store->store order
+ *						and store->store order (pso:
+ *						smp_wmb starts a new epoch)
  *	barrier, wt_counter_inc			nothing (compiler barrier;
  *						statistics, never an order)
  *
@@ -117,6 +119,8 @@ static inline void wt_access(const struct wt_obj *o, const struct wt_point *p,
 	WT_TSO_SIZE_OK(pp);						\
 	if (wt_tso_on()) {						\
 		wt_unqual_typeof(*pp) tt = vv;				\
+		if ((order) == __ATOMIC_RELEASE)			\
+			wt_tso_wmb_slow();				\
 		wt_tso_store(pp, &tt, sizeof(tt));			\
 	} else {							\
 		__atomic_store_n(pp, vv, (order));			\
@@ -185,21 +189,39 @@ static inline void wt_access(const struct wt_obj *o, const struct wt_point *p,
 #if defined(WT_TSAN) && (defined(__x86_64__) || defined(__i386__))
 #define __wt_fence_mb()	__asm__ __volatile__("mfence" ::: "memory")
 #define smp_rmb()	__atomic_signal_fence(__ATOMIC_SEQ_CST)
-#define smp_wmb()	__atomic_signal_fence(__ATOMIC_SEQ_CST)
+#define __wt_fence_wmb()	__atomic_signal_fence(__ATOMIC_SEQ_CST)
 #else
 /* smp_mb: orders earlier loads and stores against later ones (store->load too). */
 #define __wt_fence_mb()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
 /* smp_rmb: orders loads against later loads. */
 #define smp_rmb()	__atomic_thread_fence(__ATOMIC_ACQUIRE)
 /* smp_wmb: orders stores against later stores. */
-#define smp_wmb()	__atomic_thread_fence(__ATOMIC_RELEASE)
+#define __wt_fence_wmb()	__atomic_thread_fence(__ATOMIC_RELEASE)
 #endif
+/* Under memory=pso a new store-buffer epoch: see sim/tso.h. */
+#define smp_wmb() do {							\
+	wt_tso_wmb();							\
+	__wt_fence_wmb();						\
+} while (0)
 #define smp_mb() do {							\
 	wt_tso_fence();							\
 	__wt_fence_mb();						\
 } while (0)
 /* Compiler-only barrier: keeps the compiler from merging or moving accesses. */
 #define barrier()	__atomic_signal_fence(__ATOMIC_SEQ_CST)
+
+/*
+ * A pointer publication (rcu_assign_pointer, sim/vfs/access.h): straight
+ * to memory with release order -- the sequentially consistent part of the
+ * model under sc and tso, as before pso existed -- except under pso, where
+ * the ordering it gives is the point: buffered behind a new epoch.
+ */
+#define wt_publish_release(p, v) do {					\
+	if (wt_tso_on() && wt_tso_partial_self())			\
+		wt_store_order((p), (v), __ATOMIC_RELEASE);		\
+	else								\
+		__atomic_store_n((p), (v), __ATOMIC_RELEASE);		\
+} while (0)
 
 /* x86: a plain load and a plain store (tso: the FIFO gives the order). */
 #define smp_load_acquire(p)	wt_load_order((p), __ATOMIC_ACQUIRE)

@@ -24,6 +24,7 @@ struct tso_entry {
 	uintptr_t addr;
 	uint8_t size;
 	uint8_t val[WORD_SIZE];
+	uint32_t epoch;			/* pso: the buffer's epoch when stored */
 };
 
 struct wt_tso_buf {
@@ -32,6 +33,9 @@ struct wt_tso_buf {
 	unsigned head;			/* oldest entry */
 	unsigned count;
 	bool direct;			/* see wt_tso_set_direct() */
+	/* pso: bumped by smp_wmb() and before a release store; an entry may
+	 * reach memory only when no older entry has a smaller epoch */
+	uint32_t epoch;
 	struct tso_entry e[WT_TSO_ENTRIES];
 };
 
@@ -46,6 +50,7 @@ struct tso_word {
 
 struct wt_tso {
 	unsigned nthreads;
+	bool partial;			/* pso: see wt_tso_set_partial() */
 	unsigned bits;			/* log2(nslots) */
 	size_t nslots;
 	uint64_t pending;		/* entries, all buffers */
@@ -241,6 +246,134 @@ static void buf_flush_oldest(struct wt_tso_buf *b)
 		word_settle(t, x);
 }
 
+/* ---- pso: entries that may leave out of order ---- */
+
+/*
+ * May entry i reach memory now?  TSO: only the oldest.  PSO: when no older
+ * entry is on the same word (stores to one location stay in order) and
+ * none is older than the last barrier before it (smp_wmb, or a release
+ * store's own implied one) -- epochs never decrease along the buffer, so
+ * that is: i's epoch is the oldest entry's.
+ */
+static bool entry_flushable(struct wt_tso_buf *b, unsigned i)
+{
+	const struct tso_entry *e = buf_at(b, i);
+
+	if (i == 0)
+		return true;
+	if (!b->tso->partial || e->epoch != buf_at(b, 0)->epoch)
+		return false;
+	for (unsigned j = 0; j < i; j++)
+		if (WORD_OF(buf_at(b, j)->addr) == WORD_OF(e->addr))
+			return false;
+	return true;
+}
+
+/* Entry i reaches memory; the younger ones close the gap. */
+static void buf_flush_entry(struct wt_tso_buf *b, unsigned i)
+{
+	struct tso_entry e = *buf_at(b, i);
+
+	assert(i < b->count);
+	assert(entry_flushable(b, i));
+	if (i == 0) {
+		buf_flush_oldest(b);
+		return;
+	}
+	/* Bounded by the buffer: shift entries 0..i-1 up by one, so that
+	 * entry i becomes the oldest, then flush it as the oldest. */
+	for (unsigned j = i; j > 0; j--)
+		*buf_at(b, j) = *buf_at(b, j - 1);
+	*buf_at(b, 0) = e;
+	buf_flush_oldest(b);
+}
+
+unsigned wt_tso_flushable(struct wt_tso_buf *b)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < b->count; i++)
+		n += entry_flushable(b, i);
+	return n;
+}
+
+int wt_tso_flushable_nth(struct wt_tso_buf *b, unsigned nth)
+{
+	for (unsigned i = 0; i < b->count; i++)
+		if (entry_flushable(b, i) && nth-- == 0)
+			return (int)i;
+	return -1;
+}
+
+bool wt_tso_flush_at(struct wt_tso_buf *b, unsigned i)
+{
+	if (i >= b->count || !entry_flushable(b, i))
+		return false;
+	buf_flush_entry(b, i);
+	return true;
+}
+
+bool wt_tso_must_precede(struct wt_tso_buf *b, unsigned k, unsigned i)
+{
+	const struct tso_entry *e = buf_at(b, k), *target = buf_at(b, i);
+
+	assert(k < i && i < b->count);
+	return !b->tso->partial || e->epoch < target->epoch ||
+	       WORD_OF(e->addr) == WORD_OF(target->addr);
+}
+
+unsigned wt_tso_flush_through(struct wt_tso_buf *b, unsigned i)
+{
+	const struct tso_entry *target;
+	uint32_t epoch;
+	uintptr_t word;
+	unsigned n = 0;
+
+	if (i >= b->count)
+		return 0;
+	target = buf_at(b, i);
+	epoch = target->epoch;
+	word = WORD_OF(target->addr);
+	/*
+	 * What must go first: every older entry with a smaller epoch or on
+	 * the same word (under tso, every older entry: the flushable test
+	 * says so).  That set is closed under "must go first", so flushing
+	 * it oldest first always flushes a flushable entry.  Bounded by i.
+	 */
+	for (unsigned j = 0; j < i; ) {
+		const struct tso_entry *e = buf_at(b, j);
+
+		if (!b->tso->partial || e->epoch < epoch ||
+		    WORD_OF(e->addr) == word) {
+			buf_flush_entry(b, j);
+			i--;
+			n++;
+		} else {
+			j++;
+		}
+	}
+	buf_flush_entry(b, i);
+	return n + 1;
+}
+
+void wt_tso_set_partial(struct wt_tso *t, bool partial)
+{
+	t->partial = partial;
+}
+
+bool wt_tso_partial_self(void)
+{
+	return wt_tso_self->tso->partial && !wt_tso_self->direct;
+}
+
+void wt_tso_wmb_slow(void)
+{
+	struct wt_tso_buf *b = wt_tso_self;
+
+	if (b->tso->partial && !b->direct)
+		b->epoch++;
+}
+
 bool wt_tso_flush(struct wt_tso_buf *b)
 {
 	if (b->count == 0)
@@ -320,6 +453,7 @@ void wt_tso_store(void *addr, const void *val, size_t size)
 	e = buf_at(b, b->count);
 	e->addr = a;
 	e->size = (uint8_t)size;
+	e->epoch = b->epoch;
 	memcpy(e->val, val, size);
 	b->count++;
 	t->pending++;

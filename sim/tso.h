@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Weak memory for the sim backend: x86-TSO store buffers (memory=tso).
+ * Weak memory for the sim backend: x86-TSO store buffers (memory=tso),
+ * and partial store order (memory=pso, below).
  *
  * The model is x86-TSO (Owens, Sarkar, Sewell, "A better x86 memory
  * model: x86-TSO", 2009): every simulated thread has a FIFO store buffer.
@@ -44,6 +45,18 @@
  * byte with buffered entries wins over them (memory no longer equals the
  * shadow): it is newer than every buffered store of that byte.
  *
+ * PSO (memory=pso; SPARC's partial store order, as herd's and the Linux
+ * memory model's weakest store side allow): the same buffers, but an
+ * entry may reach memory before older ones of the same thread, unless an
+ * older one is on the same word (stores to one location stay in order)
+ * or an smp_wmb() -- or the barrier a release store implies before
+ * itself -- stands between them.  The buffer keeps an epoch, bumped by
+ * those barriers; each entry remembers it.  So message passing (data
+ * store, flag store) can be seen reversed under pso and never under tso,
+ * and an smp_wmb() or smp_store_release() of the flag forbids it again.
+ * smp_rmb() and acquire loads need nothing: loads still run in program
+ * order.  Everything else (drains, RMWs, own loads) is as under tso.
+ *
  * With tso off (every non-sim run, and sim runs in SC mode) wt_tso_self
  * is NULL and each accessor in sim/atomic.h costs one predictable branch
  * on that thread-local more than the plain __atomic access.
@@ -86,6 +99,9 @@ static inline bool wt_primitive_bug(unsigned bug)
 void wt_tso_load(const void *addr, void *out, size_t size);
 void wt_tso_store(void *addr, const void *val, size_t size);
 void wt_tso_fence_slow(void);
+void wt_tso_wmb_slow(void);
+/* The current thread's buffer is a pso one (wt_tso_self != NULL). */
+bool wt_tso_partial_self(void);
 void wt_tso_rmw_slow(const void *addr, size_t size);
 
 static inline bool wt_tso_on(void)
@@ -98,6 +114,17 @@ static inline void wt_tso_fence(void)
 {
 	if (wt_tso_on())
 		wt_tso_fence_slow();
+}
+
+/*
+ * smp_wmb(), and the barrier a release store implies before itself: under
+ * pso the stores before it reach memory before any store after it (a new
+ * epoch); under tso nothing (the FIFO already orders them).
+ */
+static inline void wt_tso_wmb(void)
+{
+	if (wt_tso_on())
+		wt_tso_wmb_slow();
 }
 
 /*
@@ -130,6 +157,20 @@ struct wt_tso_buf *wt_tso_buf_of(struct wt_tso *t, unsigned thread);
 unsigned wt_tso_depth(const struct wt_tso_buf *b);
 /* Flush b's oldest entry; false when b is empty. */
 bool wt_tso_flush(struct wt_tso_buf *b);
+/* memory=pso: entries leave out of order (see the top).  Partial mode is
+ * set once, before any store. */
+void wt_tso_set_partial(struct wt_tso *t, bool partial);
+/* Entries of b that may reach memory now (tso: 1 when b is not empty). */
+unsigned wt_tso_flushable(struct wt_tso_buf *b);
+/* The buffer index (0 = oldest) of b's nth flushable entry, or -1. */
+int wt_tso_flushable_nth(struct wt_tso_buf *b, unsigned nth);
+/* Flush entry i (0 = oldest) if it may go now; false otherwise. */
+bool wt_tso_flush_at(struct wt_tso_buf *b, unsigned i);
+/* Must entry k (older than entry i) reach memory before entry i? */
+bool wt_tso_must_precede(struct wt_tso_buf *b, unsigned k, unsigned i);
+/* Flush entry i after every entry that must reach memory before it;
+ * returns how many entries went (0: no entry i). */
+unsigned wt_tso_flush_through(struct wt_tso_buf *b, unsigned i);
 /* Flush all of b; returns how many entries. */
 unsigned wt_tso_drain(struct wt_tso_buf *b);
 void wt_tso_drain_all(struct wt_tso *t);

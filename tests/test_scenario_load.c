@@ -267,7 +267,7 @@ Test(scenario_load, bad_memory_model)
 		     "memory: weak\n"
 		     "threads:\n"
 		     "  walker: { do: [\"stat /\"] }\n",
-		     "2:9: unknown memory model 'weak' (valid: sc, tso)");
+		     "2:9: unknown memory model 'weak' (valid: sc, tso, pso)");
 	expect_error("name: x\n"
 		     "mode: stress\n"
 		     "memory: tso\n"
@@ -278,7 +278,8 @@ Test(scenario_load, bad_memory_model)
 		     "sched: { flush_p: 0.5 }\n"
 		     "threads:\n"
 		     "  walker: { do: [\"stat /\"] }\n",
-		     "2:19: 'flush_p' needs 'memory: tso'");
+		     "2:19: 'flush_p' needs 'memory: tso' or "
+		     "'memory: pso'");
 }
 
 Test(scenario_load, flush_step_needs_tso)
@@ -289,7 +290,7 @@ Test(scenario_load, flush_step_needs_tso)
 		     "schedule:\n"
 		     "  - walker run 1\n"
 		     "  - flush walker\n",
-		     "6:5: a 'flush' step needs 'memory: tso'");
+		     "6:5: a 'flush' step needs 'memory: tso' or 'memory: pso'");
 }
 
 Test(scenario_load, point_glob_matching_nothing)

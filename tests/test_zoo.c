@@ -304,14 +304,14 @@ Test(zoo, memory_option_is_checked)
 	wt_test_run(&r, (const char *[]){ "run", "basic", "--memory", "arm",
 					  NULL });
 	cr_expect_eq(r.status, 2);
-	cr_expect(strstr(r.err, "unknown memory model 'arm' (valid: sc, tso)"),
+	cr_expect(strstr(r.err, "unknown memory model 'arm' (valid: sc, tso, pso)"),
 		  "%s", r.err);
 	cr_expect_str_eq(r.out, "");
 	wt_test_run_free(&r);
 	wt_test_run(&r, (const char *[]){ "run", "basic", "--memory", "tso",
 					  "--mode", "stress", NULL });
 	cr_expect_eq(r.status, 2);
-	cr_expect(strstr(r.err, "--memory tso is the sim backend's"), "%s",
+	cr_expect(strstr(r.err, "--memory tso/pso is the sim backend's"), "%s",
 		  r.err);
 	cr_expect_str_eq(r.out, "");
 	wt_test_run_free(&r);

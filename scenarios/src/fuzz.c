@@ -41,7 +41,8 @@ static void rerun_cmd(char *buf, size_t len, const struct wt_fuzz_opts *o,
 		wt_scn_shell_quote(qbug, sizeof(qbug), o->run.bug);
 	snprintf(buf, len, "walktorture run %s --seed %#" PRIx64 "%s%s%s",
 		 qfile, o->run.seed, qbug[0] ? " --bug " : "", qbug,
-		 o->run.memory < 0 ? "" : o->run.memory == WT_SCN_TSO ?
+		 o->run.memory < 0 ? "" : o->run.memory == WT_SCN_PSO ?
+		 " --memory pso" : o->run.memory == WT_SCN_TSO ?
 		 " --memory tso" : " --memory sc");
 }
 

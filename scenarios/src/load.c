@@ -331,12 +331,15 @@ static int load_memory(struct wt_ld *ld, yaml_node_t *memory)
 		s->memory = WT_SCN_SC;
 	else if (!strcmp(sval(memory), "tso"))
 		s->memory = WT_SCN_TSO;
+	else if (!strcmp(sval(memory), "pso"))
+		s->memory = WT_SCN_PSO;
 	else
 		return wt_ld_fail(ld, memory, "unknown memory model '%s' "
-				  "(valid: sc, tso)", sval(memory));
+				  "(valid: sc, tso, pso)", sval(memory));
 	/* Stress threads run on the machine's memory, not the model's. */
-	if (s->memory == WT_SCN_TSO && s->mode == WT_SCN_STRESS)
-		return wt_ld_fail(ld, memory, "'memory: tso' needs mode sim");
+	if (s->memory != WT_SCN_SC && s->mode == WT_SCN_STRESS)
+		return wt_ld_fail(ld, memory, "'memory: %s' needs mode sim",
+				  sval(memory));
 	return 0;
 }
 
@@ -405,8 +408,9 @@ static int load_sched(struct wt_ld *ld, yaml_node_t *n)
 	    (v[5] && get_duration(ld, v[5], "timeout", &tmo)) ||
 	    (v[6] && get_double(ld, v[6], "flush_p", 0, 1, &s->flush_p)))
 		return -1;
-	if (v[6] && s->memory != WT_SCN_TSO)
-		return wt_ld_fail(ld, v[6], "'flush_p' needs 'memory: tso'");
+	if (v[6] && s->memory == WT_SCN_SC)
+		return wt_ld_fail(ld, v[6], "'flush_p' needs 'memory: tso' or "
+				  "'memory: pso'");
 	if (depth > 64)
 		return wt_ld_fail(ld, v[1], "'pct_depth' must be at most 64");
 	s->pct_depth = (unsigned)depth;

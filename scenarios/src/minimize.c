@@ -473,8 +473,9 @@ static char *scenario_text(const struct ctx *c, const struct wt_scenario *src,
 	fflush(f);
 	if (len && buf[len - 1] != '\n')
 		fputc('\n', f);
-	if (wt_scn_memory_of(src, c->o, WT_SCN_SIM) == WT_SCN_TSO)
-		fputs("memory: tso\n", f);
+	if (wt_scn_memory_of(src, c->o, WT_SCN_SIM) != WT_SCN_SC)
+		fprintf(f, "memory: %s\n",
+			wt_scn_memory_str(wt_scn_memory_of(src, c->o, WT_SCN_SIM)));
 	fputs("schedule:\n", f);
 	for (unsigned i = 0; i < steps->n; i++) {
 		fputs("  - ", f);

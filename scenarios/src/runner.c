@@ -46,11 +46,16 @@ enum wt_scn_memory wt_scn_memory_of(const struct wt_scenario *s,
 	return o && o->memory >= 0 ? (enum wt_scn_memory)o->memory : s->memory;
 }
 
+const char *wt_scn_memory_str(enum wt_scn_memory m)
+{
+	return m == WT_SCN_PSO ? "pso" : m == WT_SCN_TSO ? "tso" : "sc";
+}
+
 const char *wt_scn_memory_name(const struct wt_scn_result *r)
 {
 	if (r->mode == WT_SCN_STRESS)
 		return "hw";
-	return r->memory == WT_SCN_TSO ? "tso" : "sc";
+	return wt_scn_memory_str(r->memory);
 }
 
 static const char *const policy_names[WT_SCN_POLICY__COUNT] = {
@@ -102,7 +107,8 @@ static const char *memory_arg(const struct wt_scn_opts *o)
 {
 	if (!o || o->memory < 0)
 		return "";
-	return o->memory == WT_SCN_TSO ? " --memory tso" : " --memory sc";
+	return o->memory == WT_SCN_PSO ? " --memory pso" :
+	       o->memory == WT_SCN_TSO ? " --memory tso" : " --memory sc";
 }
 
 /* " FILE[ --bug NAME][ --memory M][ --undirected][ --policy P]
@@ -226,8 +232,16 @@ static void make_config(struct wt_run_config *cfg, const struct wt_scenario *s,
 	cfg->max_points = s->max_points;
 	cfg->timeout_ms = s->timeout_ms;
 	cfg->bugs = o->bugs;	/* the primitives' zoo bits (sim/tso.h) */
-	cfg->memory = wt_scn_memory_of(s, o, mode) == WT_SCN_TSO ?
-		      WT_MEMORY_TSO : WT_MEMORY_SC;
+	switch (wt_scn_memory_of(s, o, mode)) {
+	case WT_SCN_PSO:
+		cfg->memory = WT_MEMORY_PSO;
+		break;
+	case WT_SCN_TSO:
+		cfg->memory = WT_MEMORY_TSO;
+		break;
+	default:
+		cfg->memory = WT_MEMORY_SC;
+	}
 	cfg->tso_flush_p = s->flush_p;
 	if (o->cpus) {
 		snprintf(cpus, cpus_len, "%s", o->cpus);
@@ -943,9 +957,10 @@ static void print_stats(FILE *out, const struct wt_scn_result *r)
 		fprintf(out, " pct_bound=%.3g", r->pct_bound);
 	if (r->pct_steps)
 		fprintf(out, " pct_steps=%" PRIu64, r->pct_steps);
-	if (r->memory == WT_SCN_TSO && r->mode == WT_SCN_SIM)
-		fprintf(out, " memory=tso tso_stores=%" PRIu64 " tso_stale=%"
-			PRIu64 " tso_flush_events=%" PRIu64, r->tso_stores,
+	if (r->memory != WT_SCN_SC && r->mode == WT_SCN_SIM)
+		fprintf(out, " memory=%s tso_stores=%" PRIu64 " tso_stale=%"
+			PRIu64 " tso_flush_events=%" PRIu64,
+			wt_scn_memory_str(r->memory), r->tso_stores,
 			r->tso_stale, r->tso_flush_events);
 	if (r->binding[0])
 		fprintf(out, " binding=\"%s\"", r->binding);

@@ -149,9 +149,12 @@ enum wt_scn_policy {
 /* "random", "pct", ...; and back (-1: unknown). */
 const char *wt_scn_policy_name(enum wt_scn_policy p);
 int wt_scn_policy_parse(const char *s);
-/* sim mode's memory model (sim/tso.h): sequentially consistent, or x86-TSO
- * store buffers.  Stress mode runs on the machine's own. */
-enum wt_scn_memory { WT_SCN_SC, WT_SCN_TSO };
+/* sim mode's memory model (sim/tso.h): sequentially consistent, x86-TSO
+ * store buffers, or partial store order (stores to different words may
+ * leave a buffer out of order).  Stress mode runs on the machine's own. */
+enum wt_scn_memory { WT_SCN_SC, WT_SCN_TSO, WT_SCN_PSO };
+/* "sc", "tso", "pso" */
+const char *wt_scn_memory_str(enum wt_scn_memory m);
 
 struct wt_schedule;
 
@@ -172,7 +175,7 @@ struct wt_scenario {
 	struct wt_schedule *schedule;	/* parsed (runner.c) */
 	enum wt_scn_mode mode;
 	enum wt_scn_policy policy;
-	enum wt_scn_memory memory;	/* sim: `memory: sc|tso' */
+	enum wt_scn_memory memory;	/* sim: `memory: sc|tso|pso' */
 	double flush_p;			/* tso: a decision's flush chance */
 	double switch_p;		/* random */
 	unsigned pct_depth;

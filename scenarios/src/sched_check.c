@@ -95,9 +95,9 @@ static int check_step(struct wt_scenario *s, struct wt_scn_error *err,
 			 st->thread);
 		return step_fail(s, err, l, toff, msg);
 	}
-	if (st->kind == WT_SCHED_FLUSH && s->memory != WT_SCN_TSO)
+	if (st->kind == WT_SCHED_FLUSH && s->memory == WT_SCN_SC)
 		return step_fail(s, err, l, toff, "a 'flush' step needs "
-				 "'memory: tso'");
+				 "'memory: tso' or 'memory: pso'");
 	if (finished_at[t]) {
 		snprintf(msg, sizeof(msg), "impossible step: thread '%s' "
 			 "finished at line %d", st->thread, finished_at[t]);

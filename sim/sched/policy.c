@@ -367,7 +367,13 @@ static void replay_flushes(struct wt_sim *s)
 				"buffer is empty", s->replay_i, e->thread);
 			return;
 		}
-		wt_sim_flush_event(s, e->thread);
+		if (e->arg >= wt_tso_depth(wt_sim_tso_buf(s, (int)e->thread))) {
+			diverge(s, "event %zu: flush of entry %u of #%u, whose "
+				"store buffer is shorter", s->replay_i, e->arg,
+				e->thread);
+			return;
+		}
+		wt_sim_flush_event(s, e->thread, e->arg);
 		if (++s->replay_i == s->cfg->nreplay) {
 			s->replaying = false;
 			s->policy = WT_POLICY_RANDOM;
@@ -375,7 +381,31 @@ static void replay_flushes(struct wt_sim *s)
 	}
 }
 
-/* The `flush THREAD [all]' steps at the head of the schedule. */
+/*
+ * `flush THREAD ENTRY': entry ENTRY-1 (0 = the oldest) reaches memory,
+ * after whatever must go before it (under tso every older entry; under pso
+ * the older ones on its word or behind a barrier), each its own event.
+ */
+static void directed_flush_through(struct wt_sim *s, unsigned thread,
+				   unsigned entry)
+{
+	struct wt_tso_buf *b = wt_sim_tso_buf(s, (int)thread);
+
+	/* Bounded by entry: each lap flushes one entry before it, or it. */
+	while (entry < wt_tso_depth(b)) {
+		unsigned k = 0;
+
+		/* the oldest entry that must go first, else the target */
+		while (k < entry && !wt_tso_must_precede(b, k, entry))
+			k++;
+		wt_sim_flush_event(s, thread, k);
+		if (k == entry)
+			return;
+		entry--;
+	}
+}
+
+/* The `flush THREAD [all|ENTRY]' steps at the head of the schedule. */
 static void directed_flushes(struct wt_sim *s)
 {
 	while (s->directed) {
@@ -393,10 +423,19 @@ static void directed_flushes(struct wt_sim *s)
 			step_error(s, "the thread's store buffer is empty");
 			return;
 		}
+		if (ss->step->entry > wt_tso_depth(b)) {
+			step_error(s, "the thread's store buffer has no such entry");
+			return;
+		}
+		if (ss->step->entry) {
+			directed_flush_through(s, ss->thread, ss->step->entry - 1);
+			step_advance(s);
+			continue;
+		}
 		/* Bounded by the buffer's entries. */
 		do {
 			if (wt_tso_depth(b))
-				wt_sim_flush_event(s, ss->thread);
+				wt_sim_flush_event(s, ss->thread, 0);
 		} while (ss->step->all && wt_tso_depth(b));
 		step_advance(s);
 	}
@@ -410,13 +449,27 @@ static bool any_buffered(struct wt_sim *s)
 	return false;
 }
 
+/* Under pso one of the thread's entries that may go, uniformly (no draw
+ * when only the oldest may: tso runs draw exactly as before). */
+static unsigned pick_entry(struct wt_sim *s, unsigned i)
+{
+	struct wt_tso_buf *b = wt_sim_tso_buf(s, (int)i);
+	unsigned n = wt_tso_flushable(b);
+
+	return n > 1 ? (unsigned)wt_tso_flushable_nth(b, wt_prng_below(&s->rng, n))
+		     : 0;
+}
+
 static void random_flushes(struct wt_sim *s)
 {
 	/* Bounded: each lap flushes one of the finitely many entries.  No
 	 * draw while nothing is buffered. */
 	while (any_buffered(s) &&
-	       wt_prng_chance(&s->rng, s->cfg->tso_flush_p))
-		wt_sim_flush_event(s, (unsigned)pick_nonempty(s));
+	       wt_prng_chance(&s->rng, s->cfg->tso_flush_p)) {
+		unsigned i = (unsigned)pick_nonempty(s);
+
+		wt_sim_flush_event(s, i, pick_entry(s, i));
+	}
 }
 
 static void tso_decide(struct wt_sim *s)
@@ -437,7 +490,7 @@ static unsigned tso_force(struct wt_sim *s, int *cand)
 
 	/* Bounded by the entries buffered. */
 	while (nc == 0 && (i = pick_nonempty(s)) >= 0) {
-		wt_sim_flush_event(s, (unsigned)i);
+		wt_sim_flush_event(s, (unsigned)i, pick_entry(s, (unsigned)i));
 		nc = candidates(s, cand);
 	}
 	return nc;
@@ -573,7 +626,7 @@ static int directed_init(struct wt_sim *s, struct wt_run_result *out)
 		ss->thread = t;
 		if (ss->step->kind == WT_SCHED_FLUSH && !s->tso) {
 			snprintf(out->report, sizeof(out->report),
-				 "schedule line %u: a flush step needs memory=tso",
+				 "schedule line %u: a flush step needs memory=tso or pso",
 				 ss->step->line);
 			return -1;
 		}

@@ -138,8 +138,9 @@ int wt_sim_decide(struct wt_sim *s);
 
 /* memory=tso: fiber i's store buffer (NULL under SC). */
 struct wt_tso_buf *wt_sim_tso_buf(struct wt_sim *s, int i);
-/* memory=tso: the scheduler flushes the oldest entry of thread i's
- * buffer (which must not be empty) -- a trace event (WT_EV_FLUSH). */
-void wt_sim_flush_event(struct wt_sim *s, unsigned i);
+/* memory=tso/pso: the scheduler flushes entry `entry' (0: the oldest;
+ * under tso always 0) of thread i's buffer, which must be allowed to go
+ * (wt_tso_flush_at) -- a trace event (WT_EV_FLUSH, arg = entry). */
+void wt_sim_flush_event(struct wt_sim *s, unsigned i, unsigned entry);
 
 #endif /* WT_SIM_SCHED_POLICY_H */

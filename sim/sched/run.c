@@ -54,16 +54,16 @@ int wt_policy_parse(const char *s)
 	return -1;
 }
 
-static const char *const memory_names[] = { "sc", "tso" };
+static const char *const memory_names[] = { "sc", "tso", "pso" };
 
 const char *wt_memory_name(enum wt_memory m)
 {
-	return (unsigned)m <= WT_MEMORY_TSO ? memory_names[m] : "?";
+	return (unsigned)m <= WT_MEMORY_PSO ? memory_names[m] : "?";
 }
 
 int wt_memory_parse(const char *s)
 {
-	for (int i = 0; i <= WT_MEMORY_TSO; i++)
+	for (int i = 0; i <= WT_MEMORY_PSO; i++)
 		if (strcmp(s, memory_names[i]) == 0)
 			return i;
 	return -1;
@@ -79,16 +79,16 @@ static int config_error(struct wt_run_result *out, const char *msg)
 static int check_memory(const struct wt_run_config *cfg,
 			struct wt_run_result *out)
 {
-	if ((unsigned)cfg->memory > WT_MEMORY_TSO)
-		return config_error(out, "memory must be sc or tso");
+	if ((unsigned)cfg->memory > WT_MEMORY_PSO)
+		return config_error(out, "memory must be sc, tso or pso");
 	if (cfg->memory == WT_MEMORY_SC)
 		return 0;
 	/* Real threads on real cores have their own store buffers. */
 	if (cfg->backend != WT_BACKEND_SIM)
-		return config_error(out, "memory=tso runs in sim mode only");
+		return config_error(out, "memory=tso/pso runs in sim mode only");
 #ifdef WT_NO_HOOKS
 	/* Lock operations drain the buffers at their points. */
-	return config_error(out, "memory=tso needs the injection hooks");
+	return config_error(out, "memory=tso/pso needs the injection hooks");
 #endif
 	if (!(cfg->tso_flush_p >= 0.0 && cfg->tso_flush_p <= 1.0))
 		return config_error(out, "tso_flush_p must be in [0, 1]");
@@ -263,9 +263,10 @@ void wt_run_result_print(FILE *f, const struct wt_run_result *r)
 			r->trace->dropped);
 	if (r->diverged)
 		fprintf(f, " diverged_at=%zu", r->diverged_at);
-	if (r->memory == WT_MEMORY_TSO)
-		fprintf(f, " memory=tso tso_stores=%" PRIu64 " tso_flush_events=%"
-			PRIu64, r->tso_stores, r->tso_flush_events);
+	if (r->memory != WT_MEMORY_SC)
+		fprintf(f, " memory=%s tso_stores=%" PRIu64 " tso_flush_events=%"
+			PRIu64, wt_memory_name(r->memory), r->tso_stores,
+			r->tso_flush_events);
 	fputc('\n', f);
 	if (r->report[0])
 		fprintf(f, "%s\n", r->report);

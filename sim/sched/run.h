@@ -109,12 +109,16 @@ static inline enum wt_feedback_kind wt_run_feedback_kind(uint64_t item)
  * (sim/tso.h) -- stores through sim/atomic.h wait in a per-thread FIFO
  * until the scheduler flushes them (a "flush" trace event, random with
  * probability tso_flush_p at each decision, or a directed `flush THREAD
- * [all]' step) or a fence, a read-modify-write, a lock operation or the
- * thread's end drains them.  Sim backend only.
+ * [all|ENTRY]' step) or a fence, a read-modify-write, a lock operation or
+ * the thread's end drains them.  PSO: the same buffers, but a flush may
+ * take any entry that no older store to the same word and no smp_wmb()
+ * (or release store) holds back.  Sim backend only.
  */
 enum wt_memory {
 	WT_MEMORY_SC,		/* sequentially consistent (default) */
 	WT_MEMORY_TSO,		/* per-thread FIFO store buffers */
+	WT_MEMORY_PSO,		/* the same, stores to different words may
+				 * leave out of order (sim/tso.h) */
 };
 
 enum wt_run_status {
@@ -243,7 +247,7 @@ const char *wt_backend_name(enum wt_backend b);
 int wt_backend_parse(const char *s);		/* -1 unknown */
 const char *wt_policy_name(enum wt_policy p);
 int wt_policy_parse(const char *s);		/* -1 unknown */
-const char *wt_memory_name(enum wt_memory m);	/* "sc", "tso" */
+const char *wt_memory_name(enum wt_memory m);	/* "sc", "tso", "pso" */
 int wt_memory_parse(const char *s);		/* -1 unknown */
 
 /*

@@ -113,7 +113,7 @@ static bool word_is(const char *line, size_t s, size_t n, const char *w)
 	return n == strlen(w) && strncmp(line + s, w, n) == 0;
 }
 
-/* flush THREAD [all]; pos is after `flush'. */
+/* flush THREAD [all|ENTRY]; pos is after `flush'. */
 static int parse_flush(const char *line, size_t pos, struct wt_sched_step *st,
 		       struct wt_parse_error *err)
 {
@@ -125,10 +125,19 @@ static int parse_flush(const char *line, size_t pos, struct wt_sched_step *st,
 	if (word_copy(st->thread, sizeof(st->thread), line, s, n, err))
 		return -1;
 	if (next_word(line, &pos, &s, &n)) {
-		if (!word_is(line, s, n, "all"))
-			return serr(err, s, "unexpected '%.*s' (flush THREAD [all])",
+		char *end;
+		unsigned long k = strtoul(line + s, &end, 10);
+
+		if (word_is(line, s, n, "all")) {
+			st->all = true;
+		} else if (n && n <= 4 && end == line + s + n &&
+			   isdigit((unsigned char)line[s])) {
+			st->entry = (unsigned)k + 1;	/* 0: no entry given */
+		} else {
+			return serr(err, s, "unexpected '%.*s' (flush THREAD "
+				    "[all|ENTRY], ENTRY a buffer index, 0 = oldest)",
 				    (int)n, line + s);
-		st->all = true;
+		}
 	}
 	if (next_word(line, &pos, &s, &n))
 		return serr(err, s, "unexpected '%.*s' at the end of the step",
@@ -282,6 +291,9 @@ int wt_step_format(const struct wt_sched_step *st, char *buf, size_t size)
 	case WT_SCHED_FINISH:
 		return snprintf(buf, size, "%s finish", st->thread);
 	case WT_SCHED_FLUSH:
+		if (st->entry)
+			return snprintf(buf, size, "flush %s %u", st->thread,
+					st->entry - 1);
 		return snprintf(buf, size, "flush %s%s", st->thread,
 				st->all ? " all" : "");
 	}

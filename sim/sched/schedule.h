@@ -56,6 +56,7 @@ struct wt_sched_step {
 	uint64_t count;				/* run: >= 1 */
 	char component[WT_RULE_COMPONENT_MAX];	/* until ... where name= */
 	bool all;				/* flush: every entry */
+	unsigned entry;				/* flush: 1 + buffer index, or 0 */
 	unsigned line;				/* 1-based source line */
 };
 

@@ -110,22 +110,25 @@ static const struct wt_point *tso_flush_point(void)
 			"reaches memory (a scheduler decision, not a hook)");
 }
 
-void wt_sim_flush_event(struct wt_sim *s, unsigned i)
+void wt_sim_flush_event(struct wt_sim *s, unsigned i, unsigned entry)
 {
 	struct wt_thread *t = s->f[i].t;
 	const struct wt_point *p = tso_flush_point();
 	/* On the owner's lane, at the time of the decision. */
 	uint64_t when = t->clock_ns > s->now_ns ? t->clock_ns : s->now_ns;
 
-	if (!wt_tso_flush(wt_sim_tso_buf(s, (int)i)))
-		abort();	/* the policy flushes non-empty buffers only */
+	/* the policy flushes only entries that may go (tso: the oldest) */
+	if (!wt_tso_flush_at(wt_sim_tso_buf(s, (int)i), entry))
+		abort();
 	s->out->tso_flush_events++;
 	if (s->trace_on)
 		wt_trace_buf_record(&s->trace, s->trace.total, when, t->id, p,
-				    WT_EV_FLUSH, 0);
+				    WT_EV_FLUSH, 0)->arg = entry;
 	else
 		s->trace.digest = wt_trace_digest_event(s->trace.digest, t->id,
 							p, WT_EV_FLUSH);
+	if (entry)
+		s->trace.digest = wt_trace_digest_arg(s->trace.digest, entry);
 }
 
 /*
@@ -573,8 +576,10 @@ int wt_run_sim(const struct wt_run_config *cfg, unsigned n,
 	for (unsigned i = 0; i < n; i++)
 		if (fiber_init(s, &s->f[i], threads[i], &cache->slot[i]))
 			goto out_fibers;
-	if (cfg->memory == WT_MEMORY_TSO && !(s->tso = wt_tso_create(n)))
+	if (cfg->memory != WT_MEMORY_SC && !(s->tso = wt_tso_create(n)))
 		goto out_fibers;
+	if (s->tso)
+		wt_tso_set_partial(s->tso, cfg->memory == WT_MEMORY_PSO);
 	if (wt_sim_policy_init(s, out)) {
 		wt_sim_policy_fini(s, out);
 		goto out_fibers;

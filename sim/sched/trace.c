@@ -51,6 +51,12 @@ uint64_t wt_trace_digest_event(uint64_t h, uint32_t thread,
 	return h ^ (h >> 32);
 }
 
+uint64_t wt_trace_digest_arg(uint64_t h, uint32_t arg)
+{
+	h = (h ^ (uint64_t)arg) * WT_DIGEST_MUL;
+	return h ^ (h >> 32);
+}
+
 struct wt_trace_event *wt_trace_buf_record(struct wt_trace_buf *b,
 					   uint64_t seq, uint64_t time_ns,
 					   uint32_t thread,
@@ -65,7 +71,7 @@ struct wt_trace_event *wt_trace_buf_record(struct wt_trace_buf *b,
 	e->point = wt_point_id(p);
 	e->flags = flags;
 	e->note = note;
-	e->pad = 0;
+	e->arg = 0;
 	b->total++;
 	b->digest = wt_trace_digest_event(b->digest, thread, p, flags);
 	return e;
@@ -213,6 +219,8 @@ void wt_trace_write(FILE *f, const struct wt_trace *tr,
 		fprintf(f, " %s%s%s", wt_point_name(wt_point_by_id(e->point)),
 			e->flags & WT_EV_WAIT ? " wait" : "",
 			e->flags & WT_EV_FLUSH ? " flush" : "");
+		if ((e->flags & WT_EV_FLUSH) && e->arg)
+			fprintf(f, "@%u", e->arg);
 		if (note)
 			fprintf(f, " \"%s\"", note);
 		fputc('\n', f);
@@ -249,6 +257,16 @@ static void parse_flags(const char *rest, struct wt_trace_event *e)
 			   (!rest[5] || isspace((unsigned char)rest[5]))) {
 			e->flags |= WT_EV_FLUSH;
 			rest += 5;
+		} else if (strncmp(rest, "flush@", 6) == 0 &&
+			   isdigit((unsigned char)rest[6])) {
+			char *end;
+			unsigned long k = strtoul(rest + 6, &end, 10);
+
+			if (*end && !isspace((unsigned char)*end))
+				return;
+			e->flags |= WT_EV_FLUSH;
+			e->arg = k < UINT32_MAX ? (uint32_t)k : UINT32_MAX;
+			rest = end;
 		} else {
 			return;
 		}

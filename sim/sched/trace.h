@@ -65,7 +65,7 @@ struct wt_trace_event {
 	uint32_t point;		/* wt_point_id() */
 	uint16_t flags;		/* WT_EV_* */
 	uint16_t note;		/* 0, or 1 + index in the notes table */
-	uint32_t pad;
+	uint32_t arg;		/* a pso flush: the entry's buffer index */
 };
 
 /* A ring being recorded into (sim: one for all; stress: one per thread). */
@@ -105,6 +105,10 @@ struct wt_trace_event *wt_trace_buf_record(struct wt_trace_buf *b,
 /* Fold one event into a digest (the definition above). */
 uint64_t wt_trace_digest_event(uint64_t h, uint32_t thread,
 			       const struct wt_point *p, uint16_t flags);
+/* A third word for an event with a nonzero arg (a pso flush of an entry
+ * other than the oldest), folded in the same way; sc and tso traces
+ * never have one, so their digests are as before. */
+uint64_t wt_trace_digest_arg(uint64_t h, uint32_t arg);
 
 /* The sim ring as a trace (oldest first). */
 struct wt_trace *wt_trace_from_buf(const struct wt_trace_buf *b);
@@ -123,7 +127,8 @@ void wt_trace_note(const char *text);
 /*
  * One line per event:
  *	SEQ TIME_NS THREAD POINT_NAME [wait] [flush] ["note"]
- * (a store-buffer flush reads "SEQ TIME THREAD tso.flush flush")
+ * (a store-buffer flush reads "SEQ TIME THREAD tso.flush flush"; under
+ * pso a flush of the entry at buffer index K > 0 reads "flush@K")
  * THREAD is the thread's name when names[] is given, else #ID.  A header
  * line "# trace events=N dropped=D digest=HEX" comes first.
  */

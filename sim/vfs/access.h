@@ -13,7 +13,10 @@
  * as wt_load()/wt_store() with the ordering the kernel gets for free:
  * every pointer a reader chases (the hash chains, d_parent, d_inode,
  * d_name.name, mnt_parent, mnt_mountpoint, i_link) is published with
- * wt_store_release() and read with wt_load_acquire().
+ * wt_store_release() and read with wt_load_acquire().  Under memory=pso
+ * those stores go through the store buffer behind a barrier, and the
+ * loads see the thread's own buffered stores (sim/tso.h); under sc and
+ * tso the stores reach memory at once, as they always did.
  */
 #ifndef WT_SIM_VFS_ACCESS_H
 #define WT_SIM_VFS_ACCESS_H
@@ -25,14 +28,14 @@
 	__typeof__(o) __wo = (o);					\
 	wt_access(&__wo->wt,						\
 		  WT_ACCESS_POINT(WT_K_LOAD, #field, "load ->" #field), __wo); \
-	__atomic_load_n(&__wo->field, __ATOMIC_ACQUIRE); })
+	wt_load_order(&__wo->field, __ATOMIC_ACQUIRE); })
 
 /* rcu_assign_pointer(o->field, v): a release store, an injection point. */
 #define wt_store_release(o, field, v) do {				\
 	__typeof__(o) __wo = (o);					\
 	wt_access(&__wo->wt,						\
 		  WT_ACCESS_POINT(WT_K_STORE, #field, "store ->" #field), __wo); \
-	__atomic_store_n(&__wo->field, (v), __ATOMIC_RELEASE);		\
+	wt_publish_release(&__wo->field, (v));				\
 } while (0)
 
 /* The same as a named writer step (an operation's publication order). */
@@ -41,7 +44,7 @@
 	wt_access(&__wo->wt,						\
 		  WT_POINT_OR_NULL(WT_K_OP_STEP, (stepname), #field,	\
 				   "writer step: store ->" #field), __wo); \
-	__atomic_store_n(&__wo->field, (v), __ATOMIC_RELEASE);		\
+	wt_publish_release(&__wo->field, (v));				\
 } while (0)
 
 #endif /* WT_SIM_VFS_ACCESS_H */

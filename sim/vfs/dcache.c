@@ -463,7 +463,19 @@ static void __d_instantiate(struct dentry *d, struct inode *inode,
 			     (unsigned long long)d->wt.id);
 	write_seqcount_begin(&d->d_seq);
 	wt_store_release(d, d_inode, inode);
-	d_flags_update(d, DCACHE_ENTRY_TYPE, type | extra);
+	/*
+	 * The type is published with a release store, so that a lockless
+	 * reader whose (acquire) load of d_flags sees the dentry positive
+	 * also sees its d_inode: REF-walk's traverse_mounts and step_into
+	 * rely on it, with no d_seq to catch a torn pair.  Zoo
+	 * WT_BUG_TYPE_BEFORE_INODE (`--bug type_before_inode`, the ordering
+	 * Linux 4bf46a272647 imposed) stores it plainly: under memory=pso
+	 * the type can then reach memory first.
+	 */
+	if (wt_bug(d_world(d), WT_BUG_TYPE_BEFORE_INODE))
+		wt_store(d, d_flags, (d->d_flags & ~DCACHE_ENTRY_TYPE) | type | extra);
+	else
+		d_flags_update(d, DCACHE_ENTRY_TYPE, type | extra);
 	write_seqcount_end(&d->d_seq);
 }
 
