@@ -7,6 +7,13 @@
  * numbered dots; the failing event gets a red rule across every lane and
  * the failing step a red dot.  Each mark has a <title> with its index,
  * time, thread, point, kind, site and step.
+ *
+ * The decisive event is the read the race made stale: the failing
+ * thread's last seq read (or, with none, its last load) after which
+ * another thread wrote (a seq.write or a store) before the failing event.
+ * A lockless walk trusts what it sampled there; the write that followed
+ * is what its missing or misplaced recheck failed to see.  It gets an
+ * amber ring and is named under the timeline.
  */
 #include <math.h>
 #include <string.h>
@@ -28,6 +35,7 @@ struct tl {
 	json_t *fl, *events, *threads;
 	long long first, total, failing;	/* failing: whole-trace index or -1 */
 	long long fail_step;			/* walk step index or -1 */
+	long long decisive, decisive_write;	/* events[] indices or -1 */
 	size_t lo, hi;				/* window [lo, hi) in events[] */
 	double tmin, tmax, x0, x1;
 	double height;
@@ -91,6 +99,67 @@ static double tl_x(struct tl *t, size_t i)
 		       (t->x1 - t->x0);
 }
 
+static int ev_is(json_t *ev, const char *kind)
+{
+	const char *k = wt_json_str(ev, "kind");
+
+	return k && !strcmp(k, kind);
+}
+
+/* The lane of the failing thread: the failure's thread, else the failing
+ * event's; -1 when neither is known. */
+static long long tl_fail_thread(struct tl *t, long long rel)
+{
+	const char *name = wt_json_str(t->fl, "thread");
+	json_t *tn;
+	size_t k;
+
+	json_array_foreach(t->threads, k, tn)
+		if (name && json_is_string(tn) && !strcmp(name, json_string_value(tn)))
+			return (long long)k;
+	if (rel >= 0 && (size_t)rel < json_array_size(t->events))
+		return wt_json_int(json_array_get(t->events, (size_t)rel), "thread", -1);
+	return -1;
+}
+
+/*
+ * Walk back from the failing event, remembering the earliest foreign
+ * write seen so far; the first read of the failing thread met with such a
+ * write after it is the decisive one.  A seq read is preferred to a plain
+ * load: it is the sample a recheck compares against.
+ */
+static void tl_decisive(struct tl *t)
+{
+	long long rel = t->failing - t->first, n = (long long)json_array_size(t->events);
+	long long fth = tl_fail_thread(t, rel), write = -1, load = -1, load_write = -1;
+
+	t->decisive = t->decisive_write = -1;
+	if (t->failing < 0 || rel <= 0 || rel >= n || fth < 0)
+		return;
+	for (long long i = rel - 1; i >= 0; i--) {
+		json_t *ev = json_array_get(t->events, (size_t)i);
+
+		if (wt_json_int(ev, "thread", -1) != fth) {
+			if (ev_is(ev, "seq.write") || ev_is(ev, "store"))
+				write = i;
+			continue;
+		}
+		if (write < 0)
+			continue;
+		if (ev_is(ev, "seq.read")) {
+			t->decisive = i;
+			t->decisive_write = write;
+			return;
+		}
+		if (load < 0 && ev_is(ev, "load")) {
+			load = i;
+			load_write = write;
+		}
+	}
+	t->decisive = load;
+	t->decisive_write = load_write;
+}
+
 static void tl_setup(struct tl *t, json_t *fl, unsigned window)
 {
 	json_t *tr = json_object_get(fl, "trace");
@@ -105,6 +174,7 @@ static void tl_setup(struct tl *t, json_t *fl, unsigned window)
 	t->total = wt_json_int(tr, "total_events", 0);
 	t->failing = wt_json_int(tr, "failing_event", -1);
 	t->fail_step = wt_json_int(fl, "step", -1);
+	tl_decisive(t);
 	tl_window(t, window);
 	if (t->hi > t->lo) {
 		t->tmin = ev_t(t, t->lo);
@@ -205,6 +275,9 @@ static void ev_title(FILE *f, struct tl *t, size_t i, json_t *ev)
 			       step == t->fail_step ? " (failing step)" : "");
 	if (t->first + (long long)i == t->failing)
 		fputs(" \u00b7 FAILING EVENT", f);
+	if ((long long)i == t->decisive)
+		fputs(" \u00b7 DECISIVE EVENT (the read another thread's "
+		      "write then made stale)", f);
 	fputs("</title>", f);
 }
 
@@ -259,12 +332,17 @@ static void ev_mark(FILE *f, struct tl *t, size_t i, double mid, int op_start,
 	long long step = wt_json_int(ev, "step", -1);
 	int failing = t->first + (long long)i == t->failing;
 	int failstep = step >= 0 && step == t->fail_step;
+	int decisive = (long long)i == t->decisive;
 	double x = tl_x(t, i);
 
-	wt_html_printf(f, "<g class=\"ev%s%s%s\" data-index=\"%lld\">",
+	wt_html_printf(f, "<g class=\"ev%s%s%s%s\" data-index=\"%lld\">",
 		       op ? " op" : "", step >= 0 ? " step" : "",
-		       failing ? " failing" : "", t->first + (long long)i);
+		       failing ? " failing" : "", decisive ? " decisive" : "",
+		       t->first + (long long)i);
 	ev_title(f, t, i, ev);
+	if (decisive)
+		wt_html_printf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"7.5\" fill=\"#fff8c5\" "
+			       "stroke=\"#bf8700\" stroke-width=\"2\"/>", x, mid);
 	if (failing)
 		wt_html_printf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"7.5\" fill=\"#fff1f0\" "
 			       "stroke=\"#cf222e\" stroke-width=\"2\"/>", x, mid);
@@ -389,6 +467,30 @@ static void tl_failing_rule(FILE *f, struct tl *t)
 		       x > TL_W / 2 ? "end" : "start", t->failing, point ? point : "");
 }
 
+/* Name the decisive event and the write that made it stale, in words. */
+static void tl_decisive_line(FILE *f, struct tl *t)
+{
+	json_t *rd, *wr;
+
+	if (t->decisive < 0)
+		return;
+	rd = json_array_get(t->events, (size_t)t->decisive);
+	wr = json_array_get(t->events, (size_t)t->decisive_write);
+	wt_html_printf(f, "<p class=\"decisive\" data-index=\"%lld\" "
+		       "data-write=\"%lld\">decisive event #%lld: %s read %s (%s) at %s; "
+		       "then #%lld: %s wrote %s (%s), before the failing event #%lld</p>\n",
+		       t->first + t->decisive, t->first + t->decisive_write,
+		       t->first + t->decisive,
+		       json_string_value(json_array_get(t->threads,
+			       (size_t)wt_json_int(rd, "thread", 0))),
+		       wt_json_str(rd, "point"), wt_json_str(rd, "kind"),
+		       wt_json_str(rd, "site") ? wt_json_str(rd, "site") : "?",
+		       t->first + t->decisive_write,
+		       json_string_value(json_array_get(t->threads,
+			       (size_t)wt_json_int(wr, "thread", 0))),
+		       wt_json_str(wr, "point"), wt_json_str(wr, "kind"), t->failing);
+}
+
 static void tl_legend(FILE *f)
 {
 	fputs("<div class=\"legend\">"
@@ -396,6 +498,7 @@ static void tl_legend(FILE *f)
 	      "<i style=\"background:#1f2328;border-radius:50%\"></i>walk step"
 	      "<i style=\"background:#cf222e;border-radius:50%\"></i>failing step"
 	      "<i style=\"border:2px solid #cf222e;border-radius:50%\"></i>failing event"
+	      "<i style=\"border:2px solid #bf8700;border-radius:50%\"></i>decisive event"
 	      " \u00a0 point events by kind:"
 	      "<i style=\"background:#0969da\"></i>seq"
 	      "<i style=\"background:#2da44e\"></i>rcu"
@@ -432,5 +535,6 @@ void wt_render_timeline(FILE *f, json_t *fl, const struct wt_timeline_opts *o)
 		tl_lane(f, &t, k, wt_json_str(fl, "thread"));
 	tl_failing_rule(f, &t);
 	fputs("</svg>\n", f);
+	tl_decisive_line(f, &t);
 	tl_legend(f);
 }

@@ -113,6 +113,75 @@ Test(report, failure_timeline_has_one_lane_per_thread_and_marks_the_failure)
 	ht_free(&d);
 }
 
+/*
+ * fail_zoo.json's first failure with the kinds of some trace events
+ * changed (edits: index, kind pairs), rendered; returns the data-index of
+ * the decisive event named under its timeline (-1: none named) and checks
+ * that the same event, and only it, is ringed in the timeline.
+ */
+static long decisive_after(const char *const *edits, size_t nedits, long *write)
+{
+	json_t *doc = json_load_file(fixture("fail_zoo.json"), 0, NULL);
+	json_t *evs = json_object_get(json_object_get(json_array_get(json_object_get(
+		json_array_get(json_object_get(doc, "scenarios"), 0), "failures"), 0),
+		"trace"), "events");
+	const char *dir = tmpdir(), *file = path_in(dir, "edited.json");
+	const char *files[] = { file };
+	struct ht_doc d;
+	char *html;
+	long p, tl, ring, idx = -1;
+
+	cr_assert_not_null(evs);
+	for (size_t k = 0; k + 1 < nedits; k += 2)
+		json_object_set_new(json_array_get(evs, (size_t)atoi(edits[k])), "kind",
+				    json_string(edits[k + 1]));
+	cr_assert_eq(json_dump_file(doc, file, 0), 0);
+	json_decref(doc);
+	html = build(&d, dir, files, 1, NULL);
+	tl = ht_by_id(&d, "tl-0-0");
+	cr_assert_geq(tl, 0);
+	p = ht_next(&d, -1, d.n, "p", "decisive");
+	ring = ht_next(&d, tl, d.nodes[tl].last, "g", "decisive");
+	*write = -1;
+	if (p >= 0) {
+		idx = atol(ht_attr(&d, (size_t)p, "data-index"));
+		*write = atol(ht_attr(&d, (size_t)p, "data-write"));
+		cr_assert_eq(ht_count(&d, -1, "p", "decisive"), 1,
+			     "named once: one failure has a trace");
+		cr_assert_geq(ring, 0, "the decisive event is ringed");
+		cr_assert_eq(atol(ht_attr(&d, (size_t)ring, "data-index")), idx);
+		cr_assert_eq(ht_count(&d, tl, "g", "decisive"), 1);
+	} else {
+		cr_assert_lt(ring, 0, "nothing ringed when nothing is named");
+	}
+	free(html);
+	ht_free(&d);
+	return idx;
+}
+
+Test(report, timeline_names_the_decisive_event)
+{
+	/*
+	 * fail_zoo.json: the walker sampled mount_lock (#10, a seq read), then
+	 * the umounter stored (#13) and wrote mount_lock (#14, #16) before the
+	 * failing event #32: #10 is the read the race made stale.
+	 */
+	static const char *const load_after[] = { "11", "load" };
+	static const char *const no_seq[] = { "2", "load", "10", "load", "11", "load" };
+	static const char *const no_write[] = { "13", "load", "14", "load", "15", "load",
+						"16", "load" };
+	long write;
+
+	cr_assert_eq(decisive_after(NULL, 0, &write), 10);
+	cr_assert_eq(write, 13, "the first write after the read");
+	/* a later plain load of the walker does not displace the seq read */
+	cr_assert_eq(decisive_after(load_after, 2, &write), 10);
+	/* with no seq read, the walker's last load before the write */
+	cr_assert_eq(decisive_after(no_seq, 6, &write), 11);
+	/* nobody wrote: nothing was made stale, nothing is named */
+	cr_assert_eq(decisive_after(no_write, 8, &write), -1);
+}
+
 Test(report, replay_command_and_explanation_are_verbatim)
 {
 	/* The <code> of each failure decodes to exactly the replay string of the JSON. */
