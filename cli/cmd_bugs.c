@@ -241,6 +241,7 @@ static void bench_opts_init(struct wt_scn_opts *o, const struct bench_opts *bo,
 	o->bug = bug;
 	o->mode = mode;
 	o->progress = false;
+	o->progress_log = false;
 	o->out = bo->null;
 }
 

@@ -437,7 +437,7 @@ out:
 
 enum {
 	OPT_SEEDS = WT_OPT_SCN__END, OPT_SHARD, OPT_OUT, OPT_HISTORY,
-	OPT_EXPLORE, OPT_GENERATED,
+	OPT_EXPLORE, OPT_GENERATED, OPT_QUIET,
 };
 
 const struct wt_opt wt_opts_nightly[] = {
@@ -449,6 +449,7 @@ const struct wt_opt wt_opts_nightly[] = {
 	WT_OPT_ENTRIES_CI,
 	WT_OPT("explore", OPT_EXPLORE, 0, "T", "each suite's explore-twin budget (default 15s; 0: none)"),
 	WT_OPT("generated", OPT_GENERATED, 0, "N", "generated workloads to run besides the suites (default 100; 0: none)"),
+	WT_OPT("quiet", OPT_QUIET, 'q', NULL, "verdicts and failures only: a passing scenario prints its verdict line; no progress"),
 	{ 0 }
 };
 
@@ -508,6 +509,10 @@ int wt_cmd_nightly(int argc, char **argv)
 					&n.generated))
 				goto out;
 			generated_set = true;
+			break;
+		case OPT_QUIET:
+			o.quiet = true;
+			o.progress = false;
 			break;
 		}
 	}

@@ -465,6 +465,7 @@ int wt_cmd_replay(int argc, char **argv)
 	o.replay = true;
 	o.mode = WT_SCN_SIM;
 	o.progress = false;
+	o.progress_log = false;
 	if (wt_opts_begin(&p, argc, argv))
 		return WT_EXIT_USAGE;
 	while ((id = wt_opts_next(&p, &v)) > 0) {

@@ -182,6 +182,10 @@ void wt_cli_scn_defaults(struct wt_scn_opts *o)
 	o->memory = -1;
 	o->out = stdout;
 	o->progress = isatty(STDERR_FILENO);
+	/* a log: a progress line every WT_PROGRESS_INTERVAL seconds (30) */
+	o->progress_log = !o->progress;
+	o->progress_every_s = getenv("WT_PROGRESS_INTERVAL") ?
+			      atof(getenv("WT_PROGRESS_INTERVAL")) : 30;
 	/* WT_ISOLATE=0: every scenario in this process (a debugger's view
 	 * of a crash); else each in a child (scenarios/src/isolate.c) */
 	o->isolate = !getenv("WT_ISOLATE") || strcmp(getenv("WT_ISOLATE"), "0");
@@ -215,6 +219,7 @@ static int write_outputs(const char *json_file, const char *out_dir,
 
 enum {
 	OPT_JSON = WT_OPT_SCN__END, OPT_OUT, OPT_TRACE, OPT_UNDIRECTED,
+	OPT_QUIET,
 };
 
 const struct wt_opt wt_opts_run[] = {
@@ -224,6 +229,7 @@ const struct wt_opt wt_opts_run[] = {
 	WT_OPT_ENTRIES_CI,
 	WT_OPT("trace", OPT_TRACE, 0, NULL, "stress mode: trace, and write a failure's order as NAME-SEED.order"),
 	WT_OPT("undirected", OPT_UNDIRECTED, 0, NULL, "run each directed scenario's undirected twin instead"),
+	WT_OPT("quiet", OPT_QUIET, 'q', NULL, "verdicts and failures only: a passing scenario prints its verdict line; no progress"),
 	{ 0 }
 };
 
@@ -265,6 +271,8 @@ int wt_cmd_run(int argc, char **argv)
 			o.trace_stress = true;
 		else if (id == OPT_UNDIRECTED)
 			undirected = true;
+		else if (id == OPT_QUIET)
+			o.quiet = true;
 	}
 	if (id < 0) {
 		ret = wt_opts_exit(id);
@@ -272,6 +280,8 @@ int wt_cmd_run(int argc, char **argv)
 	}
 	args = p.pos;
 	nargs = p.npos;
+	if (o.quiet)
+		o.progress = false;
 	if (!nargs) {
 		wt_usage_error("run: no scenario or suite given");
 		wt_scn_print_suites(stderr);

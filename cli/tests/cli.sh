@@ -187,6 +187,64 @@ outputs)
 	*.tmp.*) fail "a temporary was left: $(ls -A .)" ;;
 	esac
 	;;
+progress)
+	# A log (stderr not a terminal): a "walktorture: progress" line after
+	# a scenario once WT_PROGRESS_INTERVAL seconds passed (0: after each),
+	# counting up to N of N; none within the default 30 s; nothing of it
+	# on stdout.
+	WT_PROGRESS_INTERVAL=0 "$W" run basic --seed 1 >"$TMP/out" 2>"$TMP/err" ||
+		fail "run basic: exit $?"
+	n=$(grep -c '^walktorture: run seed=0x1 scenarios=' "$TMP/out")
+	total=$(sed -n 's/^walktorture: run seed=0x1 scenarios=\([0-9]*\)$/\1/p' "$TMP/out")
+	[ "$n" = 1 ] && [ -n "$total" ] || fail "no run line: $(head -1 "$TMP/out")"
+	grep -q progress "$TMP/out" && fail "a progress line on stdout"
+	k=0
+	while read -r line; do
+		k=$((k + 1))
+		echo "$line" | grep -Eq "^walktorture: progress scenarios=$k/$total failed=0 elapsed=[0-9]+s eta=[0-9]+s$" ||
+			fail "progress line $k: '$line'"
+	done <"$TMP/err"
+	[ "$k" = "$total" ] || fail "$k progress lines for $total scenarios"
+	t0=$(date +%s)
+	"$W" run basic --seed 1 >/dev/null 2>"$TMP/err" || fail "run basic: exit $?"
+	# (a sanitizer build on a slow machine may take the 30 s)
+	if [ $(( $(date +%s) - t0 )) -lt 29 ] && [ -s "$TMP/err" ]; then
+		fail "a progress line within 30 s: $(head -1 "$TMP/err")"
+	fi
+	# A terminal: one line rewritten in place, with the scenario's place
+	# in the run, its iterations and the time so far.
+	python3 -c 'import pty, sys; pty.spawn(sys.argv[1:])' "$W" run basic/quiet \
+		--iterations 2000 --seed 1 </dev/null >"$TMP/tty" 2>&1 ||
+		fail "run under a terminal: exit $?"
+	grep -aq $'\r\033\[Kwalktorture: \[1/1 [0-9]*s\] quiet iteration [0-9]*/2000 failures=0' "$TMP/tty" ||
+		fail "no progress line on the terminal: $(head -c 300 "$TMP/tty" | od -c | head -5)"
+	;;
+
+quiet)
+	# --quiet: a passing scenario prints its verdict line only, a failing
+	# one its failures, expectations and verdict; no progress anywhere.
+	WT_PROGRESS_INTERVAL=0 "$W" run basic --seed 1 -q >"$TMP/out" 2>"$TMP/err" ||
+		fail "run -q basic: exit $?"
+	[ -s "$TMP/err" ] && fail "run -q wrote to stderr: $(head -1 "$TMP/err")"
+	total=$(sed -n 's/^walktorture: run seed=0x1 scenarios=\([0-9]*\)$/\1/p' "$TMP/out")
+	v=$(grep -Ec '^walktorture: [a-z0-9_.-]+ mode=sim seed=0x[0-9a-f]+ iterations=[0-9]+ failures=0 digest=[0-9a-f]+ PASS$' "$TMP/out")
+	[ "$v" = "$total" ] || fail "$v verdict lines for $total scenarios"
+	[ "$(wc -l <"$TMP/out")" -eq $((total + 2)) ] ||
+		fail "run -q printed more than its verdicts: $(grep -v ' PASS$' "$TMP/out" | head -3)"
+	"$W" run zoo/step_into_no_seq --bug step_into_no_seq --seed 1 --quiet \
+		>"$TMP/out" 2>&1
+	[ $? -eq 1 ] || fail "run -q of a zoo bug: not exit 1"
+	grep -q '^walktorture: step_into_no_seq !!! ' "$TMP/out" || fail "no failure line"
+	grep -q '^replay: walktorture replay ' "$TMP/out" || fail "no replay line"
+	grep -q '^walktorture: step_into_no_seq expect .* !!! FAILED' "$TMP/out" ||
+		fail "the failed expectations are not shown"
+	grep -q 'FAIL$' "$TMP/out" || fail "no FAIL verdict"
+	WT_PROGRESS_INTERVAL=0 "$W" nightly basic --seeds 1 --seed 1 --explore 0 --generated 0 \
+		-q -o "$TMP/night" >"$TMP/out" 2>"$TMP/err" || fail "nightly -q: exit $?"
+	grep -Eq ' (paths|walks=)' "$TMP/out" && fail "nightly -q printed a scenario's stats"
+	if grep -q progress "$TMP/err"; then fail "nightly -q printed progress"; fi
+	;;
+
 man)
 	# walktorture(1) documents every command and every option of the
 	# tables (long, short, value) in the command's section, and no

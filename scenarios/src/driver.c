@@ -36,6 +36,33 @@ uint64_t wt_scn_night_seed(uint64_t night_seed, unsigned k)
 	return wt_seed_derive(night_seed, WT_SCN_NIGHT_TAG + k);
 }
 
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/*
+ * The log's progress line (stderr is not a terminal): scenarios done of
+ * all, failures, elapsed, and an estimate of the rest from the mean time
+ * a scenario took so far.
+ */
+static void progress_log(const struct wt_scn_opts *o, unsigned done,
+			 unsigned n, unsigned failed, double t0, double *last)
+{
+	double t = mono_s(), el = t - t0;
+
+	if (!o->progress_log || o->quiet || t - *last < o->progress_every_s)
+		return;
+	*last = t;
+	fprintf(stderr, "walktorture: progress scenarios=%u/%u failed=%u "
+		"elapsed=%.0fs eta=%.0fs\n", done, n, failed, el,
+		done ? el / done * (n - done) : 0.0);
+	fflush(stderr);
+}
+
 int wt_scn_run_all(const struct wt_scn_list *l, const struct wt_scn_opts *o,
 		   struct wt_scn_result **out, unsigned *nout,
 		   unsigned *failed)
@@ -43,6 +70,8 @@ int wt_scn_run_all(const struct wt_scn_list *l, const struct wt_scn_opts *o,
 	struct wt_scn_result *r = calloc(l->n + 1, sizeof(*r));
 	FILE *f = o->out ? o->out : stdout;
 	unsigned passed = 0, skipped = 0;
+	struct wt_scn_opts so = *o;
+	double last;
 	int ret = 0;
 
 	*failed = 0;
@@ -50,9 +79,12 @@ int wt_scn_run_all(const struct wt_scn_list *l, const struct wt_scn_opts *o,
 	*nout = 0;
 	if (!r)
 		return -1;
+	so.progress_n = l->n;
+	so.progress_t0 = last = mono_s();
 	for (unsigned i = 0; i < l->n; i++) {
-		if (o->isolate ? wt_scn_run_isolated(l->v[i], o, &r[i]) :
-				 wt_scn_run(l->v[i], o, &r[i]))
+		so.progress_k = i + 1;
+		if (o->isolate ? wt_scn_run_isolated(l->v[i], &so, &r[i]) :
+				 wt_scn_run(l->v[i], &so, &r[i]))
 			ret = -1;
 		(*nout)++;
 		if (r[i].skipped)
@@ -61,6 +93,7 @@ int wt_scn_run_all(const struct wt_scn_list *l, const struct wt_scn_opts *o,
 			passed++;
 		else
 			(*failed)++;
+		progress_log(o, i + 1, l->n, *failed, so.progress_t0, &last);
 		/* SIGINT/SIGTERM: no next scenario */
 		if (wt_interrupted()) {
 			fprintf(f, "walktorture: interrupted by %s after %u of %u "

@@ -661,8 +661,9 @@ static bool budget_done(const struct budget *b, const struct wt_scn_result *r,
 	return false;
 }
 
-static void progress(const struct wt_scenario *s, const struct budget *b,
-		     const struct wt_scn_result *r, double t0, double *last)
+static void progress(const struct wt_scenario *s, const struct wt_scn_opts *o,
+		     const struct budget *b, const struct wt_scn_result *r,
+		     double t0, double *last)
 {
 	double t = now_s(), eta = -1;
 
@@ -674,8 +675,11 @@ static void progress(const struct wt_scenario *s, const struct budget *b,
 		      (double)(b->iterations - r->iterations);
 	else if (b->duration_ns)
 		eta = (double)b->duration_ns * 1e-9 - (t - t0);
-	fprintf(stderr, "\r\033[Kwalktorture: %s iteration %" PRIu64,
-		s->name, r->iterations);
+	fprintf(stderr, "\r\033[Kwalktorture: ");
+	if (o->progress_n)
+		fprintf(stderr, "[%u/%u %.0fs] ", o->progress_k, o->progress_n,
+			t - o->progress_t0);
+	fprintf(stderr, "%s iteration %" PRIu64, s->name, r->iterations);
 	if (b->iterations)
 		fprintf(stderr, "/%" PRIu64, b->iterations);
 	fprintf(stderr, " failures=%" PRIu64, r->nfailures);
@@ -1265,7 +1269,7 @@ int wt_scn_run(const struct wt_scenario *s, const struct wt_scn_opts *o,
 			break;
 		}
 		if (o->progress)
-			progress(s, &b, r, t0, &last);
+			progress(s, o, &b, r, t0, &last);
 	}
 	reuse_destroy(r->reuse);
 	r->reuse = NULL;
@@ -1290,7 +1294,8 @@ int wt_scn_run(const struct wt_scenario *s, const struct wt_scn_opts *o,
 	}
 	evaluate(r, o, keep);
 	print_failures(out, r);
-	print_stats(out, r);
+	if (!o->quiet || !r->pass)
+		print_stats(out, r);
 	print_verdict(out, r);
 	return 0;
 }

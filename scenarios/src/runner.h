@@ -48,6 +48,18 @@ struct wt_scn_opts {
 	const char *bug;		/* its name, for the results */
 	bool nightly;			/* the nightly budget */
 	bool progress;			/* a progress line on stderr */
+	/*
+	 * Not a terminal: after a scenario, a "walktorture: progress" line
+	 * on stderr when progress_every_s have passed since the last one
+	 * (or the run's start).  progress_k of progress_n is the scenario
+	 * running, progress_t0 (CLOCK_MONOTONIC seconds) the run's start:
+	 * the terminal line shows them too.
+	 */
+	bool progress_log;
+	double progress_every_s;
+	unsigned progress_k, progress_n;
+	double progress_t0;
+	bool quiet;			/* passing scenarios: the verdict only */
 	unsigned keep_failures;		/* 0: WT_SCN_KEEP_FAILURES */
 	FILE *out;			/* the greppable lines */
 	/*
