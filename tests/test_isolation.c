@@ -16,17 +16,6 @@
 
 #define SUITE WT_SOURCE_DIR "/tests/data/isolation"
 
-static json_t *scenario_named(json_t *doc, const char *name)
-{
-	size_t i;
-	json_t *sc;
-
-	json_array_foreach(json_object_get(doc, "scenarios"), i, sc)
-		if (!strcmp(json_string_value(json_object_get(sc, "name")), name))
-			return sc;
-	return NULL;
-}
-
 static json_t *first_failure(json_t *sc)
 {
 	return json_array_get(json_object_get(sc, "failures"), 0);
@@ -58,7 +47,7 @@ Test(isolation, a_night_reports_a_crash_and_a_hang_and_goes_on)
 	cr_assert_eq(wt_results_load(g.gl_pathv[0], &doc, err, sizeof(err)), 0,
 		     "%s", err);
 
-	sc = scenario_named(doc, "a_crash");
+	sc = wt_test_scenario_named(doc, "a_crash");
 	cr_assert_not_null(sc);
 	cr_expect_str_eq(str(sc, "verdict"), "FAIL");
 	f = first_failure(sc);
@@ -75,7 +64,7 @@ Test(isolation, a_night_reports_a_crash_and_a_hang_and_goes_on)
 	cr_expect(strstr(str(f, "replay"), "walktorture replay 0x") &&
 		  strstr(str(f, "replay"), str(f, "seed")), "%s", str(f, "replay"));
 
-	sc = scenario_named(doc, "b_hang");
+	sc = wt_test_scenario_named(doc, "b_hang");
 	cr_assert_not_null(sc);
 	f = first_failure(sc);
 	cr_assert_not_null(f);
@@ -84,7 +73,7 @@ Test(isolation, a_night_reports_a_crash_and_a_hang_and_goes_on)
 		  str(f, "message"));
 
 	/* the night went on: the scenario after them ran */
-	sc = scenario_named(doc, "c_quiet");
+	sc = wt_test_scenario_named(doc, "c_quiet");
 	cr_expect_str_eq(str(sc, "verdict"), "PASS");
 	cr_expect_eq(json_integer_value(json_object_get(sc, "iterations")), 20);
 	json_decref(doc);

@@ -224,16 +224,6 @@ Test(litmus, mp_never_relaxed_under_tso_with_or_without_wmb_rmb)
 
 /* ---- directed ---- */
 
-static struct wt_schedule *schedule(const char *text)
-{
-	struct wt_parse_error err;
-	struct wt_schedule *sch = wt_schedule_parse(text, &err);
-
-	cr_assert_not_null(sch, "line %u col %u: %s", err.line, err.col,
-			   err.msg);
-	return sch;
-}
-
 /*
  * A directed schedule gives SB's relaxed outcome for every seed: both
  * threads store, then both load, while the scheduler flushes nothing of
@@ -241,7 +231,7 @@ static struct wt_schedule *schedule(const char *text)
  */
 Test(litmus, directed_schedule_forces_the_sb_relaxed_outcome)
 {
-	struct wt_schedule *sch = schedule(
+	struct wt_schedule *sch = tsched_parse(
 		"alice until litmus.sb.load   # x = 1 is in alice's buffer\n"
 		"bob until litmus.sb.load     # y = 1 is in bob's\n"
 		"alice until litmus.sb.done   # r1 = y: 0\n"
@@ -260,7 +250,7 @@ Test(litmus, directed_schedule_forces_the_sb_relaxed_outcome)
  * load, so bob sees it; alice still misses bob's buffered y. */
 Test(litmus, directed_flush_step_makes_a_store_visible)
 {
-	struct wt_schedule *sch = schedule(
+	struct wt_schedule *sch = tsched_parse(
 		"alice until litmus.sb.load\n"
 		"bob until litmus.sb.load\n"
 		"flush alice                  # x = 1 reaches memory\n"
@@ -273,13 +263,13 @@ Test(litmus, directed_flush_step_makes_a_store_visible)
 	/* The step's, and maybe random ones once the schedule is done. */
 	cr_assert_geq(o.flush_events, 1);
 	wt_schedule_free(sch);
-	sch = schedule("alice until litmus.sb.load\n"
-		       "bob until litmus.sb.load\n"
-		       "flush bob all\n"
-		       "flush alice all\n"
-		       "flush alice all              # empty: nothing to do\n"
-		       "alice finish\n"
-		       "bob finish\n");
+	sch = tsched_parse("alice until litmus.sb.load\n"
+			   "bob until litmus.sb.load\n"
+			   "flush bob all\n"
+			   "flush alice all\n"
+			   "flush alice all              # empty: nothing to do\n"
+			   "alice finish\n"
+			   "bob finish\n");
 	o = run_sb(3, WT_MEMORY_TSO, false, sch);
 	cr_assert_eq(o.r1, 1);
 	cr_assert_eq(o.r2, 1);
@@ -290,7 +280,7 @@ Test(litmus, directed_flush_step_makes_a_store_visible)
 /* The SC run of the relaxed schedule: the stores are visible at once. */
 Test(litmus, directed_sb_schedule_under_sc_sees_both_stores)
 {
-	struct wt_schedule *sch = schedule(
+	struct wt_schedule *sch = tsched_parse(
 		"alice until litmus.sb.load\n"
 		"bob until litmus.sb.load\n"
 		"alice until litmus.sb.done\n"

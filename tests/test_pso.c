@@ -227,21 +227,11 @@ Test(pso, mp_never_relaxed_with_a_release_store)
 
 /* ---- directed ---- */
 
-static struct wt_schedule *schedule(const char *text)
-{
-	struct wt_parse_error err;
-	struct wt_schedule *sch = wt_schedule_parse(text, &err);
-
-	cr_assert_not_null(sch, "line %u col %u: %s", err.line, err.col,
-			   err.msg);
-	return sch;
-}
-
 /* `flush writer 1' sends the flag store (entry 1) to memory: alone under
  * pso, after the data under tso or behind a barrier. */
 Test(pso, directed_flush_of_the_younger_store)
 {
-	struct wt_schedule *sch = schedule(
+	struct wt_schedule *sch = tsched_parse(
 		"writer until litmus.pso.written\n"
 		"flush writer 1\n"
 		"reader until litmus.pso.done\n");

@@ -314,17 +314,6 @@ Test(twin, replay_undirected_needs_a_schedule)
 	wt_test_run_free(&r);
 }
 
-static json_t *scenario_named(json_t *doc, const char *name)
-{
-	size_t i;
-	json_t *sc;
-
-	json_array_foreach(json_object_get(doc, "scenarios"), i, sc)
-		if (!strcmp(json_string_value(json_object_get(sc, "name")), name))
-			return sc;
-	return NULL;
-}
-
 /* nightly: every directed scenario, then its twin; the twin's results
  * carry its measurement, and the document validates. */
 Test(twin, nightly_runs_twins_beside_the_directed)
@@ -362,9 +351,9 @@ Test(twin, nightly_runs_twins_beside_the_directed)
 	cr_assert_not_null(results);
 	cr_assert_eq(wt_results_load(results, &doc, err, sizeof(err)), 0,
 		     "%s", err);
-	cr_expect_null(json_object_get(scenario_named(doc,
+	cr_expect_null(json_object_get(wt_test_scenario_named(doc,
 			"restart.step_into.child_seq"), "twin"));
-	tw = json_object_get(scenario_named(doc,
+	tw = json_object_get(wt_test_scenario_named(doc,
 			"restart.step_into.child_seq.undirected"), "twin");
 	cr_assert(json_is_object(tw));
 	cr_expect_str_eq(json_string_value(json_object_get(tw, "of")),
@@ -376,7 +365,7 @@ Test(twin, nightly_runs_twins_beside_the_directed)
 			 "restart.step_into.child_seq");
 	cr_expect_leq(json_integer_value(json_object_get(t0, "iterations")),
 		      WT_SCN_TWIN_NIGHTLY);
-	cr_expect_eq(json_integer_value(json_object_get(scenario_named(doc,
+	cr_expect_eq(json_integer_value(json_object_get(wt_test_scenario_named(doc,
 			"restart.step_into.child_seq.undirected"), "iterations")),
 		     WT_SCN_TWIN_NIGHTLY, "the twin's nightly budget");
 	json_decref(doc);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <criterion/criterion.h>
+#include <jansson.h>
 
 /* The tsan preset's Criterion stand-in (tests/tsan-runner) has cr_assert*
  * and cr_expect/cr_expect_eq only: the other expects as asserts there. */
@@ -163,6 +164,18 @@ static inline char *wt_test_line(const char *text, const char *prefix)
 			return strndup(l, len);
 		l = e ? e + 1 : NULL;
 	}
+	return NULL;
+}
+
+/* The scenario called name in a results document, or NULL. */
+static inline json_t *wt_test_scenario_named(json_t *doc, const char *name)
+{
+	size_t i;
+	json_t *sc;
+
+	json_array_foreach(json_object_get(doc, "scenarios"), i, sc)
+		if (!strcmp(json_string_value(json_object_get(sc, "name")), name))
+			return sc;
 	return NULL;
 }
 

@@ -280,11 +280,9 @@ static int run_directed(const char *text, struct wt_run_result *res)
 {
 	struct tthreads ts;
 	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
-	struct wt_parse_error err;
-	struct wt_schedule *sch = wt_schedule_parse(text, &err);
+	struct wt_schedule *sch = tsched_parse(text);
 	int rc;
 
-	cr_assert_not_null(sch, "line %u col %u: %s", err.line, err.col, err.msg);
 	tthreads_init(&ts, 2, names2);
 	cfg.policy = WT_POLICY_DIRECTED;
 	cfg.schedule = sch;

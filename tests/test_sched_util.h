@@ -9,7 +9,10 @@
 
 #include <string.h>
 
+#include <criterion/criterion.h>
+
 #include "sim/sched/run.h"
+#include "sim/sched/schedule.h"
 
 #define TLOG_MAX 4096
 
@@ -17,6 +20,18 @@ struct tlog {
 	unsigned n;
 	char what[TLOG_MAX][16];
 };
+
+/* A directed schedule from its text; a parse error fails the test with
+ * its line and column. */
+static inline struct wt_schedule *tsched_parse(const char *text)
+{
+	struct wt_parse_error err;
+	struct wt_schedule *sch = wt_schedule_parse(text, &err);
+
+	cr_assert_not_null(sch, "line %u col %u: %s", err.line, err.col,
+			   err.msg);
+	return sch;
+}
 
 static inline void tlog_add(struct tlog *l, const char *what)
 {

@@ -30,16 +30,6 @@ struct obj {
 static struct obj g_o;
 static unsigned g_x __attribute__((aligned(64)));
 
-static struct wt_schedule *schedule(const char *text)
-{
-	struct wt_parse_error err;
-	struct wt_schedule *sch = wt_schedule_parse(text, &err);
-
-	cr_assert_not_null(sch, "line %u col %u: %s", err.line, err.col,
-			   err.msg);
-	return sch;
-}
-
 /* ---- own loads ---- */
 
 struct own {
@@ -81,9 +71,9 @@ static void own_reset(void)
  */
 Test(tso_sched, own_loads_see_buffered_stores_others_do_not)
 {
-	struct wt_schedule *sch = schedule("alice until tso_test.own.loaded\n"
-					   "bob finish\n"
-					   "alice finish\n");
+	struct wt_schedule *sch = tsched_parse("alice until tso_test.own.loaded\n"
+					       "bob finish\n"
+					       "alice finish\n");
 	enum wt_memory mem[] = { WT_MEMORY_TSO, WT_MEMORY_SC };
 
 	for (unsigned m = 0; m < 2; m++) {
@@ -353,7 +343,7 @@ Test(tso_sched, configuration_errors_say_what_is_wrong)
 	struct tthreads ts;
 	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
 	struct wt_run_result res;
-	struct wt_schedule *sch = schedule("flush alice\n");
+	struct wt_schedule *sch = tsched_parse("flush alice\n");
 
 	tthreads_init(&ts, 2, names2);
 	cfg.memory = WT_MEMORY_TSO;
