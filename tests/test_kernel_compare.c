@@ -892,6 +892,36 @@ static int kc_one(struct kc_run *r, char *why, size_t wsize)
 	return kc_compare(r, why, wsize);
 }
 
+
+/* A comparison's buffers (the shared page is written by the forked
+ * kernel side); the test is skipped where the kernel side cannot run. */
+static void kc_run_begin(struct kc_run *r)
+{
+	if (geteuid() != 0)
+		cr_skip_test("not root: the kernel side needs unshare -m, mount and chroot");
+	if (!kc_find_cli())
+		cr_skip_test("no walktorture binary next to the tests (%s)", kc_cli);
+	r->tree = calloc(1, sizeof(*r->tree));
+	r->paths = calloc(KC_QUERIES, KC_STR);
+	r->sh = mmap(NULL, sizeof(*r->sh), PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	cr_assert(r->tree && r->paths && r->sh != MAP_FAILED);
+}
+
+/* Before each tree: its seed, and no answers counted yet. */
+static void kc_run_reset(struct kc_run *r, uint64_t seed)
+{
+	r->seed = seed;
+	r->compared = r->differences = 0;
+	memset(r->known, 0, sizeof(r->known));
+}
+
+static void kc_run_end(struct kc_run *r)
+{
+	munmap(r->sh, sizeof(*r->sh));
+	free(r->paths);
+	free(r->tree);
+}
 Test(kernel, model_agrees_with_the_kernel, .timeout = 600)
 {
 	const char *env = getenv("WT_KC_SEEDS");
@@ -903,19 +933,9 @@ Test(kernel, model_agrees_with_the_kernel, .timeout = 600)
 	unsigned known[KC_NKNOWN] = { 0 };
 	char why[512] = "";
 
-	if (geteuid() != 0)
-		cr_skip_test("not root: the kernel side needs unshare -m, mount and chroot");
-	if (!kc_find_cli())
-		cr_skip_test("no walktorture binary next to the tests (%s)", kc_cli);
-	r.tree = calloc(1, sizeof(*r.tree));
-	r.paths = calloc(KC_QUERIES, KC_STR);
-	r.sh = mmap(NULL, sizeof(*r.sh), PROT_READ | PROT_WRITE,
-		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	cr_assert(r.tree && r.paths && r.sh != MAP_FAILED);
+	kc_run_begin(&r);
 	for (uint64_t seed = first; seed < first + seeds; seed++) {
-		r.seed = seed;
-		r.compared = r.differences = 0;
-		memset(r.known, 0, sizeof(r.known));
+		kc_run_reset(&r, seed);
 		if (kc_one(&r, why, sizeof(why)) == KC_SKIP)
 			cr_skip_test("%s", why);
 		compared += r.compared;
@@ -938,9 +958,7 @@ Test(kernel, model_agrees_with_the_kernel, .timeout = 600)
 		if (getenv("WT_KC_STRICT"))
 			differences += known[k];
 	}
-	munmap(r.sh, sizeof(*r.sh));
-	free(r.paths);
-	free(r.tree);
+	kc_run_end(&r);
 	cr_assert_eq(differences, 0, "%u answers differ from the kernel's "
 		     "(see the !!! lines)", differences);
 }
@@ -1021,19 +1039,9 @@ Test(kernel, directed_cases_agree, .timeout = 300)
 	unsigned differences = 0, compared = 0;
 	char why[512] = "";
 
-	if (geteuid() != 0)
-		cr_skip_test("not root: the kernel side needs unshare -m, mount and chroot");
-	if (!kc_find_cli())
-		cr_skip_test("no walktorture binary next to the tests (%s)", kc_cli);
-	r.tree = calloc(1, sizeof(*r.tree));
-	r.paths = calloc(KC_QUERIES, KC_STR);
-	r.sh = mmap(NULL, sizeof(*r.sh), PROT_READ | PROT_WRITE,
-		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	cr_assert(r.tree && r.paths && r.sh != MAP_FAILED);
+	kc_run_begin(&r);
 	for (unsigned i = 0; i < KC_NCASES; i++) {
-		r.seed = i;
-		r.compared = r.differences = 0;
-		memset(r.known, 0, sizeof(r.known));
+		kc_run_reset(&r, i);
 		kc_case_prepare(&r, &kc_cases[i]);
 		if (kc_compare(&r, why, sizeof(why)) == KC_SKIP)
 			cr_skip_test("%s", why);
@@ -1047,9 +1055,7 @@ Test(kernel, directed_cases_agree, .timeout = 300)
 	}
 	printf("walktorture: kernel-compare directed cases=%zu answers=%u "
 	       "differences=%u\n", KC_NCASES, compared, differences);
-	munmap(r.sh, sizeof(*r.sh));
-	free(r.paths);
-	free(r.tree);
+	kc_run_end(&r);
 	cr_assert_eq(differences, 0, "%u answers differ from the kernel's "
 		     "(see the !!! lines)", differences);
 }

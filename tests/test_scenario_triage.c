@@ -119,6 +119,22 @@ static void run_expect_fail(const char **args)
 	wt_test_run_free(&r);
 }
 
+/* A traced stress run of zoo bug may_lookup_blocks, failing: its results
+ * file in d (the failure names the order file its replay lifts to sim). */
+static char *lifted_stress_failure(struct wt_test_dir *d)
+{
+	char *file = zoo("stress/may_lookup_blocks"), *json;
+
+	cr_assert(asprintf(&json, "%s/r.json", d->path) > 0);
+	run_expect_fail((const char *[]){ "run", file, "--mode", "stress",
+					  "--trace", "--iterations", "1",
+					  "--bug", "may_lookup_blocks", "--seed",
+					  "0x5eed", "--out", d->path, "--json",
+					  json, NULL });
+	free(file);
+	return json;
+}
+
 /* A directed zoo failure: --bug was dropped, and it replayed as PASS. */
 Test(triage, replay_of_a_directed_failure)
 {
@@ -176,21 +192,12 @@ Test(triage, replay_of_a_tso_failure)
 Test(triage, replay_of_a_lifted_stress_failure, .timeout = 300)
 {
 	struct wt_test_dir d;
-	const char *src = getenv("WT_SOURCE_DIR");
-	char *file, *json;
+	char *json;
 
-	cr_assert(asprintf(&file, "%s/scenarios/zoo/stress/may_lookup_blocks."
-			   "yaml", src ? src : WT_SOURCE_DIR) > 0);
 	wt_test_dir_make(&d);
-	cr_assert(asprintf(&json, "%s/r.json", d.path) > 0);
-	run_expect_fail((const char *[]){ "run", file, "--mode", "stress",
-					  "--trace", "--iterations", "1",
-					  "--bug", "may_lookup_blocks", "--seed",
-					  "0x5eed", "--out", d.path, "--json",
-					  json, NULL });
+	json = lifted_stress_failure(&d);
 	cr_expect_geq(replay_all(&d, json), 1);
 	free(json);
-	free(file);
 	wt_test_dir_remove(&d);
 }
 
@@ -531,24 +538,15 @@ Test(triage, minimize_a_generated_failure)
  */
 Test(triage, minimize_a_lifted_stress_failure, .timeout = 300)
 {
-	const char *src = getenv("WT_SOURCE_DIR");
 	struct wt_test_dir d;
-	char *file, *json;
+	char *json;
 	struct kept k;
 	SLOW_SPAWNS();
 
-	cr_assert(asprintf(&file, "%s/scenarios/zoo/stress/may_lookup_blocks."
-			   "yaml", src ? src : WT_SOURCE_DIR) > 0);
 	wt_test_dir_make(&d);
-	cr_assert(asprintf(&json, "%s/r.json", d.path) > 0);
-	run_expect_fail((const char *[]){ "run", file, "--mode", "stress",
-					  "--trace", "--iterations", "1",
-					  "--bug", "may_lookup_blocks", "--seed",
-					  "0x5eed", "--out", d.path, "--json",
-					  json, NULL });
+	json = lifted_stress_failure(&d);
 	k = minimizes_record(&d, json, 0, "may_lookup_blocks", 5);
 	cr_expect_eq(k.kept, 0, "kept %u of %u", k.kept, k.decisions);
 	free(json);
-	free(file);
 	wt_test_dir_remove(&d);
 }
