@@ -185,14 +185,6 @@ struct bench_row {
 	struct wt_scenario *scenario;	/* result.s: freed last */
 };
 
-static double bench_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static struct wt_scenario *bench_load(const char *rel)
 {
 	struct wt_scn_error err = { .set = false };
@@ -290,7 +282,7 @@ static void bench_search(const struct wt_zoo_bug *b, const struct wt_scenario *s
 			 struct detection *det, unsigned *found_seeds,
 			 struct bench_row *keep)
 {
-	double t0 = bench_now();
+	double t0 = wt_scn_now_s();
 	uint64_t k;
 
 	det->run = true;
@@ -301,7 +293,7 @@ static void bench_search(const struct wt_zoo_bug *b, const struct wt_scenario *s
 		uint64_t seed = wt_scn_night_seed(bo->seed, (unsigned)k);
 		bool hit;
 
-		if ((det->found && k >= bo->seeds) || bench_now() - t0 > cap_s)
+		if ((det->found && k >= bo->seeds) || wt_scn_now_s() - t0 > cap_s)
 			break;
 		bench_opts_init(&o, bo, seed, 1ull << b->id, b->name, -1);
 		if (wt_scn_run(s, &o, &r)) {
@@ -315,7 +307,7 @@ static void bench_search(const struct wt_zoo_bug *b, const struct wt_scenario *s
 			memcpy(det->kind, d.kind, sizeof(d.kind));
 		if (hit && !det->found) {
 			det->found = true;
-			det->seconds = bench_now() - t0;
+			det->seconds = wt_scn_now_s() - t0;
 			det->iterations = k + 1;
 			det->seed = seed;
 			memcpy(det->kind, d.kind, sizeof(d.kind));
@@ -327,7 +319,7 @@ static void bench_search(const struct wt_zoo_bug *b, const struct wt_scenario *s
 			wt_scn_result_free(&r);
 	}
 	if (!det->found) {	/* "not found" after this many tries */
-		det->seconds = bench_now() - t0;
+		det->seconds = wt_scn_now_s() - t0;
 		det->iterations = k;
 	}
 }
@@ -510,11 +502,11 @@ static void bench_stress_child(const struct wt_zoo_bug *b,
 			       double cap_s, int fd)
 {
 	struct detection d = { .run = true };
-	double t0 = bench_now();
+	double t0 = wt_scn_now_s();
 	FILE *f = fdopen(fd, "w");
 	uint64_t k;
 
-	for (k = 0; bench_now() - t0 < cap_s; k++) {
+	for (k = 0; wt_scn_now_s() - t0 < cap_s; k++) {
 		struct wt_scn_opts o;
 		struct wt_scn_result r;
 		bool hit;
@@ -536,7 +528,7 @@ static void bench_stress_child(const struct wt_zoo_bug *b,
 			break;
 		}
 	}
-	d.seconds = bench_now() - t0;
+	d.seconds = wt_scn_now_s() - t0;
 	if (!d.found)
 		d.iterations = k;
 	fprintf(f, "%d %.6f %" PRIu64 " %s %s\n", d.found, d.seconds,
@@ -552,7 +544,7 @@ static void bench_stress_one(const struct wt_zoo_bug *b,
 			     double cap_s, struct detection *d)
 {
 	char line[256] = "", kind[32], check[32];
-	double t0 = bench_now();
+	double t0 = wt_scn_now_s();
 	int fds[2], status = 0, found = 0;
 	pid_t pid;
 	FILE *f;
@@ -577,7 +569,7 @@ static void bench_stress_one(const struct wt_zoo_bug *b,
 	if (WIFSIGNALED(status) || !line[0]) {
 		d->crashed = true;
 		d->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-		d->seconds = bench_now() - t0;
+		d->seconds = wt_scn_now_s() - t0;
 		snprintf(d->kind, sizeof(d->kind), "crash");
 		return;
 	}
@@ -934,7 +926,7 @@ int wt_cmd_zoo_bench(int argc, char **argv)
 	const char *json = NULL;
 	unsigned n, nsel = 0, bad = 0;
 	time_t started = time(NULL);
-	double t0 = bench_now();
+	double t0 = wt_scn_now_s();
 	int ret;
 
 	all = wt_zoo_bugs(&n);
@@ -991,7 +983,7 @@ int wt_cmd_zoo_bench(int argc, char **argv)
 	bench_ratio(rows, nsel);
 	ret = bad ? WT_EXIT_FAIL : WT_EXIT_OK;
 	if (json && bench_write(json, rows, nsel, &bo, argc, argv,
-				bench_now() - t0, started))
+				wt_scn_now_s() - t0, started))
 		ret = WT_EXIT_USAGE;
 out:
 	for (unsigned i = 0; rows && i < nsel; i++) {

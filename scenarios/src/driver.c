@@ -36,14 +36,6 @@ uint64_t wt_scn_night_seed(uint64_t night_seed, unsigned k)
 	return wt_seed_derive(night_seed, WT_SCN_NIGHT_TAG + k);
 }
 
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /*
  * The log's progress line (stderr is not a terminal): scenarios done of
  * all, failures, elapsed, and an estimate of the rest from the mean time
@@ -52,7 +44,7 @@ static double mono_s(void)
 static void progress_log(const struct wt_scn_opts *o, unsigned done,
 			 unsigned n, unsigned failed, double t0, double *last)
 {
-	double t = mono_s(), el = t - t0;
+	double t = wt_scn_now_s(), el = t - t0;
 
 	if (!o->progress_log || o->quiet || t - *last < o->progress_every_s)
 		return;
@@ -80,7 +72,7 @@ int wt_scn_run_all(const struct wt_scn_list *l, const struct wt_scn_opts *o,
 	if (!r)
 		return -1;
 	so.progress_n = l->n;
-	so.progress_t0 = last = mono_s();
+	so.progress_t0 = last = wt_scn_now_s();
 	for (unsigned i = 0; i < l->n; i++) {
 		so.progress_k = i + 1;
 		if (o->isolate ? wt_scn_run_isolated(l->v[i], &so, &r[i]) :

@@ -10,14 +10,6 @@
 #include "scenarios/src/fuzz.h"
 #include "scenarios/src/runner.h"
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* The last line of text (the runner's verdict), without its newline. */
 static void last_line(const char *text, size_t len, FILE *out)
 {
@@ -109,7 +101,7 @@ static int one_workload(const struct wt_fuzz_opts *o, uint64_t j,
 			"reproducer %s\nrerun: %s\n", j, file, cmd);
 		if (!res->first) {
 			res->first = j + 1;
-			res->first_seconds = now_s() - t0;
+			res->first_seconds = wt_scn_now_s() - t0;
 			res->first_iterations = res->iterations;
 			snprintf(res->first_file, sizeof(res->first_file), "%s",
 				 file);
@@ -128,7 +120,7 @@ int wt_scn_fuzz(const struct wt_fuzz_opts *o, struct wt_fuzz_result *res)
 {
 	FILE *out = o->run.out ? o->run.out : stdout;
 	uint64_t n = o->workloads;
-	double t0 = now_s();
+	double t0 = wt_scn_now_s();
 	int ret = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -137,7 +129,7 @@ int wt_scn_fuzz(const struct wt_fuzz_opts *o, struct wt_fuzz_result *res)
 	for (uint64_t j = o->first; !n || j < o->first + n; j++) {
 		int k;
 
-		if (o->duration_ns && (now_s() - t0) * 1e9 >= (double)o->duration_ns)
+		if (o->duration_ns && (wt_scn_now_s() - t0) * 1e9 >= (double)o->duration_ns)
 			break;
 		k = one_workload(o, j, res, t0);
 		if (k < 0) {
@@ -152,7 +144,7 @@ int wt_scn_fuzz(const struct wt_fuzz_opts *o, struct wt_fuzz_result *res)
 	}
 	if (o->run.progress)
 		fputs("\r\033[K", stderr);
-	res->seconds = now_s() - t0;
+	res->seconds = wt_scn_now_s() - t0;
 	fprintf(out, "walktorture: fuzz seed=%#" PRIx64 " workloads=%" PRIu64
 		" iterations=%" PRIu64 " failed=%" PRIu64 " seconds=%.2f",
 		o->run.seed, res->workloads, res->iterations, res->failed,

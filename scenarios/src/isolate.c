@@ -42,14 +42,6 @@ struct blob {
 	size_t cap;
 };
 
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* --- the child --- */
 
 static int write_all(int fd, const void *buf, size_t len)
@@ -303,7 +295,7 @@ int wt_scn_run_isolated(const struct wt_scenario *s,
 {
 	FILE *out = o->out ? o->out : stdout;
 	double hang_s = (double)s->timeout_ms * 1e-3 + WT_SCN_HANG_GRACE_S;
-	double t0 = mono_s(), last;
+	double t0 = wt_scn_now_s(), last;
 	struct wt_scn_live *live;
 	struct blob b = { 0 };
 	uint64_t beat = 0;
@@ -336,7 +328,7 @@ int wt_scn_run_isolated(const struct wt_scenario *s,
 		struct pollfd p = { .fd = fds[0], .events = POLLIN };
 		uint64_t now_beat = __atomic_load_n(&live->beat,
 						    __ATOMIC_ACQUIRE);
-		double now = mono_s();
+		double now = wt_scn_now_s();
 
 		if (now_beat != beat) {
 			beat = now_beat;
@@ -365,7 +357,7 @@ int wt_scn_run_isolated(const struct wt_scenario *s,
 		munmap(live, sizeof(*live));
 		return ret;
 	}
-	lost_child(r, o, live, hang, status, mono_s() - t0);
+	lost_child(r, o, live, hang, status, wt_scn_now_s() - t0);
 	wt_scn_print_outcome(out, r);
 	free(b.p);
 	munmap(live, sizeof(*live));

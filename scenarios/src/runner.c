@@ -145,7 +145,7 @@ void wt_scn_replay_cmd(char *buf, size_t len, const struct wt_scenario *s,
 		 tail);
 }
 
-static double now_s(void)
+double wt_scn_now_s(void)
 {
 	struct timespec ts;
 
@@ -654,7 +654,7 @@ static bool budget_done(const struct budget *b, const struct wt_scn_result *r,
 {
 	if (b->iterations && r->iterations >= b->iterations)
 		return true;
-	if (b->duration_ns && (now_s() - t0) * 1e9 >= (double)b->duration_ns)
+	if (b->duration_ns && (wt_scn_now_s() - t0) * 1e9 >= (double)b->duration_ns)
 		return true;
 	if (b->virtual_ns && r->virtual_ns >= b->virtual_ns)
 		return true;
@@ -665,7 +665,7 @@ static void progress(const struct wt_scenario *s, const struct wt_scn_opts *o,
 		     const struct budget *b, const struct wt_scn_result *r,
 		     double t0, double *last)
 {
-	double t = now_s(), eta = -1;
+	double t = wt_scn_now_s(), eta = -1;
 
 	if (t - *last < 0.25)
 		return;
@@ -1236,7 +1236,7 @@ int wt_scn_run(const struct wt_scenario *s, const struct wt_scn_opts *o,
 		return 0;
 	}
 	b = budget_of(s, o, r->mode);
-	t0 = now_s();
+	t0 = wt_scn_now_s();
 	if (r->mode == WT_SCN_SIM && !(r->reuse = reuse_create()))
 		ret = -1;
 	if (!ret && calibrate_pct(r, o))
@@ -1275,7 +1275,7 @@ int wt_scn_run(const struct wt_scenario *s, const struct wt_scn_opts *o,
 	r->reuse = NULL;
 	if (o->progress)
 		fputs("\r\033[K", stderr);
-	r->duration_s = now_s() - t0;
+	r->duration_s = wt_scn_now_s() - t0;
 	if (ex) {
 		struct wt_explore_stats st;
 

@@ -112,6 +112,9 @@ struct wt_scn_live {
 	uint64_t beat;			/* moves at every iteration start and end */
 };
 
+/* CLOCK_MONOTONIC in seconds: budgets, progress and watchdogs. */
+double wt_scn_now_s(void);
+
 /* The policy s runs under with opts o: --policy, unless s is directed. */
 enum wt_scn_policy wt_scn_policy_of(const struct wt_scenario *s,
 				    const struct wt_scn_opts *o);
