@@ -26,6 +26,7 @@
 #include "sim/sched/schedule.h"
 #include "sim/tso.h"
 #include "test_sched_util.h"
+#include "test_tso_util.h"
 
 /* The sanitizer builds run every seed 20-100x slower; 300 seeds already
  * show the relaxed outcome (and its absence under tso and with barriers). */
@@ -46,19 +47,6 @@ struct shared {
 static struct shared g;
 
 /* ---- the buffer alone ---- */
-
-static uint32_t ld32(const uint32_t *p)
-{
-	uint32_t v;
-
-	wt_tso_load(p, &v, sizeof(v));
-	return v;
-}
-
-static void st32(uint32_t *p, uint32_t v)
-{
-	wt_tso_store(p, &v, sizeof(v));
-}
 
 /* Which entries may go: under pso any of the first epoch not behind an
  * older store to its word; a barrier splits epochs; under tso only the

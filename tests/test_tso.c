@@ -8,6 +8,7 @@
 #include <criterion/criterion.h>
 
 #include "sim/tso.h"
+#include "test_tso_util.h"
 
 static struct wt_tso *g_tso;
 
@@ -31,19 +32,6 @@ static struct wt_tso_buf *buf(unsigned i)
 static void as(unsigned i)
 {
 	wt_tso_self = buf(i);
-}
-
-static uint32_t ld32(const uint32_t *p)
-{
-	uint32_t v;
-
-	wt_tso_load(p, &v, sizeof(v));
-	return v;
-}
-
-static void st32(uint32_t *p, uint32_t v)
-{
-	wt_tso_store(p, &v, sizeof(v));
 }
 
 static uint64_t ld64(const uint64_t *p)
