@@ -22,7 +22,8 @@ static int prepend(char *buf, char **end, const char *name, size_t len)
 
 /* One pass up from dir; the caller retries when a seqlock moved. */
 static int dir_path_once(struct wt_world *w, const struct path *dir,
-			 char *buf, size_t size, char **start)
+			 const struct path *root, char *buf, size_t size,
+			 char **start)
 {
 	struct mount *mnt = real_mount(dir->mnt);
 	struct dentry *d = dir->dentry;
@@ -34,6 +35,9 @@ static int dir_path_once(struct wt_world *w, const struct path *dir,
 		struct dentry *parent;
 		int err;
 
+		/* the caller's root ends the name, as a chroot's does */
+		if (root && d == root->dentry && &mnt->mnt == root->mnt)
+			goto done;
 		if (d == wt_load_acquire(mnt, mnt.mnt_root)) {
 			struct mount *up = wt_load_acquire(mnt, mnt_parent);
 
@@ -52,22 +56,25 @@ static int dir_path_once(struct wt_world *w, const struct path *dir,
 			return err;
 		d = parent;
 	}
+	/* at the namespace root; a name outside the caller's root is given
+	 * from here, as d_path gives it */
 	if (mnt != w->root_mnt)
 		return -ENOENT;	/* a lazily detached tree */
+done:
 	if (!*end && prepend(buf, &end, "", 0))
 		return -ENAMETOOLONG;
 	*start = end;
 	return 0;
 }
 
-int wt_dir_path(struct wt_world *w, const struct path *dir, char *buf,
-		size_t size)
+int wt_dir_path(struct wt_world *w, const struct path *dir,
+		const struct path *root, char *buf, size_t size)
 {
 	for (unsigned tries = 0; tries < 1000; tries++) {
 		unsigned mseq = read_seqbegin_at(&w->mount_lock, "dir_path.mount_lock");
 		unsigned rseq = read_seqbegin_at(&w->rename_lock, "dir_path.rename_lock");
 		char *start = NULL;
-		int err = dir_path_once(w, dir, buf, size, &start);
+		int err = dir_path_once(w, dir, root, buf, size, &start);
 
 		/*
 		 * Validate the names and the mount chain we read: with either

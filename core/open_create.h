@@ -31,9 +31,13 @@ int wt_open_create(struct wt_world *w, const struct path *dir,
 		   const struct qstr *name, umode_t mode,
 		   const struct cred *cred);
 
-/* d_path from the namespace root into buf: 0, -ENOENT (unreachable) or
- * -ENAMETOOLONG.  (walktorture lookup's display; no longer creation's.) */
-int wt_dir_path(struct wt_world *w, const struct path *dir, char *buf,
-		size_t size);
+/*
+ * d_path into buf: the name of dir from root (a task's root; NULL: the
+ * namespace root), or from the namespace root when dir is not under root.
+ * 0, -ENOENT (removed, or in a detached tree) or -ENAMETOOLONG.
+ * (walktorture lookup's display; no longer creation's.)
+ */
+int wt_dir_path(struct wt_world *w, const struct path *dir,
+		const struct path *root, char *buf, size_t size);
 
 #endif /* WT_CORE_OPEN_CREATE_H */

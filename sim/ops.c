@@ -12,6 +12,7 @@
 
 #include "sim/atomic.h"
 #include "sim/fs/autofs.h"
+#include "sim/fs/libfs.h"
 #include "sim/fs/proc.h"
 #include "sim/fs/remote.h"
 #include "sim/fs/slowperm.h"
@@ -341,6 +342,52 @@ int wt_op_proc_magic(struct wt_world *w, const char *procpath,
 		return err;
 	err = proc_magic(w, procpath, name, target);
 	if (!err)
+		wt_writer_done(w);
+	wt_writer_unlock(w);
+	return err;
+}
+
+struct proc_task_log {
+	struct wt_world *w;
+	struct wt_hist_rec *rec;
+};
+
+static void proc_task_made(void *arg, struct dentry *d, const char *name)
+{
+	struct proc_task_log *log = arg;
+
+	wt_history_dentry(log->rec, d);
+	wt_history_inode(log->rec, d->d_inode);
+	wt_origin_set(log->w, d->d_inode, "proc:", name, strlen(name));
+}
+
+int wt_op_proc_task(struct wt_world *w, const struct wt_proc_task *t)
+{
+	struct super_block *procs[16];
+	unsigned n = 0;
+	int err = wt_writer_lock(w);
+
+	if (err)
+		return err;
+	/* the proc instances first: making dentries takes the list lock */
+	spin_lock(&w->list_lock);
+	for (struct super_block *sb = w->supers; sb && n < 16; sb = sb->s_next)
+		if (sb->s_type == &wt_proc_type && sb->s_root)
+			procs[n++] = sb;
+	spin_unlock(&w->list_lock);
+	for (unsigned i = 0; i < n && !err; i++) {
+		struct inode *root = procs[i]->s_root->d_inode;
+		struct proc_task_log log = { .w = w };
+
+		inode_lock(root);
+		log.rec = wt_history_begin(w, "proc-task", "proc-task.d_instantiate",
+					   "%u", t->pid);
+		WT_OP_STEP("proc-task.d_instantiate", procs[i]);
+		err = wt_proc_add_task(procs[i], t, true, proc_task_made, &log);
+		wt_history_commit(log.rec);
+		inode_unlock(root);
+	}
+	if (!err && n)
 		wt_writer_done(w);
 	wt_writer_unlock(w);
 	return err;

@@ -103,6 +103,10 @@ int wt_op_shrink(struct wt_world *w);
  * aimed at target (resolved, followed). */
 int wt_op_proc_magic(struct wt_world *w, const char *procpath,
 		     const char *name, const char *target);
+/* The caller's process (sim/fs/proc.h) in every proc instance of the
+ * world: /proc/PID with root, cwd, exe and fd/N, and self -> PID. */
+struct wt_proc_task;
+int wt_op_proc_task(struct wt_world *w, const struct wt_proc_task *t);
 /* Server-side changes behind a remote fs's client (sim/fs/remote.h):
  * fspath is where it is mounted, paths are relative to its root. */
 enum wt_remote_change {

@@ -379,6 +379,100 @@ package)
 		exit 77
 	fi
 	;;
+lookup)
+	# lookup's walker (issue 23): a dirfd (--at), a cwd, a chroot, open
+	# flags, AT_EMPTY_PATH, supplementary groups; each DIR or flag that
+	# does not make sense exits 2 before any path is printed.
+	cat >"$TMP/t.tree" <<-'EOF'
+	mkdir -p /d/sub /m
+	touch /d/f
+	ln -s f /d/ln
+	mount -t tmpfs m /m
+	mkdir -m 750 /priv
+	touch /priv/x
+	chown 0:27 /priv
+	EOF
+	look() { "$W" lookup --tree "$TMP/t.tree" "$@" >"$TMP/out" 2>"$TMP/err" ||
+		fail "lookup $*: exit $? ($(own_err "$TMP/err" | head -1))"; }
+	# has N FRAGMENT: output line N contains FRAGMENT
+	has() { sed -n "$1p" "$TMP/out" | grep -qF -- "$2" ||
+		fail "lookup: line $1 '$(sed -n "$1p" "$TMP/out")' lacks '$2'"; }
+	look --at /d sub f /d/f
+	has 1 '"path": "sub", "result": "ok", "object": "/d/sub", "type": "dir"'
+	has 1 '"d_path": "/d/sub"'
+	has 2 '"object": "/d/f", "type": "file"'
+	has 3 '"d_path": "/d/f"'
+	look --cwd /d f ../d/sub
+	has 1 '"object": "/d/f"'
+	has 2 '"d_path": "/d/sub"'
+	# chroot: "/" and ".." stop at the new root; d_path is from it
+	look --root /d --cwd /d /f ../.. /sub/../.. /ln
+	has 1 '"object": "/d/f", "type": "file", "mount": "/", "d_path": "/f"'
+	has 2 '"object": "/d", "type": "dir", "mount": "/", "d_path": "/"'
+	has 3 '"object": "/d", "type": "dir", "mount": "/", "d_path": "/"'
+	has 4 '"object": "/d/f"'
+	# a cwd outside the root: d_path from the namespace root
+	look --root /d --cwd /m .
+	has 1 '"object": "fsroot:/m", "type": "dir", "mount": "/m", "d_path": "/m"'
+	# AT_EMPTY_PATH: "" is the start; without it, ENOENT
+	look --at /d/sub --empty-path ''
+	has 1 '"d_path": "/d/sub"'
+	look --at /d/sub ''
+	has 1 '"path": "", "result": "ENOENT"'
+	# open: O_CREAT (then EEXIST with O_EXCL), O_NOFOLLOW's ELOOP and
+	# O_PATH's link, O_DIRECTORY
+	look --open O_CREAT,O_EXCL,O_WRONLY --mode 600 --at /d new new
+	has 1 '"path": "new", "result": "ok"'
+	has 1 '"d_path": "/d/new", "created": true'
+	has 2 '"path": "new", "result": "EEXIST"'
+	look --open O_RDONLY --nofollow /d/ln
+	has 1 '"result": "ELOOP"'
+	look --open O_PATH,O_NOFOLLOW /d/ln
+	has 1 '"object": "/d/ln", "type": "symlink"'
+	look --open O_RDONLY /d/ln
+	has 1 '"object": "/d/f", "type": "file"'
+	look --open O_DIRECTORY /d/f /d/sub
+	has 1 '"result": "ENOTDIR"'
+	has 2 '"result": "ok"'
+	look --open O_RDONLY --mode 644 /d/f
+	has 1 '"result": "EINVAL"'
+	look --open O_PATH --resolve beneath --at /d ../d/f sub
+	has 1 '"result": "EXDEV"'
+	has 2 '"d_path": "/d/sub"'
+	# supplementary groups: /priv is 750 root:27
+	look --uid 1000 --gid 1000 /priv/x
+	has 1 '"result": "EACCES"'
+	look --uid 1000 --gid 1000 --groups 4,27 /priv/x
+	has 1 '"object": "/priv/x"'
+	# proc shows the walker: /proc/PID/{root,cwd,exe,fd/3}, self -> PID
+	printf 'mkdir /proc\nmount -t proc proc /proc\n' >>"$TMP/t.tree"
+	look --pid 7 --cwd /d/sub --at /m --exe /d/f /proc/self /proc/self/root \
+		/proc/7/cwd /proc/self/fd/3 /proc/self/exe /proc/1 /proc/self/fd/0
+	has 1 '"object": "proc:7", "type": "dir", "mount": "/proc"'
+	has 2 '"object": "/", "type": "dir", "mount": "/", "d_path": "/"'
+	has 3 '"object": "/d/sub"'
+	has 4 '"object": "fsroot:/m", "type": "dir", "mount": "/m"'
+	has 5 '"object": "/d/f", "type": "file"'
+	has 6 '"result": "ENOENT"'
+	has 7 '"result": "ENOENT"'
+	look --open O_PATH,O_NOFOLLOW /proc/self/root
+	has 1 '"object": "proc:1/root", "type": "symlink", "mount": "/proc"'
+	# bad input: exit 2, nothing printed
+	expect_usage_error "lookup: --exe '/d': EISDIR|lookup: --exe '/nope': ENOENT" lookup --tree "$TMP/t.tree" --exe /nope /x
+	expect_usage_error "lookup: bad --pid '0'" lookup --tree "$TMP/t.tree" --pid 0 /x
+	expect_usage_error "lookup: --at '/nope': ENOENT" lookup --tree "$TMP/t.tree" --at /nope /x
+	expect_usage_error "lookup: --root '/d/f': ENOTDIR" lookup --tree "$TMP/t.tree" --root /d/f /x
+	expect_usage_error "lookup: --cwd '/priv/x/y': ENOTDIR" lookup --tree "$TMP/t.tree" --cwd /priv/x/y /x
+	expect_usage_error "lookup: --at 'd': give an absolute path" lookup --tree "$TMP/t.tree" --at d /x
+	expect_usage_error "lookup: bad open flag at 'O_FOO'" lookup --tree "$TMP/t.tree" --open O_RDONLY,O_FOO /x
+	expect_usage_error "lookup: bad open flag at 'O_WRONLY'" lookup --tree "$TMP/t.tree" --open O_RDONLY,O_WRONLY /x
+	expect_usage_error "lookup: bad open flag at ''" lookup --tree "$TMP/t.tree" --open '' /x
+	expect_usage_error "lookup: bad --groups '1,x'" lookup --tree "$TMP/t.tree" --groups 1,x /x
+	expect_usage_error "lookup: bad --groups '1,2,3,4,5,6,7,8,9'" lookup --tree "$TMP/t.tree" --groups 1,2,3,4,5,6,7,8,9 /x
+	expect_usage_error "lookup: bad --mode '9'" lookup --tree "$TMP/t.tree" --open O_CREAT --mode 9 /x
+	expect_usage_error "lookup: --mode is openat2's" lookup --tree "$TMP/t.tree" --mode 644 /x
+	expect_usage_error "lookup: --empty-path is for stat-like" lookup --tree "$TMP/t.tree" --open O_PATH --empty-path ''
+	;;
 *)
 	fail "unknown case $CASE"
 	;;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* proc: see sim/fs/proc.h. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,37 +72,139 @@ static struct inode *proc_magic_inode(struct super_block *sb,
 	return inode;
 }
 
+/*
+ * Make name in dir (a proc directory, its i_rwsem held) with inode (one
+ * reference, taken over): positive before it is findable, and pinned, as
+ * proc has no other copy of the name.  The dentry, referenced, or
+ * ERR_PTR; the inode is put on an error.
+ */
+static struct dentry *proc_add(struct dentry *dir, const char *name,
+			       struct inode *inode)
+{
+	struct qstr q = QSTR_INIT(name, (uint32_t)strlen(name));
+	struct dentry *d;
+
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	d = d_lookup(dir, &q);
+	if (d && d_backing_inode(d)) {
+		dput(d);
+		iput(inode);
+		return ERR_PTR(-EEXIST);
+	}
+	if (!d)
+		d = d_alloc(dir, &q);
+	if (!d) {
+		iput(inode);
+		return ERR_PTR(-ENOMEM);
+	}
+	d_make_persistent(d, inode);
+	d_rehash(d);
+	return d;
+}
+
 int wt_proc_add_magic(struct super_block *sb, const char *name,
 		      struct path target)
 {
-	struct dentry *root = sb->s_root, *d;
-	struct qstr q = QSTR_INIT(name, (uint32_t)strlen(name));
-	struct inode *inode;
-	int err = 0;
+	struct dentry *d;
 
 	if (sb->s_type != &wt_proc_type)
 		return -EINVAL;
-	d = d_lookup(root, &q);
-	if (d && d_backing_inode(d)) {
-		err = -EEXIST;
-		goto out_put;
-	}
-	if (!d)
-		d = d_alloc(root, &q);
-	if (!d) {
-		return -ENOMEM;
-	}
-	inode = proc_magic_inode(sb, &target);
-	if (!inode) {
-		err = -ENOMEM;
-		goto out_put;
-	}
-	/* Positive before it is findable, and pinned: proc has no other
-	 * copy of the name. */
-	d_make_persistent(d, inode);
-	d_rehash(d);
-out_put:
+	d = proc_add(sb->s_root, name, proc_magic_inode(sb, &target));
+	if (IS_ERR(d))
+		return (int)PTR_ERR(d);
 	dput(d);
+	return 0;
+}
+
+/* A made dentry: tell the caller, drop our reference. */
+static int proc_made(struct dentry *d, const char *name, wt_proc_made_fn made,
+		     void *arg)
+{
+	if (IS_ERR(d))
+		return (int)PTR_ERR(d);
+	if (made)
+		made(arg, d, name);
+	dput(d);
+	return 0;
+}
+
+static struct inode *proc_dir_inode(struct super_block *sb, umode_t perm,
+				    const struct wt_proc_task *t)
+{
+	return wt_inode_alloc(sb, WT_S_IFDIR | perm, t->uid, t->gid);
+}
+
+/* The fd directory and its links, under the PID directory pid (locked). */
+static int proc_add_fds(struct super_block *sb, struct dentry *pid,
+			const struct wt_proc_task *t, wt_proc_made_fn made,
+			void *arg)
+{
+	char name[64];
+	struct dentry *fd = proc_add(pid, "fd", proc_dir_inode(sb, 0500, t));
+	int err;
+
+	if (IS_ERR(fd))
+		return (int)PTR_ERR(fd);
+	snprintf(name, sizeof(name), "%u/fd", t->pid);
+	if (made)
+		made(arg, fd, name);
+	mutex_lock(&fd->d_inode->i_rwsem);
+	err = 0;
+	for (unsigned i = 0; i < t->nfds && !err; i++) {
+		char num[16];
+
+		snprintf(num, sizeof(num), "%u", t->fds[i].fd);
+		snprintf(name, sizeof(name), "%u/fd/%u", t->pid, t->fds[i].fd);
+		err = proc_made(proc_add(fd, num,
+					 proc_magic_inode(sb, &t->fds[i].path)),
+				name, made, arg);
+	}
+	mutex_unlock(&fd->d_inode->i_rwsem);
+	dput(fd);
+	return err;
+}
+
+int wt_proc_add_task(struct super_block *sb, const struct wt_proc_task *t,
+		     bool self, wt_proc_made_fn made, void *arg)
+{
+	static const char *const links[] = { "root", "cwd", "exe" };
+	const struct path *targets[] = { &t->root, &t->cwd, &t->exe };
+	char pidname[16], name[64];
+	struct dentry *pid;
+	int err = 0;
+
+	if (sb->s_type != &wt_proc_type || t->nfds > WT_PROC_MAX_FDS)
+		return -EINVAL;
+	snprintf(pidname, sizeof(pidname), "%u", t->pid);
+	pid = proc_add(sb->s_root, pidname, proc_dir_inode(sb, 0555, t));
+	if (IS_ERR(pid))
+		return (int)PTR_ERR(pid);
+	if (made)
+		made(arg, pid, pidname);
+	mutex_lock(&pid->d_inode->i_rwsem);
+	for (unsigned i = 0; i < 3 && !err; i++) {
+		if (!targets[i]->dentry)
+			continue;
+		snprintf(name, sizeof(name), "%u/%s", t->pid, links[i]);
+		err = proc_made(proc_add(pid, links[i],
+					 proc_magic_inode(sb, targets[i])),
+				name, made, arg);
+	}
+	if (!err)
+		err = proc_add_fds(sb, pid, t, made, arg);
+	mutex_unlock(&pid->d_inode->i_rwsem);
+	dput(pid);
+	if (!err && self) {
+		struct inode *link = wt_inode_alloc(sb, WT_S_IFLNK | 0777, 0, 0);
+
+		if (link && wt_inode_set_link(link, pidname)) {
+			iput(link);
+			return -ENOMEM;
+		}
+		err = proc_made(proc_add(sb->s_root, "self", link), "self",
+				made, arg);
+	}
 	return err;
 }
 

@@ -24,6 +24,38 @@
  */
 int wt_proc_add_magic(struct super_block *sb, const char *name,
 		      struct path target);
+/*
+ * A process as proc shows it: the directory PID in proc's root, owned by
+ * uid:gid (mode 0555), with the magic links root, cwd and exe (when
+ * exe.dentry is set) and the directory fd (0500) with one magic link per
+ * open file; with self, also the symlink "self" -> "PID" in the root (a
+ * plain link, as proc_self's is: its body is the caller's PID).  The
+ * model has one such process per call, made once: what a chdir or an
+ * open does later is not shown.  The caller holds sb's root i_rwsem.
+ */
+#define WT_PROC_MAX_FDS	8
+struct wt_proc_task {
+	uint32_t pid;
+	uint32_t uid;
+	uint32_t gid;
+	struct path root;
+	struct path cwd;
+	struct path exe;		/* .dentry NULL: no exe link */
+	unsigned nfds;
+	struct {
+		unsigned fd;
+		struct path path;
+	} fds[WT_PROC_MAX_FDS];
+};
+
+/* Called for each dentry made, with its name under proc ("PID/fd/3"). */
+typedef void (*wt_proc_made_fn)(void *arg, struct dentry *d, const char *name);
+
+/* 0, -EINVAL (not a proc sb, too many fds), -EEXIST (the PID or self
+ * is there already), -ENOMEM.  On an error what was made stays. */
+int wt_proc_add_task(struct super_block *sb, const struct wt_proc_task *t,
+		     bool self, wt_proc_made_fn made, void *arg);
+
 /* A magic link's target (no reference taken); false for other inodes. */
 bool wt_proc_magic_target(const struct inode *inode, struct path *out);
 
