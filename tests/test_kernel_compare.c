@@ -23,6 +23,14 @@
  * When the command line has no `lookup` yet, the walk engine is asked
  * in-process (filename_lookup on the same tree) instead.
  *
+ * Some modes start elsewhere (a directory of the tree that resolves,
+ * drawn from the seed): from a dirfd (lookup --at; openat2/statx with a
+ * dirfd opened as root), from a cwd (--cwd; chdir) or under a chroot
+ * (--root and --cwd; chroot and chdir("/")), with every other query made
+ * relative; and some open
+ * the result for real (lookup --open; openat2 without O_PATH: the
+ * open's own permission check, O_NOFOLLOW's ELOOP, O_DIRECTORY).
+ *
  * Besides the random trees, a table of hand-written cases (kc_cases)
  * pins down differences found before, each one a tree, some writer
  * lines whose errno must match and some paths: the length limit that
@@ -57,6 +65,7 @@
 #include "core/namei.h"
 #include "sim/ns.h"
 #include "sim/ops.h"
+#include "sim/resolve.h"
 #include "sim/vfs/world.h"
 #include "tests/treegen.h"
 
@@ -82,29 +91,47 @@ struct kc_open_how {
 #define KC_SKIP		77
 #define KC_LINE_FAILED	3
 
+enum kc_start { KC_FROM_CWD, KC_AT, KC_CWD, KC_ROOT };
+
 struct kc_mode {
 	unsigned uid;
 	bool nofollow;
 	const char *resolve;		/* walktorture lookup --resolve */
 	uint64_t resolve_bits;		/* openat2's */
+	enum kc_start start;		/* where relative paths begin */
+	const char *open;		/* walktorture lookup --open */
+	uint64_t open_bits;		/* openat2's flags (no O_PATH) */
 };
 
 static const struct kc_mode kc_modes[] = {
-	{ 0, false, NULL, 0 },
-	{ 0, true, NULL, 0 },
-	{ 1000, false, NULL, 0 },
-	{ 1000, true, NULL, 0 },
-	{ 0, false, "no-xdev", KC_RESOLVE_NO_XDEV },
-	{ 1000, false, "beneath", KC_RESOLVE_BENEATH },
-	{ 0, false, "in-root", KC_RESOLVE_IN_ROOT },
-	{ 0, true, "no-symlinks", KC_RESOLVE_NO_SYMLINKS },
-	{ 0, false, "no-symlinks", KC_RESOLVE_NO_SYMLINKS },
-	{ 0, false, "cached", KC_RESOLVE_CACHED },
-	{ 1000, false, "cached", KC_RESOLVE_CACHED },
-	{ 0, true, "cached", KC_RESOLVE_CACHED },
-	{ 0, false, "no-magiclinks", KC_RESOLVE_NO_MAGICLINKS },
-	{ 0, true, "in-root", KC_RESOLVE_IN_ROOT },
-	{ 1000, false, "no-xdev,beneath", KC_RESOLVE_NO_XDEV | KC_RESOLVE_BENEATH },
+	{ 0, false, NULL, 0, KC_FROM_CWD, NULL, 0 },
+	{ 0, true, NULL, 0, KC_FROM_CWD, NULL, 0 },
+	{ 1000, false, NULL, 0, KC_FROM_CWD, NULL, 0 },
+	{ 1000, true, NULL, 0, KC_FROM_CWD, NULL, 0 },
+	{ 0, false, "no-xdev", KC_RESOLVE_NO_XDEV, KC_FROM_CWD, NULL, 0 },
+	{ 1000, false, "beneath", KC_RESOLVE_BENEATH, KC_FROM_CWD, NULL, 0 },
+	{ 0, false, "in-root", KC_RESOLVE_IN_ROOT, KC_FROM_CWD, NULL, 0 },
+	{ 0, true, "no-symlinks", KC_RESOLVE_NO_SYMLINKS, KC_FROM_CWD, NULL, 0 },
+	{ 0, false, "no-symlinks", KC_RESOLVE_NO_SYMLINKS, KC_FROM_CWD, NULL, 0 },
+	{ 0, false, "cached", KC_RESOLVE_CACHED, KC_FROM_CWD, NULL, 0 },
+	{ 1000, false, "cached", KC_RESOLVE_CACHED, KC_FROM_CWD, NULL, 0 },
+	{ 0, true, "cached", KC_RESOLVE_CACHED, KC_FROM_CWD, NULL, 0 },
+	{ 0, false, "no-magiclinks", KC_RESOLVE_NO_MAGICLINKS, KC_FROM_CWD, NULL, 0 },
+	{ 0, true, "in-root", KC_RESOLVE_IN_ROOT, KC_FROM_CWD, NULL, 0 },
+	{ 1000, false, "no-xdev,beneath", KC_RESOLVE_NO_XDEV | KC_RESOLVE_BENEATH, KC_FROM_CWD, NULL, 0 },
+	{ 0, false, NULL, 0, KC_AT, NULL, 0 },
+	{ 1000, true, NULL, 0, KC_AT, NULL, 0 },
+	{ 0, false, "beneath", KC_RESOLVE_BENEATH, KC_AT, NULL, 0 },
+	{ 1000, false, "in-root", KC_RESOLVE_IN_ROOT, KC_AT, NULL, 0 },
+	{ 0, true, "no-xdev,in-root", KC_RESOLVE_NO_XDEV | KC_RESOLVE_IN_ROOT, KC_AT, NULL, 0 },
+	{ 1000, false, NULL, 0, KC_CWD, NULL, 0 },
+	{ 0, false, NULL, 0, KC_ROOT, NULL, 0 },
+	{ 1000, false, NULL, 0, KC_ROOT, NULL, 0 },
+	{ 1000, false, NULL, 0, KC_FROM_CWD, "O_RDONLY", O_RDONLY },
+	{ 0, true, NULL, 0, KC_FROM_CWD, "O_RDONLY", O_RDONLY },
+	{ 1000, false, "beneath", KC_RESOLVE_BENEATH, KC_AT, "O_RDONLY,O_DIRECTORY",
+	  O_RDONLY | O_DIRECTORY },
+	{ 1000, false, NULL, 0, KC_CWD, "O_WRONLY", O_WRONLY },
 };
 #define KC_NMODES (sizeof(kc_modes) / sizeof(kc_modes[0]))
 
@@ -118,6 +145,7 @@ struct kc_answer {
 /* Shared with the kernel-side children (MAP_SHARED). */
 struct kc_shared {
 	char msg[512];
+	char start[KC_STR];		/* the start modes' directory */
 	/* writer lines the kernel answered otherwise (see kc_known) */
 	unsigned known[8];		/* per kc_known entry */
 	unsigned unknown;
@@ -146,6 +174,18 @@ static const struct kc_known kc_known[] = {
 	  "bind mount's root: lock_mount refuses it (cant_mount, ENOENT)" },
 };
 #define KC_NKNOWN (sizeof(kc_known) / sizeof(kc_known[0]))
+
+/*
+ * The path a mode resolves for query q: a start mode makes every other
+ * query relative (to its dirfd, cwd or root), so both kinds are asked.
+ */
+static const char *kc_mode_path(unsigned mode, unsigned q, const char *path)
+{
+	if (kc_modes[mode].start != KC_FROM_CWD && q % 2 == 1)
+		while (*path == '/' && path[1])
+			path++;
+	return path;
+}
 
 /* ------------------------------------------------------------------ */
 /* the kernel side (in a child with its own mount namespace)            */
@@ -365,19 +405,20 @@ static void kc_fill(struct kc_answer *a, const struct statx *stx)
 			tg_snprintf(a->mount, sizeof(a->mount), "%s", kc_mnts[i].point);
 }
 
-static void kc_resolve(const struct kc_mode *m, const char *path,
+static void kc_resolve(const struct kc_mode *m, int dirfd, const char *path,
 		       struct kc_answer *a)
 {
 	unsigned mask = STATX_TYPE | STATX_INO | STATX_MNT_ID;
 	struct statx stx;
 	int err = 0;
 
-	if (m->resolve) {
+	if (m->resolve || m->open) {
 		struct kc_open_how how = {
-			.flags = O_PATH | O_CLOEXEC | (m->nofollow ? O_NOFOLLOW : 0),
+			.flags = (m->open ? m->open_bits : O_PATH) | O_CLOEXEC |
+				 (m->nofollow ? O_NOFOLLOW : 0),
 			.resolve = m->resolve_bits,
 		};
-		int fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
+		int fd = (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
 
 		if (fd < 0)
 			err = errno;
@@ -385,7 +426,7 @@ static void kc_resolve(const struct kc_mode *m, const char *path,
 			err = errno;
 		if (fd >= 0)
 			close(fd);
-	} else if (statx(AT_FDCWD, path, m->nofollow ? AT_SYMLINK_NOFOLLOW : 0,
+	} else if (statx(dirfd, path, m->nofollow ? AT_SYMLINK_NOFOLLOW : 0,
 			 mask, &stx)) {
 		err = errno;
 	}
@@ -396,33 +437,50 @@ static void kc_resolve(const struct kc_mode *m, const char *path,
 		kc_fill(a, &stx);
 }
 
-static void kc_queries(unsigned mode, char (*paths)[KC_STR], unsigned n,
-		       struct kc_shared *sh)
+static void kc_queries(unsigned mode, int dirfd, char (*paths)[KC_STR],
+		       unsigned n, struct kc_shared *sh)
 {
 	for (unsigned q = 0; q < n; q++)
-		kc_resolve(&kc_modes[mode], paths[q], &sh->ans[mode][q]);
+		kc_resolve(&kc_modes[mode], dirfd, kc_mode_path(mode, q, paths[q]),
+			   &sh->ans[mode][q]);
 }
 
-/* As uid/gid 1000 with no groups, in a child of our own. */
+/*
+ * In a child of our own: the start directory set up as root (a dirfd
+ * opened, a chdir, a chroot), then as uid/gid 1000 with no groups when
+ * the mode says so.  The parent's cwd and root stay as they were.
+ */
 static int kc_queries_as(unsigned mode, char (*paths)[KC_STR], unsigned n,
 			 struct kc_shared *sh)
 {
-	unsigned uid = kc_modes[mode].uid;
+	const struct kc_mode *m = &kc_modes[mode];
+	unsigned uid = m->uid;
+	int dirfd = AT_FDCWD;
 	pid_t pid;
 	int status;
 
-	if (!uid) {
-		kc_queries(mode, paths, n, sh);
+	if (!uid && m->start == KC_FROM_CWD) {
+		kc_queries(mode, AT_FDCWD, paths, n, sh);
 		return 0;
 	}
 	pid = fork();
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
-		if (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
-		    setresuid(uid, uid, uid))
+		if (m->start == KC_AT) {
+			dirfd = open(sh->start, O_PATH | O_DIRECTORY);
+			if (dirfd < 0)
+				_exit(2);
+		} else if (m->start == KC_CWD && chdir(sh->start)) {
+			_exit(2);
+		} else if (m->start == KC_ROOT &&
+			   (chroot(sh->start) || chdir("/"))) {
+			_exit(2);	/* chroot DIR, as a shell's: the cwd too */
+		}
+		if (uid && (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
+			    setresuid(uid, uid, uid)))
 			_exit(1);
-		kc_queries(mode, paths, n, sh);
+		kc_queries(mode, dirfd, paths, n, sh);
 		_exit(0);
 	}
 	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
@@ -545,9 +603,13 @@ static void kc_json_str(const char *line, const char *key, char *out,
 
 /* Run walktorture lookup for one mode over every path; 0, or the exit
  * status with the first lines of its output in msg. */
-static int kc_model(const char *tree, unsigned mode, char (*paths)[KC_STR],
-		    unsigned n, struct kc_answer *ans, char *msg, size_t msize)
+static int kc_model(const char *tree, const char *start, unsigned mode,
+		    char (*paths)[KC_STR], unsigned n, struct kc_answer *ans,
+		    char *msg, size_t msize)
 {
+	static const char *const start_opt[] = {
+		[KC_AT] = "--at", [KC_CWD] = "--cwd", [KC_ROOT] = "--root",
+	};
 	const struct kc_mode *m = &kc_modes[mode];
 	char *argv[KC_QUERIES + 16];
 	int argc = 0, pipefd[2], status;
@@ -573,8 +635,20 @@ static int kc_model(const char *tree, unsigned mode, char (*paths)[KC_STR],
 		argv[argc++] = "--resolve";
 		argv[argc++] = (char *)m->resolve;
 	}
+	if (m->open) {
+		argv[argc++] = "--open";
+		argv[argc++] = (char *)m->open;
+	}
+	if (m->start != KC_FROM_CWD) {
+		argv[argc++] = (char *)start_opt[m->start];
+		argv[argc++] = (char *)start;
+	}
+	if (m->start == KC_ROOT) {
+		argv[argc++] = "--cwd";
+		argv[argc++] = (char *)start;
+	}
 	for (unsigned i = 0; i < n; i++)
-		argv[argc++] = paths[i];
+		argv[argc++] = (char *)kc_mode_path(mode, i, paths[i]);
 	argv[argc] = NULL;
 	if (pipe(pipefd)) {
 		tg_snprintf(msg, msize, "pipe: %s", strerror(errno));
@@ -750,6 +824,7 @@ struct kc_run {
 	unsigned npaths;
 	char treefile[64];
 	char dir[64];
+	char start[KC_STR];		/* the start modes' directory */
 	struct kc_shared *sh;
 	struct kc_answer model[KC_QUERIES];
 	unsigned compared;
@@ -759,6 +834,29 @@ struct kc_run {
 	unsigned ok;			/* answers the kernel gave: ok, EACCES */
 	unsigned eacces;
 };
+
+/*
+ * The start modes' directory: one of the tree's directories that still
+ * resolves to a directory (renames and unmounts may have moved it), drawn
+ * from the seed; "/" when none does.
+ */
+static void kc_pick_start(struct kc_run *r, struct wt_world *w)
+{
+	const struct tg_tree *t = r->tree;
+
+	tg_snprintf(r->start, sizeof(r->start), "/");
+	for (unsigned k = 0; k < t->ndirs; k++) {
+		const char *d = t->dirs[(r->seed + k) % t->ndirs];
+		struct path p;
+
+		if (!strcmp(d, "/") ||
+		    wt_resolve(w, d, WT_RES_FOLLOW | WT_RES_DIRECTORY, &p))
+			continue;
+		wt_path_put(&p);
+		tg_snprintf(r->start, sizeof(r->start), "%s", d);
+		return;
+	}
+}
 
 /* Build r->tree in the sim (dropping lines it refuses the kernel's way)
  * and write the tree file. */
@@ -771,6 +869,8 @@ static void kc_build_and_write(struct kc_run *r)
 
 	cr_assert_not_null(w);
 	err = tg_build(w, r->tree, &bad);
+	if (!err)
+		kc_pick_start(r, w);
 	wt_ops_world_destroy(w);
 	cr_assert_eq(err, 0, "seed %" PRIu64 ": line %u '%s': %s", r->seed,
 		     bad + 1, r->tree->lines[bad], wt_errno_name(err));
@@ -801,6 +901,7 @@ static int kc_kernel(struct kc_run *r)
 	tg_snprintf(r->dir, sizeof(r->dir), "/tmp/wtkc-root.XXXXXX");
 	cr_assert_not_null(mkdtemp(r->dir));
 	memset(r->sh, 0, sizeof(*r->sh));
+	tg_snprintf(r->sh->start, sizeof(r->sh->start), "%s", r->start);
 	/* no Criterion call in the child: it would talk to the runner */
 	pid = fork();
 	if (pid == 0)
@@ -823,10 +924,15 @@ static void kc_report(struct kc_run *r, unsigned mode, unsigned q)
 			r->treefile);
 		tg_print(r->tree, stderr);
 	}
-	fprintf(stderr, "!!! seed %" PRIu64 " uid %u%s%s%s path '%s': kernel %s, "
-		"walktorture %s\n", r->seed, m->uid, m->nofollow ? " nofollow" : "",
-		m->resolve ? " resolve=" : "", m->resolve ? m->resolve : "",
-		r->paths[q], k, s);
+	fprintf(stderr, "!!! seed %" PRIu64 " uid %u%s%s%s%s%s%s%s path '%s': "
+		"kernel %s, walktorture %s\n", r->seed, m->uid,
+		m->nofollow ? " nofollow" : "", m->resolve ? " resolve=" : "",
+		m->resolve ? m->resolve : "", m->open ? " open=" : "",
+		m->open ? m->open : "",
+		m->start == KC_AT ? " at=" : m->start == KC_CWD ? " cwd=" :
+		m->start == KC_ROOT ? " root=" : "",
+		m->start != KC_FROM_CWD ? r->start : "",
+		kc_mode_path(mode, q, r->paths[q]), k, s);
 }
 
 /* 0 when compared, KC_SKIP with a reason in *why, or a failure; the
@@ -860,8 +966,8 @@ static int kc_compare(struct kc_run *r, char *why, size_t wsize)
 		int err;
 
 		memset(r->model, 0, sizeof(r->model));
-		err = kc_model(r->treefile, m, r->paths, r->npaths, r->model, msg,
-			       sizeof(msg));
+		err = kc_model(r->treefile, r->start, m, r->paths, r->npaths,
+			       r->model, msg, sizeof(msg));
 		if (err && strstr(msg, "unknown command")) {
 			if (!r->inproc_noted++)
 				cr_log_warn("walktorture has no lookup command yet: "
