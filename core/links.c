@@ -410,6 +410,9 @@ const char *pick_link(struct nameidata *nd, struct path *link,
 	if ((nd->flags & LOOKUP_NO_SYMLINKS) &&
 	    !nd_bug(nd, WT_BUG_NO_SYMLINKS_IGNORED))
 		return ERR_PTR(-ELOOP);
+	/* a nosymfollow mount's links are refused the same way */
+	if (mnt_flags_load(real_mount(link->mnt)) & MNT_NOSYMFOLLOW)
+		return ERR_PTR(-ELOOP);
 	/*
 	 * touch_atime() may block (mnt_want_write, the journal): RCU mode
 	 * leaves when an update is due (relatime: atime not after mtime,

@@ -154,6 +154,14 @@ static unsigned links_counted(const struct oj *j)
 	return n;
 }
 
+/* A mount -o nosymfollow: pick_link refuses every link on it. */
+static bool mount_nosymfollow(const struct oj *j, uint64_t mnt)
+{
+	const struct wt_mount_fact *m = wt_ns_mount(j->ns, mnt);
+
+	return m && (m->mnt_flags & MNT_NOSYMFOLLOW);
+}
+
 static bool explain_eloop(struct oj *j)
 {
 	const struct wt_inode_fact *ino = wt_ns_inode(j->ns, j->pos.inode);
@@ -165,6 +173,8 @@ static bool explain_eloop(struct oj *j)
 	if (links_counted(j) >= MAXSYMLINKS)
 		return true;
 	if (flags & LOOKUP_NO_SYMLINKS)
+		return true;
+	if (mount_nosymfollow(j, j->pos.mnt))
 		return true;
 	if ((flags & LOOKUP_NO_MAGICLINKS) && (ino->magic_mnt || ino->magic_dentry))
 		return true;
@@ -198,6 +208,7 @@ static bool explain_eloop_instantiated(struct oj *j, const struct wt_step *end,
 {
 	unsigned flags = walk_flags(j);
 	bool refuses = (flags & LOOKUP_NO_SYMLINKS) ||
+		       mount_nosymfollow(j, j->pos.mnt) ||
 		       ((j->r->entry == WT_ENTRY_OPEN ||
 			 j->r->entry == WT_ENTRY_OPEN_ROOT) &&
 			!(flags & LOOKUP_FOLLOW));

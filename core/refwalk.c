@@ -147,9 +147,11 @@ static int jump_link(struct rw *w, const struct wt_inode_fact *link)
 }
 
 /* pick_link: the body to walk, NULL after a pure jump, or *err. */
-static const char *pick_link(struct rw *w, const struct wt_inode_fact *link,
-			     int flags, int *err)
+static const char *pick_link(struct rw *w, uint64_t mnt,
+			     const struct wt_inode_fact *link, int flags,
+			     int *err)
 {
+	const struct wt_mount_fact *m = wt_ns_mount(w->ns, mnt);
 	const char *body;
 
 	if (w->total_links++ >= MAXSYMLINKS) {
@@ -158,7 +160,8 @@ static const char *pick_link(struct rw *w, const struct wt_inode_fact *link,
 	}
 	if ((flags & RW_TRAILING) && (*err = may_follow_link(w, link)))
 		return NULL;
-	if (w->flags & LOOKUP_NO_SYMLINKS) {
+	if ((w->flags & LOOKUP_NO_SYMLINKS) ||
+	    (m && (m->mnt_flags & MNT_NOSYMFOLLOW))) {
 		*err = -ELOOP;
 		return NULL;
 	}
@@ -194,7 +197,7 @@ static const char *step_into(struct rw *w, int flags, uint64_t dentry,
 	if (ino && WT_S_ISLNK(ino->mode) &&
 	    !((flags & RW_TRAILING) && !(w->flags & LOOKUP_FOLLOW)) &&
 	    !(flags & RW_NOFOLLOW))
-		return pick_link(w, ino, flags, err);
+		return pick_link(w, mnt, ino, flags, err);
 	set_pos(w, mnt, dentry);
 	return NULL;
 }

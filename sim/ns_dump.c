@@ -165,6 +165,7 @@ static void mnt_flags_text(struct strbuf *b, int flags)
 	static const struct { int flag; const char *name; } names[] = {
 		{ MNT_NOSUID, "nosuid" }, { MNT_NODEV, "nodev" },
 		{ MNT_NOEXEC, "noexec" }, { MNT_NOATIME, "noatime" },
+		{ MNT_NOSYMFOLLOW, "nosymfollow" },
 		{ MNT_LOCKED, "locked" }, { MNT_DOOMED, "doomed" },
 		{ MNT_SYNC_UMOUNT, "sync_umount" }, { MNT_UMOUNT, "umount" },
 	};

@@ -88,6 +88,10 @@ int wt_op_chown(struct wt_world *w, const char *path, uint32_t uid, uint32_t gid
 /* mount -t TYPE NAME PATH: a new super_block of type, mounted at path. */
 int wt_op_mount(struct wt_world *w, const char *type, const char *name,
 		const char *path);
+/* The same with mount flags (MNT_NOSYMFOLLOW, MNT_NOEXEC, MNT_NOSUID,
+ * MNT_NODEV of sim/vfs/mount.h: mount -o nosymfollow,noexec,...). */
+int wt_op_mount_flags(struct wt_world *w, const char *type, const char *name,
+		      const char *path, int mnt_flags);
 /* mount --bind / --rbind SRC DST */
 int wt_op_bind(struct wt_world *w, const char *src, const char *dst,
 	       bool recursive);

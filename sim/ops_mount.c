@@ -86,7 +86,8 @@ static void lock_mount(struct path *mp)
 /* mount -t                                                             */
 
 static int do_new_mount(struct wt_world *w, const struct file_system_type *t,
-			const char *name, const char *path, struct path *mp)
+			const char *name, const char *path, struct path *mp,
+			int mnt_flags)
 {
 	struct wt_hist_rec *rec;
 	struct super_block *sb;
@@ -103,6 +104,7 @@ static int do_new_mount(struct wt_world *w, const struct file_system_type *t,
 		wt_sb_discard(sb);
 		return -ENOMEM;
 	}
+	m->mnt.mnt_flags = mnt_flags;	/* not yet published: a plain store */
 	wt_origin_set(w, d_inode(sb->s_root), "fsroot:", path, strlen(path));
 	rec = wt_history_begin(w, "mount", "mount.attach", "-t %s %s %s",
 			       t->name, name, path);
@@ -119,6 +121,12 @@ static int do_new_mount(struct wt_world *w, const struct file_system_type *t,
 int wt_op_mount(struct wt_world *w, const char *type, const char *name,
 		const char *path)
 {
+	return wt_op_mount_flags(w, type, name, path, 0);
+}
+
+int wt_op_mount_flags(struct wt_world *w, const char *type, const char *name,
+		      const char *path, int mnt_flags)
+{
 	const struct file_system_type *t = wt_fs_type_lookup(type);
 	struct path mp;
 	int err;
@@ -132,7 +140,7 @@ int wt_op_mount(struct wt_world *w, const char *type, const char *name,
 	if (!err) {
 		mutex_lock(&w->namespace_sem);
 		lock_mount(&mp);
-		err = do_new_mount(w, t, name, path, &mp);
+		err = do_new_mount(w, t, name, path, &mp, mnt_flags);
 		mutex_unlock(&w->namespace_sem);
 		wt_path_put(&mp);
 	}

@@ -226,6 +226,9 @@ static int follow_link(struct walk *wk, struct dentry *link, bool trailing)
 	struct path jump = { 0 };
 	const char *body;
 
+	/* the link is on the directory's mount: a nosymfollow one refuses */
+	if (wk->cur.mnt->mnt_flags & MNT_NOSYMFOLLOW)
+		return -ELOOP;
 	if (!inode->i_op || !inode->i_op->get_link)
 		body = inode->i_link;
 	else

@@ -12,6 +12,7 @@
 
 #include "sim/tree.h"
 #include "sim/vfs/fsops.h"
+#include "sim/vfs/mount.h"
 
 /* ------------------------------------------------------------------ */
 /* words                                                                */
@@ -175,9 +176,15 @@ static int operands(struct wt_verb *v, struct words *ws, unsigned first,
 		    unsigned n, bool at_least, const char *usage,
 		    struct wt_verb_error *e)
 {
-	unsigned have = ws->n - first;
+	/* "--" ends the options: an operand may then begin with '-' (a
+	 * symlink's target, a name) */
+	bool options = !(first < ws->n && !strcmp(ws->v[first], "--"));
+	unsigned have;
 
-	for (unsigned i = first; i < ws->n; i++)
+	if (!options)
+		first++;
+	have = ws->n - first;
+	for (unsigned i = first; options && i < ws->n; i++)
 		if (ws->v[i][0] == '-' && ws->v[i][1])
 			return fail(e, ws->col[i], "unknown option '%s': usage: %s",
 				    ws->v[i], usage);
@@ -271,15 +278,57 @@ static int parse_mv(struct wt_verb *v, struct words *ws, struct wt_verb_error *e
 	return all_absolute(v, 0, e);
 }
 
+/*
+ * mount -o's options: the mount flags lookup checks (nosymfollow) and
+ * those it does not (noexec, nosuid, nodev: exec, set-id and devices are
+ * not modelled; kept on the mount and shown in its listing).
+ */
+static int parse_mount_opts(struct wt_verb *v, struct words *ws, unsigned i,
+			    struct wt_verb_error *e)
+{
+	static const struct { const char *name; unsigned flag; } opts[] = {
+		{ "nosymfollow", MNT_NOSYMFOLLOW }, { "noexec", MNT_NOEXEC },
+		{ "nosuid", MNT_NOSUID }, { "nodev", MNT_NODEV },
+	};
+	const char *s = ws->v[i];
+
+	while (*s) {
+		size_t len = strcspn(s, ","), k;
+
+		for (k = 0; k < sizeof(opts) / sizeof(opts[0]); k++)
+			if (strlen(opts[k].name) == len &&
+			    !strncmp(opts[k].name, s, len))
+				break;
+		if (k == sizeof(opts) / sizeof(opts[0]))
+			return fail(e, ws->col[i] + (unsigned)(s - ws->v[i]),
+				    "unknown mount option '%.*s' (valid: nosymfollow,"
+				    " noexec, nosuid, nodev)", (int)len, s);
+		v->flags |= opts[k].flag;
+		s += len;
+		if (*s == ',')
+			s++;
+	}
+	return 0;
+}
+
 static int parse_mount(struct wt_verb *v, struct words *ws,
 		       struct wt_verb_error *e)
 {
-	static const char usage[] = "mount -t TYPE NAME PATH | mount --bind|--rbind|--move SRC DST";
+	static const char usage[] = "mount -t TYPE [-o OPTIONS] NAME PATH | mount --bind|--rbind|--move SRC DST";
 	const char *o = ws->n > 1 ? ws->v[1] : "";
 
 	if (!strcmp(o, "-t")) {
+		unsigned first = 2;
+
 		v->kind = WT_V_MOUNT;
-		if (operands(v, ws, 2, 3, false, usage, e))
+		/* -t TYPE -o OPTIONS: the type is the first operand */
+		if (ws->n > 4 && !strcmp(ws->v[3], "-o")) {
+			if (parse_mount_opts(v, ws, 4, e))
+				return -1;
+			take(v, ws, 2);
+			first = 5;
+		}
+		if (operands(v, ws, first, first == 2 ? 3 : 2, false, usage, e))
 			return -1;
 		if (!wt_fs_type_lookup(v->argv[0]))
 			return fail(e, v->col[0], "unknown filesystem type '%s'"

@@ -26,8 +26,11 @@
  *   mv [--exchange|--noreplace] SRC DST   rename (RENAME_EXCHANGE, ..._NOREPLACE)
  *   rm PATH...                        unlink
  *   rmdir PATH...
- *   mount -t TYPE NAME PATH           a new filesystem (tmpfs/plain, remote,
- *                                     casefold, autofs, proc, slowperm)
+ *   mount -t TYPE [-o OPTS] NAME PATH a new filesystem (tmpfs/plain, remote,
+ *                                     casefold, autofs, proc, slowperm);
+ *                                     OPTS: nosymfollow (following a
+ *                                     symlink on it is ELOOP), noexec,
+ *                                     nosuid, nodev (kept, not checked)
  *   mount --bind SRC DST | --rbind SRC DST | --move SRC DST
  *   umount [-l] PATH                  sync, or lazy (MNT_DETACH)
  *   shrink                            drop every unused dentry

@@ -88,7 +88,7 @@ static int run_one(struct wt_world *w, const struct wt_verb *v)
 	case WT_V_MV:
 		return wt_op_rename(w, a[0], a[1], v->flags);
 	case WT_V_MOUNT:
-		return wt_op_mount(w, a[0], a[1], a[2]);
+		return wt_op_mount_flags(w, a[0], a[1], a[2], (int)v->flags);
 	case WT_V_BIND:
 	case WT_V_RBIND:
 		return wt_op_bind(w, a[0], a[1], v->kind == WT_V_RBIND);

@@ -69,6 +69,9 @@
 #include "sim/vfs/world.h"
 #include "tests/treegen.h"
 
+#ifndef MS_NOSYMFOLLOW
+#define MS_NOSYMFOLLOW	256
+#endif
 #ifndef SYS_openat2
 #define SYS_openat2 437
 #endif
@@ -298,6 +301,22 @@ static int kc_apply(const char *text)
 			return -errno;
 		close(fd);
 		kc_origin(argv[1], "", false);
+	} else if (argc == 5 && !strcmp(argv[0], "ln") && !strcmp(argv[2], "--")) {
+		if (symlink(argv[3], argv[4]))	/* a target beginning with '-' */
+			return -errno;
+		kc_origin(argv[4], "", false);
+	} else if (argc == 7 && !strcmp(argv[0], "mount") && !strcmp(argv[3], "-o")) {
+		unsigned long f = (strstr(argv[4], "nosymfollow") ? MS_NOSYMFOLLOW : 0) |
+				  (strstr(argv[4], "noexec") ? MS_NOEXEC : 0) |
+				  (strstr(argv[4], "nosuid") ? MS_NOSUID : 0) |
+				  (strstr(argv[4], "nodev") ? MS_NODEV : 0);
+		char name[KC_STR];
+
+		if (mount(argv[5], argv[6], argv[2], f, NULL))
+			return -errno;
+		kc_normalise(argv[6], name + 7, sizeof(name) - 7);
+		memcpy(name, "fsroot:", 7);
+		kc_new_fs(argv[6], name);
 	} else if (argc == 4 && !strcmp(argv[0], "ln")) {
 		if (symlink(strcmp(argv[2], "''") ? argv[2] : "", argv[3]))
 			return -errno;
@@ -1104,6 +1123,13 @@ static const struct kc_case kc_cases[] = {
 	    "mount -t tmpfs t0 /m", "chmod 0755 /m", "touch /m/y",
 	    "ln /d /f", "ln /d /m/x", "ln /f /m/y", "ln /d /g" },
 	  { "/f", "/g", "/m/x", "/m/y" } },
+	{ "mount -o nosymfollow: no link on it is followed (ELOOP), by walks "
+	  "and by writers; ln -s -- with a target beginning with '-'",
+	  { "mkdir -m 0755 /n", "mount -t tmpfs -o nosymfollow,noexec t0 /n",
+	    "chmod 0755 /n", "mkdir -m 0755 /n/d", "ln -s d /n/l", "ln -s /n/d /m",
+	    "ln -s -- -x /n/y", "ln -s -- -d /e", "mkdir -m 0755 /-d",
+	    "touch /n/l/z" },
+	  { "/n/l", "/n/l/", "/n/l/z", "/m", "/m/.", "/n/y", "/e", "/e/" } },
 	{ "creating in proc: its lookup answers ENOENT first",
 	  { "mkdir -m 0755 /p", "mount -t proc p /p", "mkdir -m 0755 /p/x",
 	    "touch /p/y", "ln -s /p /p/z", "mkdir -m 0755 /d", "ln /d /p/w" },

@@ -49,6 +49,10 @@ Test(tree, parse_errors_have_file_line_col)
 	parse_err("mount --bond /a /b\n", 1, 7, "unknown option");
 	parse_err("umount -x /a\n", 1, 8, "unknown option");
 	parse_err("rmdir\n", 1, 1, "missing operands");
+	parse_err("mount -t tmpfs -o noexec,ro t /a\n", 1, 26, "unknown mount option 'ro'");
+	parse_err("mount -t tmpfs -o nosymfollow t\n", 1, 31, "missing operands");
+	parse_err("mount -t tmpfs t /a -o noexec\n", 1, 21, "unknown option '-o'");
+	parse_err("ln -s -x /a\n", 1, 7, "unknown option '-x'");
 }
 
 Test(tree, words_quotes_comments)
@@ -75,6 +79,22 @@ Test(tree, words_quotes_comments)
 	wt_verb_free(&v);
 	cr_assert_eq(wt_verb_parse("mv --exchange /a /b", &v, &e), 0);
 	cr_assert_eq(v.flags, WT_RENAME_EXCHANGE);
+	wt_verb_free(&v);
+	/* mount -o's flags; "--" ends the options (a target may begin
+	 * with '-', as `ln -s -- -x /l` makes in a shell) */
+	cr_assert_eq(wt_verb_parse("mount -t tmpfs -o nosymfollow,noexec,nosuid,nodev t /m",
+				   &v, &e), 0);
+	cr_assert_eq(v.kind, WT_V_MOUNT);
+	cr_assert_eq(v.flags, MNT_NOSYMFOLLOW | MNT_NOEXEC | MNT_NOSUID | MNT_NODEV);
+	cr_assert_eq(v.argc, 3);
+	cr_assert_str_eq(v.argv[0], "tmpfs");
+	cr_assert_str_eq(v.argv[2], "/m");
+	wt_verb_free(&v);
+	cr_assert_eq(wt_verb_parse("ln -s -- -x /l", &v, &e), 0);
+	cr_assert_eq(v.kind, WT_V_SYMLINK);
+	cr_assert_eq(v.argc, 2);
+	cr_assert_str_eq(v.argv[0], "-x");
+	cr_assert_str_eq(v.argv[1], "/l");
 	wt_verb_free(&v);
 	cr_assert_eq(wt_verb_parse("remote-mkdir /r d 700", &v, &e), 0);
 	cr_assert_eq(v.remote, WT_REMOTE_MKDIR);

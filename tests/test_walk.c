@@ -345,6 +345,41 @@ Test(walk, magic_links, .init = base, .fini = wfx_fini)
 }
 
 /*
+ * mount -o nosymfollow: no link on that mount is followed (ELOOP), in a
+ * component or at the end, magic links included; one elsewhere that
+ * leads onto it is; a trailing one not followed is reached.  The walk,
+ * the oracle (each walk judged), the writers' resolver (touch through a
+ * link there) and the REF resolver agree.
+ */
+Test(walk, nosymfollow_mount, .init = base, .fini = wfx_fini)
+{
+	struct wt_verb_error e;
+	struct path p;
+
+	wfx_verb("mkdir /n /proc");
+	wfx_verb("mount -t tmpfs -o nosymfollow,noexec n /n");
+	wfx_verb("mkdir /n/d");
+	wfx_verb("ln -s d /n/ld");
+	wfx_verb("ln -s /n/d /into");
+	wfx_verb("mount -t proc p /proc");
+	wfx_verb("proc-magic /proc cwd /n");
+	cr_expect_eq(lk_err("/n/ld", LOOKUP_FOLLOW), -ELOOP);
+	cr_expect_eq(lk_err("/n/ld/", 0), -ELOOP);
+	cr_expect_eq(lk_err("/n/ld/x", 0), -ELOOP);
+	expect_same("/n/ld", 0, "/n/ld", false);
+	expect_same("/into", LOOKUP_FOLLOW, "/n/d", false);
+	expect_same("/proc/cwd/ld", 0, "/n/ld", false);
+	cr_expect_eq(wt_resolve(fx.w, "/n/ld/x", WT_RES_FOLLOW, &p), -ELOOP);
+	cr_expect_neq(wt_tree_build_string(fx.w, "touch /n/ld/x\n", "t", &e), 0);
+	cr_expect_eq(e.err, -ELOOP, "touch through a nosymfollow link: %d", e.err);
+	/* a bind mount copies the source mount's flags (clone_mnt) */
+	wfx_verb("mkdir /b");
+	wfx_verb("mount --bind /n /b");
+	cr_expect_eq(lk_err("/b/ld", LOOKUP_FOLLOW), -ELOOP);
+	expect_clean();
+}
+
+/*
  * A magic link's jump is refused by the scoping flags (nd_jump_link):
  * under RESOLVE_NO_XDEV when it lands on another mount, under
  * RESOLVE_BENEATH and RESOLVE_IN_ROOT always (EXDEV), even when the

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "sim/ops.h"
+#include "sim/vfs/mount.h"
 #include "sim/vfs/world.h"
 
 /* snprintf whose truncation is fine (paths are bounded by the generator):
@@ -395,6 +396,18 @@ static int tg_words(char *line, char **argv, int max)
 	return argc;
 }
 
+/* mount -o's options as MNT_* (those the tree files take). */
+static int tg_mount_flags(const char *opts)
+{
+	int flags = 0;
+
+	flags |= strstr(opts, "nosymfollow") ? MNT_NOSYMFOLLOW : 0;
+	flags |= strstr(opts, "noexec") ? MNT_NOEXEC : 0;
+	flags |= strstr(opts, "nosuid") ? MNT_NOSUID : 0;
+	flags |= strstr(opts, "nodev") ? MNT_NODEV : 0;
+	return flags;
+}
+
 /* Apply one generated line through sim/ops; 0 or -errno (-ENOSYS: a
  * line it does not know). */
 static int tg_apply(struct wt_world *w, const char *text)
@@ -431,8 +444,13 @@ static int tg_apply(struct wt_world *w, const char *text)
 		sscanf(argv[1], "%u:%u", &uid, &gid);
 		return wt_op_chown(w, argv[2], uid, gid);
 	}
+	if (argc == 5 && !strcmp(argv[0], "ln") && !strcmp(argv[2], "--"))
+		return wt_op_symlink(w, argv[3], argv[4]);	/* ln -s -- -x /l */
 	if (argc == 5 && !strcmp(argv[0], "mount") && !strcmp(argv[1], "-t"))
 		return wt_op_mount(w, argv[2], argv[3], argv[4]);
+	if (argc == 7 && !strcmp(argv[0], "mount") && !strcmp(argv[3], "-o"))
+		return wt_op_mount_flags(w, argv[2], argv[5], argv[6],
+					 tg_mount_flags(argv[4]));
 	if (argc == 4 && !strcmp(argv[0], "mount") && !strcmp(argv[1], "--move"))
 		return wt_op_move_mount(w, argv[2], argv[3]);
 	if (argc == 4 && !strcmp(argv[0], "mount"))

@@ -28,6 +28,7 @@
 #define MNT_NODEV	(1 << 1)	/* device nodes do not open */
 #define MNT_NOEXEC	(1 << 2)	/* nothing executes */
 #define MNT_NOATIME	(1 << 3)	/* atime is never updated */
+#define MNT_NOSYMFOLLOW	(1 << 7)	/* no symlink on it is followed: ELOOP */
 #define MNT_INTERNAL	(1 << 14)	/* in no namespace */
 #define MNT_LOCKED	(1 << 23)	/* may not be unmounted alone */
 #define MNT_DOOMED	(1 << 24)	/* being torn down */
