@@ -73,7 +73,7 @@ static int dotdot_rcu_mount_up(struct nameidata *nd)
 	struct path under;
 	unsigned under_seq;
 
-	if (!choose_mountpoint_rcu(here, &nd->root, &under, &under_seq))
+	if (!choose_mountpoint_rcu(w, here, &nd->root, &under, &under_seq))
 		return 1;
 	if (nd->flags & LOOKUP_NO_XDEV) {
 		nd_count(nd, WT_PATH_RESTART_DOTDOT_NO_XDEV);

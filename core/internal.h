@@ -132,8 +132,9 @@ bool legitimize_mnt(struct wt_world *w, struct vfsmount *bastard,
 		    unsigned seq);
 void count_legit_mnt(struct nameidata *nd, enum legit_mnt how);
 bool path_connected(struct vfsmount *mnt, struct dentry *dentry);
-bool choose_mountpoint_rcu(struct mount *m, const struct path *root,
-			   struct path *path, unsigned *seqp);
+bool choose_mountpoint_rcu(const struct wt_world *w, struct mount *m,
+			   const struct path *root, struct path *path,
+			   unsigned *seqp);
 bool choose_mountpoint(struct nameidata *nd, struct mount *m,
 		       const struct path *root, struct path *path);
 int handle_mounts(struct nameidata *nd, struct dentry *dentry,

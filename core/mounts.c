@@ -164,10 +164,12 @@ static bool mount_has_parent(struct mount *m)
 /*
  * The mountpoint that `..` at the root of m goes to: up through every
  * mount whose mountpoint is its parent's root, stopping at the walk's
- * root.  RCU: the caller validates with mount_lock and *seqp.
+ * root.  RCU: the caller validates with mount_lock and *seqp.  w is only
+ * asked for its zoo bits.
  */
-bool choose_mountpoint_rcu(struct mount *m, const struct path *root,
-			   struct path *path, unsigned *seqp)
+bool choose_mountpoint_rcu(const struct wt_world *w, struct mount *m,
+			   const struct path *root, struct path *path,
+			   unsigned *seqp)
 {
 	unsigned hops = 0;
 
@@ -175,7 +177,17 @@ bool choose_mountpoint_rcu(struct mount *m, const struct path *root,
 		struct dentry *mountpoint = wt_load_acquire(m, mnt_mountpoint);
 
 		m = wt_load_acquire(m, mnt_parent);
-		if (root->dentry == mountpoint && root->mnt == &m->mnt)
+		/*
+		 * A mount stacked on the walker's root has the root as its
+		 * mountpoint: `..` from it must stay, as `..` at the root
+		 * itself does.  Handing the root back as a mountpoint would
+		 * let the caller go on to the root's parent -- an escape
+		 * from a chroot or an open_root/RESOLVE_IN_ROOT walk.  Zoo
+		 * WT_BUG_MOUNTPOINT_PAST_ROOT (`--bug mountpoint_past_root`)
+		 * removes it.
+		 */
+		if (root->dentry == mountpoint && root->mnt == &m->mnt &&
+		    !wt_bug(w, WT_BUG_MOUNTPOINT_PAST_ROOT))
 			break;
 		if (mountpoint != wt_load_acquire(m, mnt.mnt_root)) {
 			path->mnt = &m->mnt;
@@ -203,7 +215,7 @@ bool choose_mountpoint(struct nameidata *nd, struct mount *m,
 		unsigned seq, mseq = read_seqbegin_at(&w->mount_lock,
 						      "choose_mountpoint.mount_lock");
 
-		found = choose_mountpoint_rcu(m, root, path, &seq);
+		found = choose_mountpoint_rcu(w, m, root, path, &seq);
 		if (!found) {
 			/*
 			 * Validates the "no mountpoint, stay at the root"

@@ -257,6 +257,19 @@ static const struct wt_zoo_bug zoo[] = {
 		.fires = "oracle",
 		.stress = NULL,
 	},
+	{
+		.id = WT_BUG_MOUNTPOINT_PAST_ROOT,
+		.name = "mountpoint_past_root",
+		.description = "choose_mountpoint_rcu without its stop at the "
+			"walker's root: `..` at the root of a mount stacked on "
+			"the root climbs to the root as a mountpoint and goes on "
+			"to its parent -- an escape from an open_root walk",
+		.reference = "fs/namei.c choose_mountpoint_rcu (the "
+			"path_equal(root) test in its loop); plausible mistake",
+		.scenario = "zoo/mountpoint_past_root.yaml",
+		.fires = "oracle",
+		.stress = NULL,
+	},
 	/*
 	 * The barrier bugs: visible only under memory=tso (sim/tso.h, the
 	 * scenarios' `memory: tso'), where a store can wait in its thread's
