@@ -90,8 +90,15 @@
  * client rename or removal (after which the snapshot may keep a dentry
  * the VFS dropped under its old name).  A dentry dropped by a shrink or
  * an invalidation on an unchanged server explains no ENOENT: the next
- * lookup asks the server, which has the name.  -ESTALE and revalidation
- * errors there are protocol.
+ * lookup asks the server, which has the name.  Nor does a name the
+ * client's namespace never showed, once the server made it (a
+ * successful remote-create, -mkdir or -symlink of the directory's path
+ * at or before the instant): that change expired the client's cache, so
+ * a cached negative dentry is revalidated and a miss asks the server.
+ * Judged while the server's paths are the client's (no name removed or
+ * renamed on that super_block by the window's end), and not for a
+ * LOOKUP that the next step repeats (d_revalidate said 0 to it).
+ * -ESTALE and revalidation errors there are protocol.
  *
  * No spurious fallback (oracle_fallback.c).  Every exit path that names a
  * seq or a lock (a restart, an unlazy or a scoped EAGAIN of

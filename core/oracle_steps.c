@@ -8,6 +8,7 @@
  * ->lookup, proc-like -- see oracle.h).  Pure functions of (j->ns, s) and
  * the walk's facts known so far (root, last link).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "core/namei.h"
@@ -309,6 +310,139 @@ static bool server_may_lack(struct oj *j, const struct wt_step *s,
 	return false;
 }
 
+/* Operations that make a name on the server behind the client's back. */
+static bool server_creates(const char *op)
+{
+	return !strcmp(op, "remote-create") || !strcmp(op, "remote-mkdir") ||
+	       !strcmp(op, "remote-symlink");
+}
+
+/*
+ * The path of directory dentry dir from its filesystem's root in the
+ * namespace at t ("" for the root, "a/b" below it), or false when some
+ * dentry on the way is unknown or unhashed.
+ */
+static bool client_path(const struct oj *j, uint64_t dir, uint64_t fsroot,
+			char *buf, size_t size)
+{
+	const struct wt_dentry_fact *names[64];
+	unsigned n = 0;
+	size_t len = 0;
+
+	while (dir != fsroot) {
+		const struct wt_dentry_fact *d = wt_ns_dentry(j->ns, dir);
+
+		if (!d || !(d->flags & WT_DF_HASHED) || d->parent == d->id ||
+		    n == sizeof(names) / sizeof(names[0]))
+			return false;
+		names[n++] = d;
+		dir = d->parent;
+	}
+	buf[0] = '\0';
+	while (n--) {
+		int k = snprintf(buf + len, size - len, "%s%s", len ? "/" : "",
+				 names[n]->name);
+
+		if (k < 0 || (size_t)k >= size - len)
+			return false;
+		len += (size_t)k;
+	}
+	return true;
+}
+
+/* Does a remote op's PATH argument (after FSPATH) name dir/name? */
+static bool args_name(const char *args, const char *dir, const char *name,
+		      size_t name_len)
+{
+	const char *p = strchr(args, ' '), *end;
+	size_t dlen = strlen(dir);
+
+	if (!p)
+		return false;
+	while (*p == ' ' || *p == '/')
+		p++;
+	end = strchr(p, ' ');
+	if (!end)
+		end = p + strlen(p);
+	while (end > p && end[-1] == '/')
+		end--;
+	if (dlen) {
+		if ((size_t)(end - p) <= dlen || memcmp(p, dir, dlen) ||
+		    p[dlen] != '/')
+			return false;
+		p += dlen + 1;
+	}
+	return (size_t)(end - p) == name_len && !memcmp(p, name, name_len);
+}
+
+/*
+ * The other side of server_may_lack: a remote client answered "absent"
+ * where its namespace shows nothing, but the server made the name (a
+ * remote-create, -mkdir or -symlink of this directory's path, logged
+ * with its super_block when it succeeded) at or before t.  Every server
+ * change expires the client's cache, so a negative dentry cached before
+ * it is revalidated (asking the server, which answers 0) and a miss asks
+ * the server: from then on no lookup can answer absent.  Judged only
+ * while the server's paths and the client's agree: no name removed or
+ * renamed on this super_block (client or server, removes_names) up to
+ * the window's end, the log not truncated, and the directory's path
+ * known at t.
+ */
+static bool server_made_name(struct oj *j, const struct wt_step *s,
+			     const char *name)
+{
+	const struct wt_history *h = j->o->h;
+	const struct wt_dentry_fact *dir = wt_ns_dentry(j->ns, s->from.dentry);
+	const struct wt_super_fact *sb;
+	char path[PATH_MAX_LEN];
+	uint64_t made = 0;
+
+	if (!dir || wt_history_first(h) > 0)
+		return false;
+	sb = wt_ns_super(j->ns, dir->sb);
+	if (!sb || !client_path(j, dir->id, sb->root, path, sizeof(path)))
+		return false;
+	for (uint64_t v = 1; v <= j->end; v++) {
+		const struct wt_hist_entry *e = wt_history_entry(h, v);
+
+		if (!e || !entry_on_sb(e, dir->sb))
+			continue;
+		if (removes_names(e->op))
+			return false;
+		if (!made && v <= j->t && server_creates(e->op) && e->args &&
+		    args_name(e->args, path, name, s->text_len))
+			made = v;
+	}
+	if (made)
+		oj_why(j, "the server made '%.*s' in '/%s' of this remote "
+		       "filesystem at v%llu: after that no revalidation or "
+		       "lookup answers absent", (int)s->text_len, name, path,
+		       (unsigned long long)made);
+	return made != 0;
+}
+
+/*
+ * Is the next namespace step of the attempt a LOOKUP of the same name in
+ * the same directory?  Then d_revalidate said 0 to what s found and
+ * lookup_slow asked again: s's dentry was no answer (oracle.c's
+ * is_relookup).
+ */
+static bool looked_up_again(const struct oj *j, const struct wt_step *s)
+{
+	const struct wt_step *n = s + 1, *end = j->r->steps + j->r->nsteps;
+	const char *a = wt_step_text(j->r, s), *b;
+
+	while (n < end && n->attempt == s->attempt &&
+	       (n->kind == WT_STEP_UNLAZY || n->kind == WT_STEP_FALLBACK))
+		n++;
+	if (n == end || n->attempt != s->attempt || n->kind != WT_STEP_LOOKUP ||
+	    n->from.mnt != s->from.mnt || n->from.dentry != s->from.dentry ||
+	    n->text_len != s->text_len)
+		return false;
+	b = wt_step_text(j->r, n);
+	return a && b && !memcmp(a, b, s->text_len);
+}
+
 enum holds holds_lookup(struct oj *j, const struct wt_step *s)
 {
 	const char *name = text_of(j, s);
@@ -328,7 +462,8 @@ enum holds holds_lookup(struct oj *j, const struct wt_step *s)
 	if (!negative)
 		return lookup_positive(j, s, child, name);
 	if (!child || !child->inode)
-		return HOLDS;
+		return oj_is_remote(j, &s->from) && !looked_up_again(j, s) &&
+		       server_made_name(j, s, name) ? FAILS : HOLDS;
 	why_child(j, child, name);
 	if (!oj_is_remote(j, &s->from))
 		return FAILS;

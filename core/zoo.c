@@ -270,6 +270,21 @@ static const struct wt_zoo_bug zoo[] = {
 		.fires = "oracle",
 		.stress = NULL,
 	},
+	{
+		.id = WT_BUG_NEGATIVE_NO_REVALIDATE,
+		.name = "negative_no_revalidate",
+		.description = "lookup_fast in RCU mode trusts a cached negative "
+			"dentry without d_revalidate: on a remote filesystem a "
+			"name the server made after the miss was cached is "
+			"answered ENOENT, with the server's change (which "
+			"expired the client's cache) long done",
+		.reference = "fs/namei.c lookup_fast (d_revalidate of every hit, "
+			"negative ones too; NFS's nfs_neg_need_reval); plausible "
+			"mistake",
+		.scenario = "zoo/negative_no_revalidate.yaml",
+		.fires = "oracle",
+		.stress = NULL,
+	},
 	/*
 	 * The barrier bugs: visible only under memory=tso (sim/tso.h, the
 	 * scenarios' `memory: tso'), where a store can wait in its thread's

@@ -32,6 +32,7 @@ enum wt_bug {
 	WT_BUG_LEGITIMIZE_LINKS_DEPTH,	/* legitimize_links: depth not cut at the failed link */
 	WT_BUG_DOTDOT_WRONG_SEQ,	/* follow_dotdot_rcu: child's d_seq checked against the parent's sample */
 	WT_BUG_MOUNTPOINT_PAST_ROOT,	/* choose_mountpoint_rcu: no stop at the walker's root */
+	WT_BUG_NEGATIVE_NO_REVALIDATE,	/* lookup_fast (RCU): a negative dentry trusted without d_revalidate */
 	/* issue 23: ordering bugs memory=pso shows */
 	WT_BUG_TYPE_BEFORE_INODE,	/* __d_set_inode_and_type: d_flags not a release store (4bf46a272647) */
 	WT_BUG__COUNT

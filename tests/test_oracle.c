@@ -1059,3 +1059,68 @@ ORACLE_TEST(rejects_remote_negative_the_server_never_explains)
 	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
 #undef NEGATIVE_WALK
 }
+
+/*
+ * The other side: a name the server made behind the client's back.  The
+ * client's namespace never shows /r/x, but the creation expired its
+ * cache, so a walk that began after it cannot answer absent (a negative
+ * dentry trusted without d_revalidate, say).  A window that begins
+ * before it can; a second LOOKUP of x right after the negative one is
+ * lookup_slow after d_revalidate said 0, so the first is no answer; and
+ * once a name was removed on that filesystem the server's paths may
+ * differ from the client's, and the judgement stands aside.
+ */
+ORACLE_TEST(rejects_remote_negative_for_a_name_the_server_made)
+{
+	struct wt_ident root, r, rroot;
+	uint64_t v0, v;
+
+	OK(wt_op_mkdir(w, "/r", 0755, false));
+	OK(wt_op_mount(w, "remote", "srv", "/r"));
+	OK(wt_op_mkdir(w, "/r/a", 0755, false));
+	v0 = now();
+	root = ident_at(v0, "/");
+	r = child_at(v0, root, "r");
+	rroot = ident_at(v0, "/r");
+	OK(wt_op_remote(w, WT_REMOTE_CREATE, "/r", "x", NULL, 0644));
+	/* a failed delete removes nothing: logged without its super_block,
+	 * it does not make the judgement stand aside */
+	cr_assert_eq(wt_op_remote(w, WT_REMOTE_UNLINK, "/r", "nope", NULL, 0),
+		     -ENOENT);
+	v = now();
+
+#define NEGATIVE_WALK(vs, ve, relookup) do {				\
+		reset_record();						\
+		attempt(LOOKUP_RCU, (vs), (ve), -ENOENT);		\
+		start(root, "/r/x");					\
+		perm(root, 0);						\
+		lookup(root, "r", r);					\
+		step(WT_STEP_MOUNT, r, rroot, NULL, 0, 0);		\
+		perm(rroot, 0);						\
+		step(WT_STEP_LOOKUP, rroot,				\
+		     (struct wt_ident){ rroot.mnt, 0, 0 }, "x", 0,	\
+		     WT_LOOKUP_RCU);					\
+		if (relookup)						\
+			step(WT_STEP_LOOKUP, rroot,			\
+			     (struct wt_ident){ rroot.mnt, 0, 0 }, "x",	\
+			     0, WT_LOOKUP_SLOW);			\
+		end(rroot, -ENOENT);					\
+	} while (0)
+
+	NEGATIVE_WALK(v, v, false);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_assert_eq(res.step, 5);
+	cr_assert(strstr(res.explain, "the server made 'x'"), "%s", res.explain);
+	/* the relookup is negative too: still rejected, at the second */
+	NEGATIVE_WALK(v, v, true);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_assert_eq(res.step, 6, "%s", res.explain);
+	/* a window from before the creation has the instant it needs */
+	NEGATIVE_WALK(v0, v, false);
+	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+	/* a name removed on the filesystem: no longer judged */
+	OK(wt_op_remote(w, WT_REMOTE_UNLINK, "/r", "a", NULL, 0));
+	NEGATIVE_WALK(now(), now(), false);
+	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+#undef NEGATIVE_WALK
+}
