@@ -29,7 +29,9 @@
  * (--root and --cwd; chroot and chdir("/")), with every other query made
  * relative; and some open
  * the result for real (lookup --open; openat2 without O_PATH: the
- * open's own permission check, O_NOFOLLOW's ELOOP, O_DIRECTORY).
+ * open's own permission check, O_NOFOLLOW's ELOOP, O_DIRECTORY); two
+ * walk as uid 1000 in the supplementary group 0 (lookup --groups 0;
+ * setgroups).
  *
  * Besides the random trees, a table of hand-written cases (kc_cases)
  * pins down differences found before, each one a tree, some writer
@@ -104,37 +106,40 @@ struct kc_mode {
 	enum kc_start start;		/* where relative paths begin */
 	const char *open;		/* walktorture lookup --open */
 	uint64_t open_bits;		/* openat2's flags (no O_PATH) */
+	bool group0;			/* uid 1000 in supplementary group 0 */
 };
 
 static const struct kc_mode kc_modes[] = {
-	{ 0, false, NULL, 0, KC_FROM_CWD, NULL, 0 },
-	{ 0, true, NULL, 0, KC_FROM_CWD, NULL, 0 },
-	{ 1000, false, NULL, 0, KC_FROM_CWD, NULL, 0 },
-	{ 1000, true, NULL, 0, KC_FROM_CWD, NULL, 0 },
-	{ 0, false, "no-xdev", KC_RESOLVE_NO_XDEV, KC_FROM_CWD, NULL, 0 },
-	{ 1000, false, "beneath", KC_RESOLVE_BENEATH, KC_FROM_CWD, NULL, 0 },
-	{ 0, false, "in-root", KC_RESOLVE_IN_ROOT, KC_FROM_CWD, NULL, 0 },
-	{ 0, true, "no-symlinks", KC_RESOLVE_NO_SYMLINKS, KC_FROM_CWD, NULL, 0 },
-	{ 0, false, "no-symlinks", KC_RESOLVE_NO_SYMLINKS, KC_FROM_CWD, NULL, 0 },
-	{ 0, false, "cached", KC_RESOLVE_CACHED, KC_FROM_CWD, NULL, 0 },
-	{ 1000, false, "cached", KC_RESOLVE_CACHED, KC_FROM_CWD, NULL, 0 },
-	{ 0, true, "cached", KC_RESOLVE_CACHED, KC_FROM_CWD, NULL, 0 },
-	{ 0, false, "no-magiclinks", KC_RESOLVE_NO_MAGICLINKS, KC_FROM_CWD, NULL, 0 },
-	{ 0, true, "in-root", KC_RESOLVE_IN_ROOT, KC_FROM_CWD, NULL, 0 },
-	{ 1000, false, "no-xdev,beneath", KC_RESOLVE_NO_XDEV | KC_RESOLVE_BENEATH, KC_FROM_CWD, NULL, 0 },
-	{ 0, false, NULL, 0, KC_AT, NULL, 0 },
-	{ 1000, true, NULL, 0, KC_AT, NULL, 0 },
-	{ 0, false, "beneath", KC_RESOLVE_BENEATH, KC_AT, NULL, 0 },
-	{ 1000, false, "in-root", KC_RESOLVE_IN_ROOT, KC_AT, NULL, 0 },
-	{ 0, true, "no-xdev,in-root", KC_RESOLVE_NO_XDEV | KC_RESOLVE_IN_ROOT, KC_AT, NULL, 0 },
-	{ 1000, false, NULL, 0, KC_CWD, NULL, 0 },
-	{ 0, false, NULL, 0, KC_ROOT, NULL, 0 },
-	{ 1000, false, NULL, 0, KC_ROOT, NULL, 0 },
-	{ 1000, false, NULL, 0, KC_FROM_CWD, "O_RDONLY", O_RDONLY },
-	{ 0, true, NULL, 0, KC_FROM_CWD, "O_RDONLY", O_RDONLY },
+	{ 0, false, NULL, 0, KC_FROM_CWD, NULL, 0, false },
+	{ 0, true, NULL, 0, KC_FROM_CWD, NULL, 0, false },
+	{ 1000, false, NULL, 0, KC_FROM_CWD, NULL, 0, false },
+	{ 1000, true, NULL, 0, KC_FROM_CWD, NULL, 0, false },
+	{ 0, false, "no-xdev", KC_RESOLVE_NO_XDEV, KC_FROM_CWD, NULL, 0, false },
+	{ 1000, false, "beneath", KC_RESOLVE_BENEATH, KC_FROM_CWD, NULL, 0, false },
+	{ 0, false, "in-root", KC_RESOLVE_IN_ROOT, KC_FROM_CWD, NULL, 0, false },
+	{ 0, true, "no-symlinks", KC_RESOLVE_NO_SYMLINKS, KC_FROM_CWD, NULL, 0, false },
+	{ 0, false, "no-symlinks", KC_RESOLVE_NO_SYMLINKS, KC_FROM_CWD, NULL, 0, false },
+	{ 0, false, "cached", KC_RESOLVE_CACHED, KC_FROM_CWD, NULL, 0, false },
+	{ 1000, false, "cached", KC_RESOLVE_CACHED, KC_FROM_CWD, NULL, 0, false },
+	{ 0, true, "cached", KC_RESOLVE_CACHED, KC_FROM_CWD, NULL, 0, false },
+	{ 0, false, "no-magiclinks", KC_RESOLVE_NO_MAGICLINKS, KC_FROM_CWD, NULL, 0, false },
+	{ 0, true, "in-root", KC_RESOLVE_IN_ROOT, KC_FROM_CWD, NULL, 0, false },
+	{ 1000, false, "no-xdev,beneath", KC_RESOLVE_NO_XDEV | KC_RESOLVE_BENEATH, KC_FROM_CWD, NULL, 0, false },
+	{ 0, false, NULL, 0, KC_AT, NULL, 0, false },
+	{ 1000, true, NULL, 0, KC_AT, NULL, 0, false },
+	{ 0, false, "beneath", KC_RESOLVE_BENEATH, KC_AT, NULL, 0, false },
+	{ 1000, false, "in-root", KC_RESOLVE_IN_ROOT, KC_AT, NULL, 0, false },
+	{ 0, true, "no-xdev,in-root", KC_RESOLVE_NO_XDEV | KC_RESOLVE_IN_ROOT, KC_AT, NULL, 0, false },
+	{ 1000, false, NULL, 0, KC_CWD, NULL, 0, false },
+	{ 0, false, NULL, 0, KC_ROOT, NULL, 0, false },
+	{ 1000, false, NULL, 0, KC_ROOT, NULL, 0, false },
+	{ 1000, false, NULL, 0, KC_FROM_CWD, "O_RDONLY", O_RDONLY, false },
+	{ 0, true, NULL, 0, KC_FROM_CWD, "O_RDONLY", O_RDONLY, false },
 	{ 1000, false, "beneath", KC_RESOLVE_BENEATH, KC_AT, "O_RDONLY,O_DIRECTORY",
-	  O_RDONLY | O_DIRECTORY },
-	{ 1000, false, NULL, 0, KC_CWD, "O_WRONLY", O_WRONLY },
+	  O_RDONLY | O_DIRECTORY, false },
+	{ 1000, false, NULL, 0, KC_CWD, "O_WRONLY", O_WRONLY, false },
+	{ 1000, false, NULL, 0, KC_FROM_CWD, NULL, 0, true },
+	{ 1000, false, NULL, 0, KC_FROM_CWD, "O_RDWR", O_RDWR, true },
 };
 #define KC_NMODES (sizeof(kc_modes) / sizeof(kc_modes[0]))
 
@@ -496,8 +501,10 @@ static int kc_queries_as(unsigned mode, char (*paths)[KC_STR], unsigned n,
 			   (chroot(sh->start) || chdir("/"))) {
 			_exit(2);	/* chroot DIR, as a shell's: the cwd too */
 		}
-		if (uid && (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
-			    setresuid(uid, uid, uid)))
+		gid_t group0 = 0;
+
+		if (uid && (setgroups(m->group0 ? 1 : 0, &group0) ||
+			    setresgid(uid, uid, uid) || setresuid(uid, uid, uid)))
 			_exit(1);
 		kc_queries(mode, dirfd, paths, n, sh);
 		_exit(0);
@@ -657,6 +664,10 @@ static int kc_model(const char *tree, const char *start, unsigned mode,
 	if (m->open) {
 		argv[argc++] = "--open";
 		argv[argc++] = (char *)m->open;
+	}
+	if (m->group0) {
+		argv[argc++] = "--groups";
+		argv[argc++] = "0";
 	}
 	if (m->start != KC_FROM_CWD) {
 		argv[argc++] = (char *)start_opt[m->start];
@@ -943,8 +954,9 @@ static void kc_report(struct kc_run *r, unsigned mode, unsigned q)
 			r->treefile);
 		tg_print(r->tree, stderr);
 	}
-	fprintf(stderr, "!!! seed %" PRIu64 " uid %u%s%s%s%s%s%s%s path '%s': "
+	fprintf(stderr, "!!! seed %" PRIu64 " uid %u%s%s%s%s%s%s%s%s path '%s': "
 		"kernel %s, walktorture %s\n", r->seed, m->uid,
+		m->group0 ? " groups=0" : "",
 		m->nofollow ? " nofollow" : "", m->resolve ? " resolve=" : "",
 		m->resolve ? m->resolve : "", m->open ? " open=" : "",
 		m->open ? m->open : "",
