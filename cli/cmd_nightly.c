@@ -44,7 +44,9 @@
 #include <sqlite3.h>
 
 #include "cli/cli.h"
+#include "reports/journal.h"
 #include "reports/reports.h"
+#include "reports/unfinished.h"
 #include "scenarios/src/driver.h"
 #include "scenarios/src/fuzz.h"
 #include "sim/sched/interrupt.h"
@@ -143,52 +145,98 @@ static void shard_list(const struct wt_scn_list *all, unsigned k,
 	}
 }
 
+/*
+ * The seed's results journal (reports/journal.h): each scenario's result
+ * is on disk as soon as the scenario ends, so a night that is killed
+ * keeps what finished; the next night makes its results from it
+ * (reports/unfinished.h).
+ */
+struct seed_journal {
+	struct wt_journal j;
+	bool ok;			/* appending: a failure is said once */
+	const struct wt_scn_opts *o;
+	struct wt_scn_run_info info;
+	double t0;
+};
+
+static void journal_scenario(const struct wt_scn_result *r, void *arg)
+{
+	struct seed_journal *sj = arg;
+	char err[1024];
+	json_t *doc;
+
+	if (!sj->ok)
+		return;
+	sj->info.duration_s = wt_scn_now_s() - sj->t0;
+	doc = wt_scn_results_json(r, 1, sj->o, &sj->info);
+	if (!doc || wt_journal_append(&sj->j, doc, err, sizeof(err))) {
+		fprintf(stderr, "walktorture: !!! %s: the seed's results are "
+			"journaled no further\n", doc ? err : "out of memory");
+		sj->ok = false;
+	}
+	json_decref(doc);
+}
+
 static int one_seed(const struct wt_scn_list *mine, struct wt_scn_opts *o,
 		    const struct night *n, const char *id, unsigned k,
 		    char **results, unsigned *failed_total, int argc,
 		    char **argv)
 {
-	char shard[32] = "", err[1024];
+	char shard[32] = "", err[1024], *journal = NULL;
 	struct wt_scn_result *r = NULL;
 	unsigned nr = 0, failed = 0;
 	time_t started = time(NULL);
-	struct timespec t0, t1;
+	struct seed_journal sj = { .j = { .fd = -1 }, .o = o };
+	struct wt_scn_run_info info;
 	json_t *doc;
 	char *cmd;
 	int ret;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	sj.t0 = wt_scn_now_s();
 	if (n->shard_n)
 		snprintf(shard, sizeof(shard), "%u/%u", n->shard_k, n->shard_n);
+	cmd = wt_scn_command_line(argc, argv);
+	info = (struct wt_scn_run_info){
+		.command = cmd, .shard = shard[0] ? shard : NULL,
+		.started = started,
+		.mode = o->mode == WT_SCN_STRESS ? "stress" : "sim",
+		.binding = "",
+	};
+	if (asprintf(&results[k], "%s/%s/results-%u-%u-%u.json", n->out, id,
+		     n->shard_n ? n->shard_k : 1, n->shard_n ? n->shard_n : 1,
+		     k) < 0 ||
+	    asprintf(&journal, "%.*s" WT_JOURNAL_SUFFIX,
+		     (int)strlen(results[k]) - 5, results[k]) < 0) {
+		free(cmd);
+		return -1;
+	}
+	sj.info = info;
+	sj.ok = !wt_journal_open(&sj.j, journal, err, sizeof(err));
+	if (!sj.ok)
+		fprintf(stderr, "walktorture: !!! %s: the seed's results are "
+			"written at its end only\n", err);
+	o->scenario_done = journal_scenario;
+	o->scenario_done_arg = &sj;
 	fprintf(o->out, "walktorture: nightly run %u/%u seed=%#" PRIx64
 		" scenarios=%u%s%s\n", k + 1, n->seeds, o->seed, mine->n,
 		shard[0] ? " shard=" : "", shard);
 	ret = wt_scn_run_all(mine, o, &r, &nr, &failed);
+	o->scenario_done = NULL;
 	*failed_total += failed;
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	cmd = wt_scn_command_line(argc, argv);
-	{
-		struct wt_scn_run_info info = {
-			.command = cmd, .shard = shard[0] ? shard : NULL,
-			.started = started,
-			.duration_s = (double)(t1.tv_sec - t0.tv_sec) +
-				      (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9,
-			.mode = o->mode == WT_SCN_STRESS ? "stress" : "sim",
-			.binding = "",
-			.interrupted = wt_interrupted() ?
-				wt_interrupt_name(wt_interrupted()) : NULL,
-		};
-
-		doc = wt_scn_results_json(r, nr, o, &info);
-	}
-	if (asprintf(&results[k], "%s/%s/results-%u-%u-%u.json", n->out, id,
-		     n->shard_n ? n->shard_k : 1, n->shard_n ? n->shard_n : 1,
-		     k) < 0 || wt_results_write(results[k], doc, err,
-						 sizeof(err))) {
-		fprintf(stderr, "walktorture: !!! %s\n", err);
+	info.duration_s = wt_scn_now_s() - sj.t0;
+	info.interrupted = wt_interrupted() ?
+		wt_interrupt_name(wt_interrupted()) : NULL;
+	doc = wt_scn_results_json(r, nr, o, &info);
+	if (!doc || wt_results_write(results[k], doc, err, sizeof(err))) {
+		fprintf(stderr, "walktorture: !!! %s\n", doc ? err : "out of memory");
 		ret = -1;
+		wt_journal_close(&sj.j, false);	/* keep what it holds */
+	} else {
+		/* the results file is whole: the journal has done its work */
+		wt_journal_close(&sj.j, true);
 	}
 	json_decref(doc);
+	free(journal);
 	free(cmd);
 	wt_scn_results_free(r, nr);
 	return ret;
@@ -366,6 +414,46 @@ out:
 	return ret;
 }
 
+/*
+ * The nights in OUT that ended unrecorded (reports/unfinished.h): a
+ * killed one's journals become its partial results, its stale
+ * temporaries go, one that wrote nothing goes; each is said here, and
+ * the index lists them.  Nothing here stops tonight's night.
+ */
+static void tidy_nights(const struct night *n, const char *history, FILE *out)
+{
+	const char *path = n->history ? n->history : history;
+	struct wt_unfinished *v = NULL;
+	char err[1024], state[64];
+	sqlite3 *db = NULL;
+	size_t nv = 0;
+
+	if (access(path, F_OK) == 0 &&
+	    sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		sqlite3_close(db);
+		db = NULL;
+	}
+	if (wt_unfinished_nights(n->out, db, true, out, &v, &nv, err,
+				 sizeof(err)))
+		fprintf(stderr, "walktorture: !!! unfinished nights in %s: %s\n",
+			n->out, err);
+	for (size_t i = 0; i < nv; i++) {
+		if (v[i].state == WT_NIGHT_RUNNING)
+			fprintf(out, "walktorture: night %s is running (another "
+				"nightly holds %s/%s/%s)\n", v[i].id, n->out,
+				v[i].id, WT_NIGHT_LOCK);
+		else
+			fprintf(out, "walktorture: unfinished night %s (%s): %lld "
+				"scenarios, %lld failed, in %s/%s; not in the "
+				"history\n", v[i].id,
+				wt_unfinished_state_text(&v[i], state, sizeof(state)),
+				v[i].scenarios, v[i].failed, n->out, v[i].id);
+	}
+	fflush(out);
+	wt_unfinished_free(v, nv);
+	sqlite3_close(db);
+}
+
 static int run_night(const char **args, unsigned nargs, struct wt_scn_opts *o,
 		     const struct night *n, int argc, char **argv)
 {
@@ -374,7 +462,8 @@ static int run_night(const char **args, unsigned nargs, struct wt_scn_opts *o,
 	char **results = calloc(n->seeds + 1, sizeof(*results));
 	unsigned failed = 0;
 	int ret = WT_EXIT_USAGE;
-	char id[64], *history = NULL;
+	char id[64], *history = NULL, *dir = NULL, err[1024];
+	int lock = -1;
 
 	if (!results || (nargs && wt_scn_list_load(&all, args, nargs, stderr)) ||
 	    wt_scn_list_twins(&all, false, stderr) ||
@@ -389,8 +478,16 @@ static int run_night(const char **args, unsigned nargs, struct wt_scn_opts *o,
 	    wt_cli_output_file("--ktap", n->ktap) ||
 	    wt_cli_output_file("--junit", n->junit))
 		goto out;
-	if (claim_night_id(n, time(NULL), id, sizeof(id)) ||
-	    add_generated(&all, n, id, night_seed))
+	tidy_nights(n, history, o->out);
+	if (claim_night_id(n, time(NULL), id, sizeof(id)))
+		goto out;
+	if (asprintf(&dir, "%s/%s", n->out, id) < 0)
+		goto out;
+	/* held while the night runs: the next night tells it from a dead one */
+	if (wt_night_lock(dir, &lock, err, sizeof(err)))
+		fprintf(stderr, "walktorture: !!! %s (if this night dies, the "
+			"next one will not report it)\n", err);
+	if (add_generated(&all, n, id, night_seed))
 		goto out;
 	mine.v = calloc(all.n + 1, sizeof(*mine.v));
 	if (!mine.v)
@@ -426,6 +523,9 @@ static int run_night(const char **args, unsigned nargs, struct wt_scn_opts *o,
 	if (ret == WT_EXIT_OK && failed)
 		ret = WT_EXIT_FAIL;
 out:
+	if (lock >= 0)
+		close(lock);
+	free(dir);
 	free(history);
 	for (unsigned k = 0; results && k < n->seeds; k++)
 		free(results[k]);

@@ -15,6 +15,7 @@
 #include "reports/html.h"
 #include "reports/render.h"
 #include "reports/results.h"
+#include "reports/unfinished.h"
 
 #define INDEX_NIGHTS 30
 #define STR_(x) #x
@@ -55,6 +56,8 @@ struct ix {
 	struct ix_scn *scns;		/* by suite, then name */
 	size_t n_scns, cap;
 	const char *out_dir;		/* where the nights' reports are */
+	struct wt_unfinished *unfinished;	/* nights in out_dir not recorded */
+	size_t n_unfinished;
 };
 
 static char *col_dup(sqlite3_stmt *st, int i)
@@ -273,6 +276,7 @@ static void ix_free(struct ix *ix)
 	}
 	free(ix->nights);
 	free(ix->scns);
+	wt_unfinished_free(ix->unfinished, ix->n_unfinished);
 }
 
 /* A report link: the relative URL (percent-encoded) in an href. */
@@ -495,6 +499,40 @@ static void render_nights(FILE *f, struct ix *ix)
 	fputs("</table>\n", f);
 }
 
+/*
+ * The nights in OUT that ended without being recorded (unfinished.h):
+ * killed, interrupted, not indexed, or running now.  Their results are
+ * partial (or never indexed), so they count in no trend; listed so that
+ * a night that died does not vanish.
+ */
+static void render_unfinished(FILE *f, struct ix *ix)
+{
+	char state[64];
+
+	if (!ix->n_unfinished)
+		return;
+	fputs("<h2 id=\"unfinished\">Unfinished nights</h2>\n<table class=\"nights\">"
+	      "<tr><th>night</th><th>state</th><th class=\"n\">scenarios</th>"
+	      "<th class=\"n\">failed</th><th>results (partial)</th></tr>\n", f);
+	for (size_t k = ix->n_unfinished; k-- > 0;) {
+		struct wt_unfinished *u = &ix->unfinished[k];
+
+		wt_html_printf(f, "<tr class=\"unfinished\"><td class=\"m\">%s</td>"
+			       "<td>%s</td><td class=\"n\">%lld</td>"
+			       "<td class=\"n%s\">%lld</td><td>", u->id,
+			       wt_unfinished_state_text(u, state, sizeof(state)),
+			       u->scenarios, u->failed ? " bad" : "", u->failed);
+		for (size_t j = 0; j < u->nfiles; j++) {
+			const char *slash = strrchr(u->files[j], '/');
+
+			fputs(" ", f);
+			report_link(f, u->files[j], slash ? slash + 1 : u->files[j], 0);
+		}
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
 static void tip_append(char *buf, size_t len, size_t *o, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
@@ -635,6 +673,7 @@ static void render_page(FILE *f, struct ix *ix)
 		wt_html_begin(f, "walktorture nightly \u2014 no nights");
 		fputs("<header class=\"top\"><div><h1>walktorture nightly</h1>"
 		      "<div class=\"sub\">no nights recorded yet</div></div></header>\n", f);
+		render_unfinished(f, ix);
 		wt_html_end(f);
 		return;
 	}
@@ -646,6 +685,7 @@ static void render_page(FILE *f, struct ix *ix)
 	render_failing(f, ix);
 	render_sigs(f, ix);
 	render_nights(f, ix);
+	render_unfinished(f, ix);
 	render_suites(f, ix);
 	wt_html_end(f);
 }
@@ -663,6 +703,10 @@ int wt_index_render(sqlite3 *db, const char *db_path, const char *out_dir,
 			 sqlite3_errmsg(db));
 		goto out;
 	}
+	if (out_dir && wt_unfinished_nights(out_dir, db, false, NULL,
+					    &ix.unfinished, &ix.n_unfinished,
+					    err, errlen))
+		goto out;
 	snprintf(path, sizeof(path), "%s/index.html", out_dir);
 	if (wt_atomic_open(&a, path, err, errlen))
 		goto out;

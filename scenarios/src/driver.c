@@ -79,6 +79,8 @@ int wt_scn_run_all(const struct wt_scn_list *l, const struct wt_scn_opts *o,
 				 wt_scn_run(l->v[i], &so, &r[i]))
 			ret = -1;
 		(*nout)++;
+		if (o->scenario_done)
+			o->scenario_done(&r[i], o->scenario_done_arg);
 		if (r[i].skipped)
 			skipped++;
 		else if (r[i].pass)

@@ -99,6 +99,10 @@ struct wt_scn_opts {
 	 * (zoo-bench: its bug's check fired -- time to first detection) */
 	bool (*stop)(const struct wt_scn_result *r, void *arg);
 	void *stop_arg;
+	/* wt_scn_run_all: called with each scenario's result as soon as it
+	 * has one (nightly's results journal, reports/journal.h) */
+	void (*scenario_done)(const struct wt_scn_result *r, void *arg);
+	void *scenario_done_arg;
 };
 
 /* What an isolated child tells its parent as it goes (shared memory):
