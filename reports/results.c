@@ -719,6 +719,74 @@ int wt_results_load(const char *file, json_t **out, char *err, size_t errlen)
 	return 0;
 }
 
+/* A document's runs: its "runs" (a merge's inputs) or its one "run". */
+static size_t runs_of(json_t *doc, json_t **one, json_t **runs)
+{
+	*runs = json_object_get(doc, "runs");
+	*one = json_object_get(doc, "run");
+	if (json_is_array(*runs) && json_array_size(*runs))
+		return json_array_size(*runs);
+	*runs = NULL;
+	return 1;
+}
+
+static json_t *run_at(json_t *one, json_t *runs, size_t i)
+{
+	return runs ? json_array_get(runs, i) : one;
+}
+
+/* The same run, wherever its file was: every field but its "source". */
+static bool same_run(json_t *a, json_t *b)
+{
+	json_t *x = json_deep_copy(a), *y = json_deep_copy(b);
+	bool same;
+
+	json_object_del(x, "source");
+	json_object_del(y, "source");
+	same = x && y && json_equal(x, y);
+	json_decref(x);
+	json_decref(y);
+	return same;
+}
+
+/*
+ * A run in two inputs (the same file twice, a shard and a merge that
+ * holds it) would be counted twice: refused, naming both files.
+ */
+static int distinct_runs(json_t *const *docs, const char *const *files,
+			 unsigned n, char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < n; i++) {
+		json_t *one_i, *runs_i;
+		size_t ni = runs_of(docs[i], &one_i, &runs_i);
+
+		for (unsigned j = 0; j <= i; j++) {
+			json_t *one_j, *runs_j;
+			size_t nj = runs_of(docs[j], &one_j, &runs_j);
+
+			for (size_t a = 0; a < ni; a++) {
+				json_t *ra = run_at(one_i, runs_i, a);
+
+				for (size_t b = 0; b < (j < i ? nj : a); b++) {
+					json_t *rb = run_at(one_j, runs_j, b);
+
+					if (!same_run(ra, rb))
+						continue;
+					snprintf(err, errlen, "%s: its run (seed %s, "
+						 "started %s%s%s) is already in %s: "
+						 "merging it again would count it twice",
+						 files[i], wt_json_str(ra, "seed") ?: "?",
+						 wt_json_str(ra, "started") ?: "?",
+						 wt_json_str(ra, "shard") ? ", shard " : "",
+						 wt_json_str(ra, "shard") ?: "", files[j]);
+					return -1;
+				}
+			}
+		}
+	}
+	return 0;
+}
+
 int wt_results_load_all(const char *const *files, unsigned n, json_t **out,
 			char *err, size_t errlen)
 {
@@ -739,6 +807,8 @@ int wt_results_load_all(const char *const *files, unsigned n, json_t **out,
 	for (i = 0; i < n; i++)
 		if (wt_results_load(files[i], &docs[i], err, errlen))
 			goto out;
+	if (distinct_runs(docs, files, n, err, errlen))
+		goto out;
 	*out = n == 1 ? json_incref(docs[0]) : wt_results_merge(docs, files, n);
 	ret = *out ? 0 : -1;
 	if (ret)

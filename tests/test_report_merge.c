@@ -166,6 +166,38 @@ Test(merge, cli_merges_and_refuses_bad_input)
 	cr_assert_eq(run_cli(errf, bad), 2);
 }
 
+Test(merge, a_run_merged_already_is_refused)
+{
+	/*
+	 * The same file twice, or a shard beside a merge that holds it:
+	 * exit 2, naming both files, and nothing written (the counts would
+	 * be doubled).  Two different shards still merge.
+	 */
+	const char *dir = tmpdir(), *out = path_in(dir, "m.json"),
+		   *m12 = path_in(dir, "m12.json"), *errf = path_in(dir, "err");
+	const char *both[] = { fixture("shard1.json"), fixture("shard2.json") };
+	char *twice[] = { "walktorture", "merge", (char *)fixture("shard1.json"),
+			  (char *)fixture("shard1.json"), "-o", (char *)out, NULL };
+	char *again[] = { "walktorture", "merge", (char *)m12,
+			  (char *)fixture("shard2.json"), "-o", (char *)out, NULL };
+	char err[512], *text;
+
+	cr_assert_eq(wt_merge_write(m12, both, 2, NULL, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(run_cli(errf, twice), 2);
+	text = slurp(errf);
+	cr_assert_not_null(strstr(text, "shard1.json: its run (seed "), "%s", text);
+	cr_assert_not_null(strstr(text, "shard1.json: merging it again would "
+				  "count it twice"), "%s", text);
+	free(text);
+	cr_assert_eq(access(out, F_OK), -1, "a merged file was written");
+	cr_assert_eq(run_cli(errf, again), 2);
+	text = slurp(errf);
+	cr_assert_not_null(strstr(text, "shard2.json: its run"), "%s", text);
+	cr_assert_not_null(strstr(text, "is already in "), "%s", text);
+	free(text);
+	cr_assert_eq(access(out, F_OK), -1, "a merged file was written");
+}
+
 static json_t *twin_of(json_t *sc)
 {
 	json_t *twin = json_object_get(sc, "twin");
@@ -211,6 +243,9 @@ static const char *second_twin_run(const char *dir)
 	const char *out = path_in(dir, "twin-b.json");
 
 	cr_assert_not_null(doc);
+	/* another run: merge refuses a run it already holds */
+	json_object_set_new(json_object_get(doc, "run"), "started",
+			    json_string("2026-12-04T06:00:00Z"));
 	scs = json_object_get(doc, "scenarios");
 	twin = json_object_get(json_array_get(scs, 1), "twin");
 	json_object_set_new(twin, "pct_steps", json_integer(999));
@@ -272,7 +307,7 @@ Test(merge, twin_merge_in_the_other_order)
 	 * the sums and minima are the same, twin.json's first_iteration 4
 	 * does not replace 2, and lookup_fast's twin comes from the second
 	 * input because the first has none.  Merging the merge with itself
-	 * doubles every count.
+	 * is refused: it would double every count.
 	 */
 	const char *dir = tmpdir(), *ab = path_in(dir, "ab.json");
 	const char *files[] = { second_twin_run(dir), fixture("twin.json") };
@@ -289,9 +324,7 @@ Test(merge, twin_merge_in_the_other_order)
 	target_is(target(sc, 0), "restart.lookup_fast.parent_seq", 0, 0, -1);
 	json_decref(doc);
 	cr_assert_eq(wt_merge_write(ab, files, 2, NULL, err, sizeof(err)), 0, "%s", err);
-	doc = merge_files(twice, 2);
-	sc = scenario(doc, "echild", "step_into.child_seq.undirected");
-	target_is(target(sc, 0), "restart.step_into.child_seq", 94, 90, 2);
-	cr_assert_eq(json_integer_value(json_object_get(sc, "iterations")), 800);
-	json_decref(doc);
+	cr_assert_eq(wt_merge_write(path_in(dir, "abab.json"), twice, 2, NULL,
+				    err, sizeof(err)), -1);
+	cr_assert_not_null(strstr(err, "is already in"), "%s", err);
 }
