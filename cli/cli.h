@@ -5,12 +5,14 @@
 
 /* Exit statuses, for every subcommand. */
 enum { WT_EXIT_OK = 0, WT_EXIT_FAIL = 1, WT_EXIT_USAGE = 2 };
+/* and WT_EXIT_SANITIZER (66): a sanitizer's report, scenarios/src/sanitizer.h */
 
 #include <stdint.h>
 
 #include <jansson.h>
 
 #include "cli/opts.h"
+#include "scenarios/src/sanitizer.h"
 
 int wt_cmd_points(int argc, char **argv);
 int wt_cmd_paths(int argc, char **argv);

@@ -179,8 +179,8 @@ static void journal_scenario(const struct wt_scn_result *r, void *arg)
 
 static int one_seed(const struct wt_scn_list *mine, struct wt_scn_opts *o,
 		    const struct night *n, const char *id, unsigned k,
-		    char **results, unsigned *failed_total, int argc,
-		    char **argv)
+		    char **results, unsigned *failed_total, bool *sanitizer,
+		    int argc, char **argv)
 {
 	char shard[32] = "", err[1024], *journal = NULL;
 	struct wt_scn_result *r = NULL;
@@ -223,6 +223,7 @@ static int one_seed(const struct wt_scn_list *mine, struct wt_scn_opts *o,
 	ret = wt_scn_run_all(mine, o, &r, &nr, &failed);
 	o->scenario_done = NULL;
 	*failed_total += failed;
+	*sanitizer |= wt_scn_results_sanitizer(r, nr);
 	info.duration_s = wt_scn_now_s() - sj.t0;
 	info.interrupted = wt_interrupted() ?
 		wt_interrupt_name(wt_interrupted()) : NULL;
@@ -461,6 +462,7 @@ static int run_night(const char **args, unsigned nargs, struct wt_scn_opts *o,
 	uint64_t night_seed = o->seed;
 	char **results = calloc(n->seeds + 1, sizeof(*results));
 	unsigned failed = 0;
+	bool sanitizer = false;
 	int ret = WT_EXIT_USAGE;
 	char id[64], *history = NULL, *dir = NULL, err[1024];
 	int lock = -1;
@@ -502,7 +504,8 @@ static int run_night(const char **args, unsigned nargs, struct wt_scn_opts *o,
 	for (unsigned k = 0; k < n->seeds && !wt_interrupted(); k++) {
 		o->seed = wt_scn_night_seed(night_seed, k);
 		shard_list(&all, k, n, &mine);
-		if (one_seed(&mine, o, n, id, k, results, &failed, argc, argv))
+		if (one_seed(&mine, o, n, id, k, results, &failed, &sanitizer,
+			     argc, argv))
 			ret = WT_EXIT_USAGE;
 	}
 	if (wt_interrupted()) {
@@ -522,6 +525,8 @@ static int run_night(const char **args, unsigned nargs, struct wt_scn_opts *o,
 		ret = WT_EXIT_USAGE;
 	if (ret == WT_EXIT_OK && failed)
 		ret = WT_EXIT_FAIL;
+	if (sanitizer)	/* a bug in the harness: not a night that failed */
+		ret = WT_EXIT_SANITIZER;
 out:
 	if (lock >= 0)
 		close(lock);

@@ -550,6 +550,8 @@ int wt_cmd_replay(int argc, char **argv)
 	}
 	ret = wt_scn_run_all(&l, &o, &r, &nr, &failed) ? WT_EXIT_USAGE :
 	      failed ? WT_EXIT_FAIL : WT_EXIT_OK;
+	if (wt_scn_results_sanitizer(r, nr))
+		ret = WT_EXIT_SANITIZER;
 	if (json_file && write_json(json_file, r, nr, &o, argc, argv))
 		ret = WT_EXIT_USAGE;
 out:

@@ -322,6 +322,8 @@ int wt_cmd_run(int argc, char **argv)
 	wt_interrupt_install();
 	ret = wt_scn_run_all(&l, &o, &r, &nr, &failed) ? WT_EXIT_USAGE :
 	      failed ? WT_EXIT_FAIL : WT_EXIT_OK;
+	if (wt_scn_results_sanitizer(r, nr))
+		ret = WT_EXIT_SANITIZER;
 	sig = wt_interrupted();
 	if (sig) {
 		fprintf(o.out, "walktorture: run seed=%#" PRIx64 " interrupted "

@@ -26,6 +26,7 @@
 #include "scenarios/src/explore.h"
 #include "scenarios/src/iter.h"
 #include "scenarios/src/objkey.h"
+#include "scenarios/src/sanitizer.h"
 #include "sim/history.h"
 #include "sim/ops.h"
 #include "sim/rcu.h"
@@ -522,6 +523,10 @@ static void run_fault(struct wt_scn_tctx *tc, const struct wt_scn_op *op)
 	tc->ops++;
 	if (op->fault == WT_SCN_FAULT_CRASH)
 		raise(SIGSEGV);
+	if (op->fault == WT_SCN_FAULT_SANITIZER) {
+		wt_sanitizer_fault();
+		return;
+	}
 	for (;;)	/* no point again: nothing can switch away */
 		sleep(1);
 }

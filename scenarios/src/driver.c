@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "scenarios/src/driver.h"
+#include "scenarios/src/sanitizer.h"
 #include "sim/sched/interrupt.h"
 #include "sim/sched/prng.h"
 
@@ -100,8 +101,20 @@ int wt_scn_run_all(const struct wt_scn_list *l, const struct wt_scn_opts *o,
 	if (skipped)
 		fprintf(f, ", %u skipped", skipped);
 	fputc('\n', f);
+	if (wt_scn_results_sanitizer(r, *nout))
+		fprintf(f, "walktorture: !!! a sanitizer reported an error in "
+			"the harness (its report is on stderr): exit %d\n",
+			WT_EXIT_SANITIZER);
 	fflush(f);
 	return ret;
+}
+
+bool wt_scn_results_sanitizer(const struct wt_scn_result *r, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (r[i].sanitizer)
+			return true;
+	return false;
 }
 
 void wt_scn_results_free(struct wt_scn_result *r, unsigned n)

@@ -17,6 +17,9 @@ int wt_scn_run_all(const struct wt_scn_list *l, const struct wt_scn_opts *o,
 		   struct wt_scn_result **out, unsigned *nout,
 		   unsigned *failed);
 void wt_scn_results_free(struct wt_scn_result *r, unsigned n);
+/* Did a scenario's child exit with a sanitizer report (sanitizer.h)?
+ * The command then exits WT_EXIT_SANITIZER, not 1. */
+bool wt_scn_results_sanitizer(const struct wt_scn_result *r, unsigned n);
 
 /*
  * The checks that need the machine and the options, after loading and

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "scenarios/src/iter.h"
+#include "scenarios/src/sanitizer.h"
 #include "scenarios/src/triage.h"
 #include "sim/sched/interrupt.h"
 
@@ -238,10 +239,17 @@ static void lost_child(struct wt_scn_result *r, const struct wt_scn_opts *o,
 		snprintf(msg, sizeof(msg), "the harness died of %s (%s) in "
 			 "iteration %" PRIu64, sig_name(WTERMSIG(status)),
 			 strsignal(WTERMSIG(status)), it);
+	else if (WIFEXITED(status) &&
+		 WEXITSTATUS(status) == WT_EXIT_SANITIZER)
+		snprintf(msg, sizeof(msg), "the harness's sanitizer reported "
+			 "an error (exit %d; its report is on stderr) in "
+			 "iteration %" PRIu64, WT_EXIT_SANITIZER, it);
 	else
 		snprintf(msg, sizeof(msg), "the harness exited with status %d "
 			 "in iteration %" PRIu64 " without a result",
 			 WIFEXITED(status) ? WEXITSTATUS(status) : -1, it);
+	r->sanitizer = !hang && WIFEXITED(status) &&
+		       WEXITSTATUS(status) == WT_EXIT_SANITIZER;
 	wt_scn_replay_cmd(replay, sizeof(replay), s, iseed, o);
 	snprintf(seed, sizeof(seed), "%#" PRIx64, iseed);
 	f = json_pack("{s:s, s:n, s:s, s:I, s:s, s:n, s:s, s:o}",

@@ -230,7 +230,7 @@ static int walk_parse(const char *s, const struct word *w, unsigned n,
 	return 0;
 }
 
-/* harness-fault crash|hang [one-in N] (scenario.h) */
+/* harness-fault crash|hang|sanitizer [one-in N] (scenario.h) */
 static int fault_parse(const char *text, const struct word *w, unsigned n,
 		       struct wt_scn_op *op, size_t *col_off, char *msg,
 		       size_t msglen)
@@ -240,16 +240,18 @@ static int fault_parse(const char *text, const struct word *w, unsigned n,
 	op->kind = WT_SCN_OP_FAULT;
 	op->fault_one_in = 1;
 	if (n < 2 || (!word_is(text, &w[1], "crash") &&
-		      !word_is(text, &w[1], "hang")))
+		      !word_is(text, &w[1], "hang") &&
+		      !word_is(text, &w[1], "sanitizer")))
 		return perr(col_off, msg, msglen, n < 2 ? w[0].off : w[1].off,
-			    "usage: harness-fault crash|hang [one-in N]");
-	op->fault = word_is(text, &w[1], "crash") ? WT_SCN_FAULT_CRASH
-						  : WT_SCN_FAULT_HANG;
+			    "usage: harness-fault crash|hang|sanitizer [one-in N]");
+	op->fault = word_is(text, &w[1], "crash") ? WT_SCN_FAULT_CRASH :
+		    word_is(text, &w[1], "hang") ? WT_SCN_FAULT_HANG :
+						   WT_SCN_FAULT_SANITIZER;
 	if (n == 2)
 		return 0;
 	if (n != 4 || !word_is(text, &w[2], "one-in"))
 		return perr(col_off, msg, msglen, w[2].off,
-			    "usage: harness-fault crash|hang [one-in N]");
+			    "usage: harness-fault crash|hang|sanitizer [one-in N]");
 	if (w[3].len >= sizeof(num) || text[w[3].off] < '0' ||
 	    text[w[3].off] > '9')
 		return perr(col_off, msg, msglen, w[3].off, "bad N");

@@ -175,6 +175,8 @@ struct wt_scn_result {
 	bool pass;
 	bool skipped;
 	bool interrupted;		/* SIGINT/SIGTERM cut its budget short */
+	bool sanitizer;			/* its child exited WT_EXIT_SANITIZER
+					 * (sanitizer.h, isolate.c) */
 	char skip_reason[128];
 	double pct_bound;
 	char binding[512];

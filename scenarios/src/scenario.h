@@ -72,12 +72,15 @@ enum wt_scn_op_kind {
 	WT_SCN_OP_FAULT,	/* harness-fault: tests of crash isolation */
 };
 
-/* `harness-fault crash|hang [one-in N]': the harness itself crashes
- * (SIGSEGV) or hangs (no point is ever reached again) when the op runs,
- * in every iteration or only in those whose seed is a multiple of N (so
- * that the replay of that seed does it again).  For the tests of crash
- * isolation (isolate.c); no scenario that tests the model uses it. */
-enum wt_scn_fault { WT_SCN_FAULT_CRASH, WT_SCN_FAULT_HANG };
+/* `harness-fault crash|hang|sanitizer [one-in N]': the harness itself
+ * crashes (SIGSEGV), hangs (no point is ever reached again) or makes its
+ * sanitizer report an error (sanitizer.h; nothing outside sanitizer
+ * builds) when the op runs, in every iteration or only in those whose
+ * seed is a multiple of N (so that the replay of that seed does it
+ * again).  For the tests of crash isolation (isolate.c); no scenario
+ * that tests the model uses it. */
+enum wt_scn_fault { WT_SCN_FAULT_CRASH, WT_SCN_FAULT_HANG,
+		    WT_SCN_FAULT_SANITIZER };
 
 struct wt_scn_op {
 	enum wt_scn_op_kind kind;
