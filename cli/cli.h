@@ -66,6 +66,16 @@ enum {
 	WT_OPT_ENTRY_BUG, \
 	WT_OPT_ENTRY_MEMORY, \
 	WT_OPT_ENTRY_POLICY
+struct wt_scn_opts;
+
+/* --scenario-cap T (run, nightly): an id no command's own enum reaches;
+ * wt_cli_scenario_cap sets opts cap_ns from it ("0": none): 0, or -1
+ * (reported). */
+enum { WT_OPT_SCENARIO_CAP = 120 };
+#define WT_OPT_ENTRY_SCENARIO_CAP(dflt) \
+	WT_OPT("scenario-cap", WT_OPT_SCENARIO_CAP, 0, "T", "stop a scenario after T of real time: a failure of kind hang, the run goes on (default " dflt "; 0: none)")
+int wt_cli_scenario_cap(const char *v, struct wt_scn_opts *o);
+
 /* --ktap FILE and --junit FILE (run, nightly, merge, report): ids no
  * command's own enum reaches; wt_cli_ci_write (cmd_report.c) writes
  * them from a results document: 0, or -1 (reported). */

@@ -52,6 +52,7 @@
 #include "sim/sched/interrupt.h"
 
 #define WT_NIGHT_GENERATED	100	/* generated workloads a night runs */
+#define WT_NIGHT_SCENARIO_CAP_NS (1800ull * 1000000000ull) /* --scenario-cap */
 #define WT_NIGHT_SEEDS_MAX	100000	/* --seeds: a year of nights is 365 */
 #define WT_NIGHT_GENERATED_MAX	1000000	/* --generated: a file each */
 
@@ -555,6 +556,7 @@ const struct wt_opt wt_opts_nightly[] = {
 	WT_OPT("explore", OPT_EXPLORE, 0, "T", "each suite's explore-twin budget (default 15s; 0: none)"),
 	WT_OPT("generated", OPT_GENERATED, 0, "N", "generated workloads to run besides the suites (default 100; 0: none)"),
 	WT_OPT("quiet", OPT_QUIET, 'q', NULL, "verdicts and failures only: a passing scenario prints its verdict line; no progress"),
+	WT_OPT_ENTRY_SCENARIO_CAP("1800s"),
 	{ 0 }
 };
 
@@ -572,6 +574,8 @@ int wt_cmd_nightly(int argc, char **argv)
 
 	wt_cli_scn_defaults(&o);
 	o.nightly = true;
+	/* one scenario with a huge budget must not hold the night up */
+	o.cap_ns = WT_NIGHT_SCENARIO_CAP_NS;
 	if (!args || wt_opts_begin(&p, argc, argv)) {
 		free(args);
 		return WT_EXIT_USAGE;
@@ -618,6 +622,10 @@ int wt_cmd_nightly(int argc, char **argv)
 		case OPT_QUIET:
 			o.quiet = true;
 			o.progress = false;
+			break;
+		case WT_OPT_SCENARIO_CAP:
+			if (wt_cli_scenario_cap(v, &o))
+				goto out;
 			break;
 		}
 	}

@@ -24,6 +24,7 @@
  */
 #define _GNU_SOURCE	/* asprintf */
 #include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,8 +231,18 @@ const struct wt_opt wt_opts_run[] = {
 	WT_OPT("trace", OPT_TRACE, 0, NULL, "stress mode: trace, and write a failure's order as NAME-SEED.order"),
 	WT_OPT("undirected", OPT_UNDIRECTED, 0, NULL, "run each directed scenario's undirected twin instead"),
 	WT_OPT("quiet", OPT_QUIET, 'q', NULL, "verdicts and failures only: a passing scenario prints its verdict line; no progress"),
+	WT_OPT_ENTRY_SCENARIO_CAP("none"),
 	{ 0 }
 };
+
+int wt_cli_scenario_cap(const char *v, struct wt_scn_opts *o)
+{
+	if (!strcmp(v, "0")) {
+		o->cap_ns = 0;
+		return 0;
+	}
+	return wt_cli_duration("--scenario-cap", v, &o->cap_ns);
+}
 
 int wt_cmd_run(int argc, char **argv)
 {
@@ -273,6 +284,9 @@ int wt_cmd_run(int argc, char **argv)
 			undirected = true;
 		else if (id == OPT_QUIET)
 			o.quiet = true;
+		else if (id == WT_OPT_SCENARIO_CAP &&
+			 wt_cli_scenario_cap(v, &o))
+			goto out;
 	}
 	if (id < 0) {
 		ret = wt_opts_exit(id);
@@ -301,6 +315,20 @@ int wt_cmd_run(int argc, char **argv)
 		wt_usage_error("run: --trace is for --mode stress (sim runs "
 			       "trace what fails anyway)");
 		goto out;
+	}
+	/* the cap on a scenario's --trace order files (runner.h) */
+	if (getenv("WT_TRACE_MAX_BYTES")) {
+		const char *cap = getenv("WT_TRACE_MAX_BYTES");
+		char *end;
+
+		errno = 0;
+		o.order_max_bytes = strtoull(cap, &end, 10);
+		if (!isdigit((unsigned char)*cap) || *end || errno ||
+		    !o.order_max_bytes) {
+			wt_usage_error("run: bad WT_TRACE_MAX_BYTES '%s' (a "
+				       "number of bytes, at least 1)", cap);
+			goto out;
+		}
 	}
 	/* where the results go, before anything runs */
 	if (wt_cli_output_dir("--out", out_dir) ||

@@ -267,13 +267,19 @@ Test(triage, every_failing_iteration_is_counted_and_grouped)
 	wt_test_dir_remove(&d);
 }
 
-/* A copy of results file `from' at `to' with run.shard set. */
-static void with_shard(const char *from, const char *to, const char *shard)
+/* A copy of results file `from' at `to' with run.shard set, and run.seed
+ * when seed is not NULL (each seed of a night is its own run: merge
+ * refuses a run it already holds). */
+static void with_shard(const char *from, const char *to, const char *shard,
+		       const char *seed)
 {
 	json_t *doc = load(from);
 
 	json_object_set_new(json_object_get(doc, "run"), "shard",
 			    json_string(shard));
+	if (seed)
+		json_object_set_new(json_object_get(doc, "run"), "seed",
+				    json_string(seed));
 	cr_assert_eq(json_dump_file(doc, to, 0), 0);
 	json_decref(doc);
 }
@@ -294,7 +300,7 @@ Test(triage, merge_of_all_shards_of_all_seeds_is_unsharded)
 	wt_test_dir_make(&d);
 	for (int i = 0; i < 4; i++) {
 		cr_assert(asprintf(&files[i], "%s/s%d.json", d.path, i) > 0);
-		with_shard(pass, files[i], shards[i]);
+		with_shard(pass, files[i], shards[i], i < 2 ? "0x1" : "0x2");
 	}
 	cr_assert(asprintf(&out, "%s/m.json", d.path) > 0);
 	wt_test_run(&r, (const char *[]){ "merge", files[0], files[1], files[2],

@@ -189,7 +189,7 @@ static json_t *scenario_json(const struct wt_scn_result *r)
 
 	if (twin)
 		json_object_set_new(j, "twin", twin);
-	if (r->interrupted)	/* its budget was cut short */
+	if (r->interrupted || r->capped)	/* its budget was cut short */
 		json_object_set_new(j, "partial", json_true());
 	return j;
 }

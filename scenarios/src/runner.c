@@ -820,6 +820,18 @@ static void evaluate(struct wt_scn_result *r, const struct wt_scn_opts *o,
 		f = aggregate_failure(r, o, msg, o->seed);
 		json_array_append_new(one, f);
 	}
+	if (r->capped) {	/* the budget would have run on and on */
+		char msg[512];
+
+		snprintf(msg, sizeof(msg), "the scenario ran past its real-"
+			 "time cap of %.3g s (--scenario-cap): stopped after %"
+			 PRIu64 " iterations, its budget unfinished",
+			 (double)o->cap_ns * 1e-9, r->iterations);
+		r->nfailures++;
+		f = aggregate_failure(r, o, msg, o->seed);
+		json_object_set_new(f, "kind", json_string("hang"));
+		json_array_append_new(one, f);
+	}
 	/* counts over the run: each its own group, counted once */
 	wt_scn_sign_all(one);
 	wt_scn_groups_count(r->groups, one);
@@ -915,6 +927,10 @@ static void print_failures(FILE *out, const struct wt_scn_result *r)
 		fprintf(out, "walktorture: %s !!! %" PRIu64 " more failures not "
 			"kept\n", r->s->name,
 			r->nfailures - (uint64_t)json_array_size(r->failures));
+	if (r->orders_unsaved)
+		fprintf(out, "walktorture: %s !!! --trace: %" PRIu64 " failing "
+			"iterations past the order files' cap have none\n",
+			r->s->name, r->orders_unsaved);
 	if (!r->nfailures)
 		return;
 	fprintf(out, "walktorture: %s failing_iterations=%" PRIu64 "/%" PRIu64
@@ -1044,16 +1060,30 @@ int wt_scn_result_init(struct wt_scn_result *r, const struct wt_scenario *s,
  * `walktorture replay SEED FILE --order NAME-SEED.order' runs the same
  * iteration in sim mode in that order.
  */
-static void save_order(const struct wt_scenario *s,
-		       const struct wt_scn_opts *o, uint64_t seed,
-		       struct iter_out *io)
+static void save_order(struct wt_scn_result *r, const struct wt_scn_opts *o,
+		       uint64_t seed, struct iter_out *io)
 {
+	const struct wt_scenario *s = r->s;
 	const char *names[WT_SCN_THREADS_MAX];
 	char path[1024], cmd[4096], quoted[1100];
+	uint64_t cap = o->order_max_bytes ? o->order_max_bytes
+					  : WT_SCN_ORDER_BYTES_MAX;
+	long size;
 	size_t i;
 	json_t *f;
 	FILE *fp;
 
+	/* a failure in every iteration wrote hundreds of MB a minute:
+	 * past the cap the failures are counted and kept as ever, with
+	 * the plain replay command (sim mode, the seeded policy) */
+	if (r->order_bytes >= cap) {
+		if (!r->orders_unsaved++)
+			fprintf(o->out ? o->out : stdout, "walktorture: %s !!! "
+				"--trace: its order files reached %" PRIu64
+				" bytes (cap %" PRIu64 ", WT_TRACE_MAX_BYTES): no "
+				"more are written\n", s->name, r->order_bytes, cap);
+		return;
+	}
 	snprintf(path, sizeof(path), "%s/%s-%#" PRIx64 ".order",
 		 o->order_dir ? o->order_dir : ".", s->name, seed);
 	fp = fopen(path, "w");
@@ -1064,6 +1094,8 @@ static void save_order(const struct wt_scenario *s,
 	for (unsigned k = 0; k < s->nthreads; k++)
 		names[k] = s->threads[k].name;
 	wt_trace_write(fp, io->trace, names, s->nthreads);
+	size = ftell(fp);
+	r->order_bytes += size > 0 ? (uint64_t)size : 0;
 	if (fclose(fp)) {
 		fprintf(stderr, "walktorture: !!! %s: %s\n", path, strerror(errno));
 		return;
@@ -1103,7 +1135,7 @@ static int one(struct wt_scn_result *r, const struct wt_scn_opts *o,
 			  &io, ex))
 		return -1;
 	if (r->mode == WT_SCN_STRESS && io.failed && io.trace && io.trace->n)
-		save_order(s, o, seed, &io);
+		save_order(r, o, seed, &io);
 	r->digest = wt_fnv1a(r->digest, &io.digest, sizeof(io.digest));
 	/* the first failing iterations, and the first of each signature,
 	 * get a trace */
@@ -1263,6 +1295,11 @@ int wt_scn_run(const struct wt_scenario *s, const struct wt_scn_opts *o,
 		r->iterations++;
 		if (o->stop && o->stop(r, o->stop_arg))
 			break;
+		if (o->cap_ns && !budget_done(&b, r, t0) &&
+		    (wt_scn_now_s() - t0) * 1e9 >= (double)o->cap_ns) {
+			r->capped = true;
+			break;
+		}
 		/* SIGINT/SIGTERM: at this boundary, with what it has */
 		if (wt_interrupted()) {
 			r->interrupted = !budget_done(&b, r, t0);

@@ -29,6 +29,7 @@
 #define WT_SCN_SEED_TAG		0x300000000ull	/* + fnv1a32(name) */
 #define WT_SCN_NIGHT_TAG	0x400000000ull	/* + seed index */
 #define WT_SCN_KEEP_FAILURES	8	/* failure records kept per scenario */
+#define WT_SCN_ORDER_BYTES_MAX	(32ull << 20)	/* --trace order files a scenario */
 #define WT_SCN_TRACE_BEFORE	400	/* trace events kept before a failure: a
 					 * directed scenario's whole story */
 #define WT_SCN_TRACE_AFTER	100
@@ -70,6 +71,9 @@ struct wt_scn_opts {
 	 */
 	bool trace_stress;
 	const char *order_dir;
+	/* the order files a scenario may write, in bytes (0:
+	 * WT_SCN_ORDER_BYTES_MAX); past it none more, said once */
+	uint64_t order_max_bytes;
 	/* replay --order: a recorded order for the sim to follow; where it
 	 * diverges replay says so and goes on under the seeded policy */
 	const struct wt_trace_event *order;
@@ -85,7 +89,10 @@ struct wt_scn_opts {
 	 */
 	bool isolate;
 	struct wt_scn_live *live;
-	uint64_t cap_ns;		/* a scenario's real-time cap; 0: none */
+	/* a scenario's real-time cap (--scenario-cap; 0: none): past it
+	 * the scenario stops at an iteration boundary with a failure of
+	 * kind hang, and the run goes on */
+	uint64_t cap_ns;
 	/* --policy: the policy of every scenario without a schedule (an
 	 * undirected twin's too), when policy_set */
 	bool policy_set;
@@ -175,6 +182,9 @@ struct wt_scn_result {
 	bool pass;
 	bool skipped;
 	bool interrupted;		/* SIGINT/SIGTERM cut its budget short */
+	bool capped;			/* stopped by opts cap_ns */
+	uint64_t order_bytes;		/* --trace: its order files so far */
+	uint64_t orders_unsaved;	/* failing iterations past the cap */
 	bool sanitizer;			/* its child exited WT_EXIT_SANITIZER
 					 * (sanitizer.h, isolate.c) */
 	char skip_reason[128];
