@@ -108,7 +108,9 @@ static bool key_eq(const struct wt_keynode *n, uint64_t a, uint64_t b,
 
 void wt_keymap_init(struct wt_keymap *m)
 {
-	m->nbuckets = 256;
+	/* Small: a namespace view is made per oracle snapshot, most of a
+	 * few dozen names; keymap_grow keeps each key's order. */
+	m->nbuckets = 16;
 	m->buckets = xcalloc(m->nbuckets, sizeof(*m->buckets));
 	m->n = 0;
 }

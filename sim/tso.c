@@ -510,8 +510,10 @@ void wt_tso_load(const void *addr, void *out, size_t size)
 			o[i] = x->committed[byte];
 		}
 	}
-	t->stats.forwards += own;
-	t->stats.stale += stale;
+	if (!b->direct) {	/* a load of the program (wt_tso_stats) */
+		t->stats.forwards += own;
+		t->stats.stale += stale;
+	}
 }
 
 void wt_tso_fence_slow(void)

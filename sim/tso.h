@@ -140,6 +140,9 @@ static inline void wt_tso_before_rmw(const void *addr, size_t size)
 
 /* ---- the runtime's side (sim backend) ---- */
 
+/* Loads count as the program's only: not the scheduler's evaluations of
+ * a wait condition (direct mode), whose number is the scheduler's
+ * business (policy.c evaluates one only when a decision needs it). */
 struct wt_tso_stats {
 	uint64_t stores;	/* stores that went into a buffer */
 	uint64_t forwards;	/* loads served (partly) from the own buffer */

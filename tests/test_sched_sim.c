@@ -9,6 +9,7 @@
 
 #include <criterion/criterion.h>
 
+#include "sim/sched/sched.h"
 #include "sim/spinlock.h"
 #include "test_sched_util.h"
 
@@ -554,4 +555,85 @@ Test(sched_sim, a_cache_survives_runs_that_end_early)
 	}
 	wt_run_result_free(&fresh);
 	wt_run_cache_destroy(cache);
+}
+
+/* ---- the random policy's stay, decided without the candidates ---- */
+
+static unsigned g_evals;
+static bool g_flag;
+static enum wt_wait_kind g_kind;
+
+static bool flag_counted(const void *arg)
+{
+	(void)arg;
+	g_evals++;
+	return g_flag;
+}
+
+/* alice waits for the flag bob sets after 100 points; 50 more each. */
+static void flag_body(struct wt_thread *t, void *arg)
+{
+	(void)arg;
+	if (t->id == 0) {
+		wt_wait(g_kind, flag_counted, NULL);
+	} else {
+		for (int i = 0; i < 100; i++)
+			WT_EVENT("test.sched.step", NULL);
+		g_flag = true;
+	}
+	for (int i = 0; i < 50; i++)
+		WT_EVENT("test.sched.step", NULL);
+}
+
+static void run_flag(uint64_t seed, enum wt_wait_kind kind,
+		     struct wt_run_result *res)
+{
+	struct tthreads ts;
+	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
+
+	tthreads_init(&ts, 2, names2);
+	cfg.seed = seed;
+	cfg.policy = WT_POLICY_RANDOM;
+	cfg.trace = true;
+	g_kind = kind;
+	g_flag = false;
+	g_evals = 0;
+	cr_assert_eq(wt_run(&cfg, ts.n, ts.p, flag_body, NULL, res), WT_RUN_OK,
+		     "%s", res->report);
+}
+
+/*
+ * While the only blocked fiber's ready() only reads (WT_WAIT_SLEEP), a
+ * decision that keeps the running fiber does not evaluate it; while it
+ * polls (WT_WAIT_SLEEP_POLL, a grace period's) every decision does.  The
+ * two runs of a seed are the same run -- byte-identical traces, equal
+ * digests -- so the short cut picks what the full decision picks and
+ * draws the same numbers; and it was taken (fewer evaluations).
+ */
+Test(sched_sim, staying_without_candidates_is_the_full_decision)
+{
+	unsigned waited = 0, pure = 0, polls = 0;
+
+	for (uint64_t seed = 1; seed <= 16; seed++) {
+		struct wt_run_result a, b;
+
+		run_flag(seed, WT_WAIT_SLEEP, &a);
+		pure += g_evals;
+		run_flag(seed, WT_WAIT_SLEEP_POLL, &b);
+		polls += g_evals;
+		cr_assert_eq(a.trace->n, b.trace->n, "seed %llu",
+			     (unsigned long long)seed);
+		cr_assert_eq(memcmp(a.trace->ev, b.trace->ev,
+				    a.trace->n * sizeof(a.trace->ev[0])), 0,
+			     "seed %llu", (unsigned long long)seed);
+		cr_assert_eq(a.digest, b.digest);
+		for (size_t i = 0; i < a.trace->n; i++)
+			waited += !!(a.trace->ev[i].flags & WT_EV_WAIT);
+		wt_run_result_free(&a);
+		wt_run_result_free(&b);
+	}
+	cr_assert_gt(waited, 0, "alice never had to wait: proves nothing");
+	cr_assert_lt(pure, polls, "every decision evaluated the pure "
+		     "condition (%u, polling %u): the short cut was not taken",
+		     pure, polls);
 }

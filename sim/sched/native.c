@@ -51,7 +51,7 @@ void wt_wait_at(const struct wt_point *p, enum wt_wait_kind kind,
 {
 	struct wt_thread *t = wt_self;
 
-	if (kind == WT_WAIT_SLEEP)
+	if (kind != WT_WAIT_SPIN)
 		wt_might_sleep(p);
 	if (ready(arg))
 		return;

@@ -89,13 +89,15 @@ static bool awake(struct wt_sim *s, const int *cand, unsigned nc, int c)
 
 /* ---- random and PCT ---- */
 
+/* switched: the draw to stay or switch was made already (stay_fast), and
+ * said switch. */
 static int pick_random(struct wt_sim *s, const int *aw, unsigned na,
-		       int cur, bool cur_awake, bool yield)
+		       int cur, bool cur_awake, bool yield, bool switched)
 {
 	int others[WT_RUN_MAX_THREADS];
 	unsigned no = 0;
 
-	if (cur_awake && !yield &&
+	if (cur_awake && !yield && !switched &&
 	    !wt_prng_chance(&s->rng, s->cfg->random_switch_p))
 		return cur;
 	for (unsigned i = 0; i < na; i++)
@@ -120,7 +122,8 @@ static int pick_pct(struct wt_sim *s, const int *aw, unsigned na, int cur,
 	return best;
 }
 
-static int pick_policy(struct wt_sim *s, const int *cand, unsigned nc)
+static int pick_policy(struct wt_sim *s, const int *cand, unsigned nc,
+		       bool switched)
 {
 	int aw[WT_RUN_MAX_THREADS];
 	unsigned na = 0;
@@ -140,7 +143,33 @@ static int pick_policy(struct wt_sim *s, const int *cand, unsigned nc)
 	/* POS picks as PCT does; pos.c keeps the priorities. */
 	if (s->policy == WT_POLICY_PCT || s->policy == WT_POLICY_POS)
 		return pick_pct(s, aw, na, cur, yield);
-	return pick_random(s, aw, na, cur, cur_awake, yield);
+	return pick_random(s, aw, na, cur, cur_awake, yield, switched);
+}
+
+/*
+ * The random policy's common case, decided without the candidates: the
+ * running fiber is ready, awake (not sleeping: a fiber that is not
+ * sleeping is awake whatever the others' clocks) and not yielding, so
+ * pick_random's first draw -- stay, or switch -- comes before anything
+ * the candidates decide.  Staying needs no candidate at all; switching
+ * computes them after the draw, which is the same draw, so the choice and
+ * every random number are those of the full decision.  What the stay
+ * skips is evaluating the blocked fibers' ready(), which is no loss when
+ * every such ready() only reads (a grace period's polls, with effects:
+ * while one such waiter is blocked, s->polling, the full decision runs,
+ * as before).  Under tso the flushes were drawn before (tso_decide), as
+ * in the full decision.
+ */
+static bool stay_fast(struct wt_sim *s)
+{
+	const struct wt_fiber *f;
+
+	if (s->policy != WT_POLICY_RANDOM || s->replaying || s->directed ||
+	    s->cur < 0)
+		return false;
+	f = &s->f[s->cur];
+	return f->state == WT_FIBER_READY && !f->sleeping && !f->yield &&
+	       !s->polling;
 }
 
 /* ---- replay ---- */
@@ -307,6 +336,8 @@ static void grant(struct wt_sim *s, int pick)
 		/* Woken by what the others did: not before their time. */
 		f->state = WT_FIBER_READY;
 		f->preempt = false;
+		s->polling -= f->ready_polls;
+		f->ready_polls = false;
 		if (f->t->clock_ns < s->now_ns)
 			f->t->clock_ns = s->now_ns;
 	}
@@ -503,9 +534,17 @@ int wt_sim_decide(struct wt_sim *s)
 	int cand[WT_RUN_MAX_THREADS];
 	unsigned nc;
 	int pick = -1;
+	bool switched = false;
 
 	if (s->tso)
 		tso_decide(s);
+	if (stay_fast(s)) {
+		if (!wt_prng_chance(&s->rng, s->cfg->random_switch_p)) {
+			grant(s, s->cur);
+			return s->cur;
+		}
+		switched = true;
+	}
 	nc = candidates(s, cand);
 	if (nc == 0 && s->tso)
 		nc = tso_force(s, cand);
@@ -518,7 +557,7 @@ int wt_sim_decide(struct wt_sim *s)
 	else if (s->directed)
 		pick = pick_directed(s, cand, nc);
 	if (pick < 0)
-		pick = pick_policy(s, cand, nc);
+		pick = pick_policy(s, cand, nc, switched);
 	if (s->cur >= 0)
 		s->f[s->cur].yield = false;
 	grant(s, pick);

@@ -26,6 +26,8 @@ struct wt_fiber {
 	bool started;
 	wt_ready_fn ready;		/* blocked on ready(ready_arg) */
 	const void *ready_arg;
+	bool ready_polls;		/* blocked, ready() has effects
+					 * (WT_WAIT_SLEEP_POLL): in polling */
 	bool preempt;			/* blocked until another reaches a point */
 	unsigned preempt_other;
 	uint64_t preempt_base;
@@ -68,6 +70,7 @@ struct wt_sim {
 	enum wt_run_status status;
 	uint64_t points;
 	uint64_t now_ns;		/* clock of the last thread that ran */
+	unsigned polling;		/* blocked fibers whose ready() polls */
 	bool trace_on;
 	struct wt_trace_buf trace;	/* ring (capacity 1 when off) + digest */
 	struct wt_prng rng;		/* the scheduler's stream */

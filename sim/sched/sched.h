@@ -45,7 +45,9 @@
  *   switches away; each decision re-evaluates ready() of the blocked
  *   fibers (as that thread: wt_self is switched to it) and only a fiber
  *   whose condition holds can be picked, so PCT cannot livelock on a
- *   spinner.  preempt-until blocks a fiber the same way, until the other
+ *   spinner.  (One exception changes nothing: a random-policy decision
+ *   that keeps the running fiber evaluates none while every blocked
+ *   ready() only reads -- see stay_fast in policy.c.)  preempt-until blocks a fiber the same way, until the other
  *   thread's hit count at the point moves (or it finishes; and if nothing
  *   else can run it is released, counted in preempt_timeouts).
  *
@@ -86,10 +88,15 @@
 #include "sim/inject.h"
 
 /* What kind of wait: spinning is allowed inside an RCU read section,
- * sleeping is not (the kernel forbids blocking under rcu_read_lock). */
+ * sleeping is not (the kernel forbids blocking under rcu_read_lock).
+ * Every ready() but a grace period's only reads; a grace-period wait's
+ * polls the waiter's RCU record, which may run its due callbacks: the
+ * sim evaluates that one at every decision, when the others only when
+ * the decision needs their answer (policy.c). */
 enum wt_wait_kind {
-	WT_WAIT_SPIN,		/* spinlock, odd seqcount */
-	WT_WAIT_SLEEP,		/* grace period, mutex, blocking permission */
+	WT_WAIT_SPIN,		/* spinlock, odd seqcount, history order */
+	WT_WAIT_SLEEP,		/* mutex, parallel lookup */
+	WT_WAIT_SLEEP_POLL,	/* grace period: ready() polls (has effects) */
 };
 
 typedef bool (*wt_ready_fn)(const void *arg);

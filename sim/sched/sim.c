@@ -48,6 +48,7 @@
  * scheduler's decision (policy.c), recorded as a flush event.
  */
 #include <setjmp.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -341,10 +342,11 @@ static void sim_wait(struct wt_sched *base, struct wt_thread *t,
 	struct wt_sim *s = base->priv;
 	struct wt_fiber *f = &s->f[t->id];
 
-	(void)kind;
 	f->state = WT_FIBER_BLOCKED;
 	f->ready = ready;
 	f->ready_arg = arg;
+	f->ready_polls = kind == WT_WAIT_SLEEP_POLL;
+	s->polling += f->ready_polls;
 	sim_arrive(s, f, p, NULL, WT_EV_WAIT);
 	sim_reschedule(s, false);
 	/* Picked only once ready() held, and nothing ran in between. */
@@ -553,7 +555,11 @@ int wt_run_sim(const struct wt_run_config *cfg, unsigned n,
 	if (!s)
 		return WT_RUN_CONFIG_ERROR;
 	keep = s->trace;	/* the last run's ring: kept when it fits */
-	memset(s, 0, sizeof(*s));
+	/* All of it zeroed but the fibers beyond n, which nothing reads:
+	 * the whole array is most of the struct (~10 KiB). */
+	memset(s, 0, offsetof(struct wt_sim, f) + n * sizeof(s->f[0]));
+	memset(&s->f[WT_RUN_MAX_THREADS], 0,
+	       sizeof(*s) - offsetof(struct wt_sim, f[WT_RUN_MAX_THREADS]));
 	if (keep.ev && keep.capacity == capacity) {
 		s->trace = keep;
 		wt_trace_buf_reset(&s->trace);
