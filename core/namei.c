@@ -409,8 +409,31 @@ const char *step_into(struct nameidata *nd, int flags, struct dentry *dentry)
 		 */
 		if (nd_bug(nd, WT_BUG_INODE_NO_SEQ))
 			inode = d_inode(path.dentry);
-		if (!inode)
+		/*
+		 * Negative or not is decided from what the check covered: the
+		 * inode loaded before it.  Zoo WT_BUG_NEGATIVE_AFTER_SEQ
+		 * (`--bug negative_after_seq`, the order Linux 766c4cbfacd8
+		 * corrected) asks d_is_negative() after the check instead:
+		 * d_flags of a later state than the inode, so a dentry that
+		 * was positive at the check and went negative since (a rename
+		 * over it killed it) answers ENOENT, and one that was negative
+		 * and has been instantiated since goes on with no inode.
+		 */
+		if (nd_bug(nd, WT_BUG_NEGATIVE_AFTER_SEQ)) {
+			if (d_is_negative(path.dentry))
+				return ERR_PTR(-ENOENT);
+			if (!inode) {
+				/* the kernel would go on with a NULL nd->inode */
+				wt_violation(WT_CHECK_INVARIANT, NULL, path.dentry,
+					     "RCU-walk stepped onto dentry %llu, positive "
+					     "after its d_seq check, with the NULL inode "
+					     "loaded before it",
+					     (unsigned long long)path.dentry->wt.id);
+				return ERR_PTR(-ENOENT);
+			}
+		} else if (!inode) {
 			return ERR_PTR(-ENOENT);
+		}
 	} else {
 		/*
 		 * REF mode has no d_seq to catch a positive type read with a

@@ -356,6 +356,38 @@ static const struct wt_zoo_bug zoo[] = {
 		.fires = "invariant",
 		.stress = NULL,
 	},
+	/* issue 23: historical bugs of the walk, each its commit */
+	{
+		.id = WT_BUG_NEGATIVE_AFTER_SEQ,
+		.name = "negative_after_seq",
+		.description = "step_into decides that the dentry is negative "
+			"from a d_flags load after the child's d_seq check "
+			"instead of from the inode loaded before it: a rename "
+			"over the name, between the check and the test, kills "
+			"the old dentry and the walk answers ENOENT for a name "
+			"that existed at every instant",
+		.reference = "Linux commit 766c4cbfacd8 (namei: d_is_negative() "
+			"should be checked before ->d_seq validation, 2015)",
+		.scenario = "zoo/negative_after_seq.yaml",
+		.fires = "oracle",
+		.stress = NULL,
+	},
+	{
+		.id = WT_BUG_NO_PATH_CONNECTED,
+		.name = "no_path_connected",
+		.description = "`..` without the path_connected test: a "
+			"directory renamed out of the subtree a bind mount "
+			"shows is still climbed from inside the mount, and the "
+			"walk reaches directories above the mount's root -- an "
+			"escape from a bind mount (and from a container's root "
+			"built on one)",
+		.reference = "Linux commit 397d425dc26d (Eric W. Biederman, "
+			"vfs: Test for and handle paths that are unreachable "
+			"from their mnt_root, 2015)",
+		.scenario = "zoo/no_path_connected.yaml",
+		.fires = "oracle",
+		.stress = NULL,
+	},
 };
 
 #define ZOO_N (sizeof(zoo) / sizeof(zoo[0]))

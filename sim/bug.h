@@ -35,6 +35,9 @@ enum wt_bug {
 	WT_BUG_NEGATIVE_NO_REVALIDATE,	/* lookup_fast (RCU): a negative dentry trusted without d_revalidate */
 	/* issue 23: ordering bugs memory=pso shows */
 	WT_BUG_TYPE_BEFORE_INODE,	/* __d_set_inode_and_type: d_flags not a release store (4bf46a272647) */
+	/* issue 23: historical bugs of the walk */
+	WT_BUG_NEGATIVE_AFTER_SEQ,	/* the negativity test loads d_flags after the child's d_seq check (766c4cbfacd8) */
+	WT_BUG_NO_PATH_CONNECTED,	/* `..` without path_connected: out of a bind mount's subtree (Biederman 2015) */
 	WT_BUG__COUNT
 };
 
