@@ -122,7 +122,7 @@ Test(policy, explore_runs_and_replays_the_same_in_two_processes)
 	struct wt_test_run a, b;
 	const char *args[] = { "run", "--undirected", "--policy", "explore",
 			       ZOO_STEP, "--bug", "step_into_no_seq", "--seed",
-			       "7", "--iterations", "120", NULL };
+			       "1", "--iterations", "120", NULL };
 	char *va, *vb;
 	SPAWNS();
 
@@ -172,7 +172,7 @@ Test(policy, an_explore_failure_replays_from_the_results_file)
 	json = wt_test_write(&d, "r.json", "");
 	wt_test_run(&r, (const char *[]){ "run", "--undirected", "--policy",
 		    "explore", ZOO_STEP, "--bug", "step_into_no_seq", "--seed",
-		    "7", "--iterations", "120", "--json", json, NULL });
+		    "1", "--iterations", "120", "--json", json, NULL });
 	cr_expect_eq(r.status, 1, "%s", r.out);
 	cr_assert(asprintf(&arg, "%s#0", json) > 0);
 	wt_test_run(&again, (const char *[]){ "replay", arg, NULL });

@@ -96,6 +96,7 @@ struct wt_sim {
 	 * items, the last operation performed */
 	struct wt_sim_writer *writers;	/* open addressing, wcap slots */
 	unsigned nwriters, wcap;
+	uint64_t wstamp;		/* writes so far (wt_sim_writer.stamp) */
 	uint64_t *items;		/* set, icap slots (0: empty) */
 	unsigned icap;
 	const void **ev_obj;		/* the object of out->events[i] */
@@ -105,19 +106,29 @@ struct wt_sim {
 	uint32_t last_point;
 };
 
-/* An object the run's operations touched. */
+/* A location the run's operations touched: a field of an object
+ * (field != 0, a hash of the point's `what`) or the object as a whole
+ * (field 0: seqcounts, locks, and the named writer steps that store no
+ * field of ours).  The object's entry also keeps its last write of any
+ * kind, which is what a whole-object read observes, and the threads
+ * that wrote and touched the object (pos.c). */
 struct wt_sim_writer {
 	const void *obj;		/* NULL: empty slot */
-	bool written;			/* thread, point: its last write */
+	uint32_t field;			/* 0: the object as a whole */
+	bool written;			/* thread, point, stamp: its last write */
 	uint32_t thread;
 	uint32_t point;
-	uint32_t writers;		/* threads that wrote it (bit i) */
-	uint32_t accessors;		/* threads that read or wrote it */
+	uint64_t stamp;
+	/* field 0 only: any write to the object, a field's included */
+	bool any_written;
+	uint32_t any_thread, any_point;
+	uint32_t any_writers;		/* threads that wrote it (bit i) */
+	uint32_t any_accessors;		/* threads that read or wrote it */
 };
 
 /* The tables start small and double up to these: a run of a few
  * hundred operations must not pay for page faults on the largest. */
-#define WT_SIM_WRITERS	8192		/* objects tracked per run */
+#define WT_SIM_WRITERS	16384		/* locations tracked per run */
 #define WT_SIM_ITEMS	(2 * WT_RUN_FEEDBACK_MAX)
 
 int wt_sim_policy_init(struct wt_sim *s, struct wt_run_result *out);
