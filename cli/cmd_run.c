@@ -19,6 +19,10 @@
  * --memory overrides the memory model of every sim-mode scenario (its
  * `memory:' key); stress-mode scenarios run on the machine's memory.
  *
+ * --generate runs generated workloads instead of files: the rest of the
+ * line is `walktorture fuzz''s (cmd_fuzz.c), which does the work, so the
+ * two spellings cannot drift apart.
+ *
  * Every file is loaded and validated before the first iteration runs; a
  * bad file is reported as file:line:col and nothing runs (exit 2).
  */
@@ -220,7 +224,7 @@ static int write_outputs(const char *json_file, const char *out_dir,
 
 enum {
 	OPT_JSON = WT_OPT_SCN__END, OPT_OUT, OPT_TRACE, OPT_UNDIRECTED,
-	OPT_QUIET,
+	OPT_QUIET, OPT_GENERATE,
 };
 
 const struct wt_opt wt_opts_run[] = {
@@ -232,6 +236,7 @@ const struct wt_opt wt_opts_run[] = {
 	WT_OPT("undirected", OPT_UNDIRECTED, 0, NULL, "run each directed scenario's undirected twin instead"),
 	WT_OPT("quiet", OPT_QUIET, 'q', NULL, "verdicts and failures only: a passing scenario prints its verdict line; no progress"),
 	WT_OPT_ENTRY_SCENARIO_CAP("none"),
+	WT_OPT("generate", OPT_GENERATE, 0, NULL, "generated workloads instead of files: the other options are fuzz's (walktorture fuzz)"),
 	{ 0 }
 };
 
@@ -242,6 +247,38 @@ int wt_cli_scenario_cap(const char *v, struct wt_scn_opts *o)
 		return 0;
 	}
 	return wt_cli_duration("--scenario-cap", v, &o->cap_ns);
+}
+
+/*
+ * `run --generate ARGS' is `fuzz ARGS'.  Looked for before run's own
+ * options are parsed, since the rest are fuzz's (--workloads, ...); up
+ * to a `--', as getopt would.  0 when absent, else fuzz's exit status.
+ */
+static int run_generate(int argc, char **argv, bool *found)
+{
+	char **fargv;
+	int k = 1, ret;
+
+	*found = false;
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--generate"))
+			*found = true;
+	if (!*found)
+		return 0;
+	fargv = calloc((size_t)argc + 1, sizeof(*fargv));
+	if (!fargv) {
+		wt_usage_error("run: out of memory");
+		return WT_EXIT_USAGE;
+	}
+	fargv[0] = (char *)"fuzz";
+	for (int i = 1, past = 0; i < argc; i++) {
+		past |= !strcmp(argv[i], "--");
+		if (past || strcmp(argv[i], "--generate"))
+			fargv[k++] = argv[i];
+	}
+	ret = wt_cmd_fuzz(k, fargv);
+	free(fargv);
+	return ret;
 }
 
 int wt_cmd_run(int argc, char **argv)
@@ -258,7 +295,12 @@ int wt_cmd_run(int argc, char **argv)
 	int ret = WT_EXIT_USAGE, id, sig = 0;
 	time_t started = time(NULL);
 	struct timespec t0, t1;
+	bool generate;
 
+	ret = run_generate(argc, argv, &generate);
+	if (generate)
+		return ret;
+	ret = WT_EXIT_USAGE;
 	wt_cli_scn_defaults(&o);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (wt_opts_begin(&p, argc, argv))
@@ -287,6 +329,12 @@ int wt_cmd_run(int argc, char **argv)
 		else if (id == WT_OPT_SCENARIO_CAP &&
 			 wt_cli_scenario_cap(v, &o))
 			goto out;
+		else if (id == OPT_GENERATE) {
+			/* an abbreviation getopt expanded (run_generate
+			 * looks for the whole word) */
+			wt_usage_error("run: write --generate in full");
+			goto out;
+		}
 	}
 	if (id < 0) {
 		ret = wt_opts_exit(id);

@@ -14,6 +14,11 @@
 #	fails and prints byte-identical output (the trace digest with it).
 #	The last argument is a workload count, or a duration (60s): the
 #	budget within which the bug must be found.
+#   fuzz_check.sh WT zoo BUG WITNESS SEED FIRST N|DURATION POLICY
+#	The same through `run --generate --policy POLICY' (fuzz's other
+#	spelling); under explore the replay checked is the first whose
+#	line carries an iteration's schedule (--preempts), so two processes
+#	must rebuild that schedule byte for byte.
 set -u
 wt=$1; mode=$2; shift 2
 tmp=$(mktemp -d) || exit 1
@@ -30,13 +35,15 @@ clean)
 	exit 0
 	;;
 zoo)
-	bug=$1; witness=$2; seed=$3; first=$4; budget=$5
+	bug=$1; witness=$2; seed=$3; first=$4; budget=$5; policy=${6:-}
 	case $budget in
 	*s) lim="--duration $budget" ;;
 	*) lim="--workloads $budget" ;;
 	esac
+	cmd=fuzz
+	[ -z "$policy" ] || cmd="run --generate --policy $policy"
 	# shellcheck disable=SC2086
-	"$wt" fuzz --seed "$seed" --first "$first" $lim --bug "$bug" \
+	"$wt" $cmd --seed "$seed" --first "$first" $lim --bug "$bug" \
 		-o "$tmp" >"$tmp/log" 2>&1
 	rc=$?
 	tail -n 1 "$tmp/log"
@@ -60,6 +67,11 @@ zoo)
 	"$wt" run "$file" --seed "$seed" >"$tmp/clean" 2>&1 || \
 		fail "the reproducer fails without --bug $bug"
 	replay=$(sed -n 's/^replay: walktorture //p' "$tmp/log" | head -n 1)
+	if [ "$policy" = explore ]; then
+		replay=$(sed -n 's/^replay: walktorture //p' "$tmp/log" | \
+			grep -e ' --preempts ' | head -n 1)
+		[ -n "$replay" ] || fail "no replay line carries --preempts"
+	fi
 	# shellcheck disable=SC2086
 	# stdout only: a sanitizer's warnings on stderr carry the pid
 	"$wt" $replay >"$tmp/replay1" 2>"$tmp/replay1.err"
