@@ -422,8 +422,8 @@ static bool server_made_name(struct oj *j, const struct wt_step *s,
 }
 
 /*
- * Is the next namespace step of the attempt a LOOKUP of the same name in
- * the same directory?  Then d_revalidate said 0 to what s found and
+ * Does the attempt's next namespace step LOOK UP s's name again, in s's
+ * directory?  Then d_revalidate said 0 to what s found and
  * lookup_slow asked again: s's dentry was no answer (oracle.c's
  * is_relookup).
  */
