@@ -40,6 +40,7 @@
 #include "cli/cli.h"
 #include "core/namei.h"
 #include "core/open_create.h"
+#include "scenarios/src/scenario.h"
 #include "sim/fs/proc.h"
 #include "sim/ops.h"
 #include "sim/rcu.h"
@@ -107,20 +108,6 @@ static int parse_u32(const char *s, uint32_t *out)
 	return 0;
 }
 
-static const struct {
-	const char *name;
-	uint64_t bits;
-	bool access;	/* one of the O_ACCMODE values */
-} open_flag_names[] = {
-	{ "O_RDONLY", O_RDONLY, true }, { "O_WRONLY", O_WRONLY, true },
-	{ "O_RDWR", O_RDWR, true }, { "O_CREAT", O_CREAT, false },
-	{ "O_EXCL", O_EXCL, false }, { "O_NOFOLLOW", O_NOFOLLOW, false },
-	{ "O_DIRECTORY", O_DIRECTORY, false }, { "O_TRUNC", O_TRUNC, false },
-	{ "O_PATH", O_PATH, false },
-};
-
-#define N_OPEN_FLAGS (sizeof(open_flag_names) / sizeof(open_flag_names[0]))
-
 /* "O_CREAT,O_EXCL" -> bits; 0, or -1 with the offending word in *bad. */
 static int parse_open_flags(const char *s, uint64_t *flags, const char **bad)
 {
@@ -132,17 +119,10 @@ static int parse_open_flags(const char *s, uint64_t *flags, const char **bad)
 		return -1;
 	while (*s) {
 		size_t len = strcspn(s, ",");
-		size_t i;
 
 		*bad = s;
-		for (i = 0; i < N_OPEN_FLAGS; i++)
-			if (strlen(open_flag_names[i].name) == len &&
-			    !strncmp(open_flag_names[i].name, s, len))
-				break;
-		if (i == N_OPEN_FLAGS || (open_flag_names[i].access && acc_set))
+		if (wt_open_flag_parse(s, len, flags, &acc_set))
 			return -1;
-		acc_set |= open_flag_names[i].access;
-		*flags |= open_flag_names[i].bits;
 		s += len;
 		if (*s == ',' && !*++s)
 			return -1;	/* a trailing comma */

@@ -100,11 +100,12 @@ static int perr(size_t *col_off, char *msg, size_t msglen, size_t off,
 	return -1;
 }
 
-static int open_flag(const char *s, const struct word *w, uint64_t *flags,
-		     bool *acc_set)
+int wt_open_flag_parse(const char *name, size_t len, uint64_t *flags,
+		       bool *acc_set)
 {
 	for (size_t i = 0; i < N_OPEN_FLAGS; i++) {
-		if (!word_is(s, w, open_flag_names[i].name))
+		if (strlen(open_flag_names[i].name) != len ||
+		    strncmp(open_flag_names[i].name, name, len))
 			continue;
 		if (open_flag_names[i].access) {
 			if (*acc_set)
@@ -115,6 +116,12 @@ static int open_flag(const char *s, const struct word *w, uint64_t *flags,
 		return 0;
 	}
 	return -1;
+}
+
+static int open_flag(const char *s, const struct word *w, uint64_t *flags,
+		     bool *acc_set)
+{
+	return wt_open_flag_parse(s + w->off, w->len, flags, acc_set);
 }
 
 static void flags_text(struct wt_scn_walk *wk)

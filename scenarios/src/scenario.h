@@ -54,6 +54,15 @@ enum wt_walk_entry {
 
 const char *wt_walk_entry_name(enum wt_walk_entry e);
 
+/*
+ * One open flag's name (O_RDONLY ... O_PATH; @len bytes of @name) ORed
+ * into *@flags: 0, or -1 for an unknown name or a second access mode
+ * (*@acc_set says whether one was given already).  Shared by scenario
+ * walkers' `open` and `walktorture lookup --open`.
+ */
+int wt_open_flag_parse(const char *name, size_t len, uint64_t *flags,
+		       bool *acc_set);
+
 struct wt_scn_walk {
 	enum wt_walk_entry entry;
 	char *path;
