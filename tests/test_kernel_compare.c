@@ -70,6 +70,7 @@
 #include "sim/resolve.h"
 #include "sim/vfs/world.h"
 #include "tests/treegen.h"
+#include "tests/test_cli_path.h"
 
 #ifndef MS_NOSYMFOLLOW
 #define MS_NOSYMFOLLOW	256
@@ -591,23 +592,6 @@ static int kc_child(const char *dir, const struct tg_tree *t,
 
 static char kc_cli[PATH_MAX];
 
-static bool kc_find_cli(void)
-{
-	char exe[PATH_MAX - 32];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
-
-	if (n <= 0)
-		return false;
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return false;
-	*slash = '\0';
-	tg_snprintf(kc_cli, sizeof(kc_cli), "%s/../cli/walktorture", exe);
-	return access(kc_cli, X_OK) == 0;
-}
-
 /* The string value of "key" in one JSON line ("" when absent). */
 static void kc_json_str(const char *line, const char *key, char *out,
 			size_t size)
@@ -1043,7 +1027,7 @@ static void kc_run_begin(struct kc_run *r)
 {
 	if (geteuid() != 0)
 		cr_skip_test("not root: the kernel side needs unshare -m, mount and chroot");
-	if (!kc_find_cli())
+	if (!wt_test_find_cli(kc_cli, sizeof(kc_cli)))
 		cr_skip_test("no walktorture binary next to the tests (%s)", kc_cli);
 	r->tree = calloc(1, sizeof(*r->tree));
 	r->paths = calloc(KC_QUERIES, KC_STR);

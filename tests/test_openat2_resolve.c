@@ -38,6 +38,7 @@
 #include <criterion/criterion.h>
 
 #include "sim/ops.h"
+#include "tests/test_cli_path.h"
 
 #define R_NO_XDEV	0x01
 #define R_NO_MAGICLINKS	0x02
@@ -193,23 +194,6 @@ static const struct rcase cases[] = {
 
 static char cli[PATH_MAX];
 
-static bool find_cli(void)
-{
-	char exe[PATH_MAX - 32];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
-
-	if (n <= 0)
-		return false;
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return false;
-	*slash = '\0';
-	snprintf(cli, sizeof(cli), "%s/../cli/walktorture", exe);
-	return access(cli, X_OK) == 0;
-}
-
 /* The string value of "key" in one JSON line ("" when absent). */
 static void json_str(const char *line, const char *key, char *out, size_t size)
 {
@@ -353,7 +337,7 @@ Test(openat2, resolve_selftest_cases)
 	FILE *f;
 
 	cr_assert_eq(sizeof(cases) / sizeof(cases[0]), NCASES);
-	if (!find_cli())
+	if (!wt_test_find_cli(cli, sizeof(cli)))
 		cr_skip_test("no walktorture binary next to the tests (%s)", cli);
 	fd = mkstemp(treefile);
 	cr_assert_geq(fd, 0);
