@@ -239,6 +239,7 @@ struct pair_world {
 	seqlock_t sl;
 	uint64_t a, b;
 	uint32_t stop;
+	uint32_t overlapped;	/* a reader has been sent back once */
 	uint64_t writes;
 };
 
@@ -252,10 +253,20 @@ struct pair_reader {
 static void *pair_writer_body(void *arg)
 {
 	struct pair_world *w = arg;
-	uint64_t deadline = now_ns() + 400000000ull;	/* 0.4 s */
+	uint64_t start = now_ns();
 	uint64_t i;
 
-	for (i = 1; !READ_ONCE(w->stop) && now_ns() < deadline; i++) {
+	/*
+	 * At least 0.4 s, and on past that (up to 10 s) until some reader
+	 * has overlapped a write: on a loaded machine the readers may not
+	 * be scheduled at all in the first 0.4 s, which proves nothing.
+	 */
+	for (i = 1; !READ_ONCE(w->stop); i++) {
+		uint64_t spent = now_ns() - start;
+
+		if (spent > 10000000000ull ||
+		    (spent > 400000000ull && READ_ONCE(w->overlapped)))
+			break;
 		write_seqlock(&w->sl);
 		WRITE_ONCE(w->a, i);
 		/* Widen the window in which a and b differ. */
@@ -284,6 +295,7 @@ static void *pair_reader_body(void *arg)
 		b = READ_ONCE(w->b);
 		if (read_seqretry(&w->sl, seq)) {
 			r->retries++;
+			WRITE_ONCE(w->overlapped, 1);
 			continue;
 		}
 		r->reads++;
