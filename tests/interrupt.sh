@@ -107,9 +107,14 @@ twice)
 	# second exits at once, and the scenario's child goes with it
 	start "$wt" run "$src/tests/data/isolation/b_hang.yaml" --seed 0 --iterations 3
 	wait_for "^walktorture: run seed=" 20
-	sleep 0.5
-	# its child, from /proc (no procps on a bare CI image)
-	child=$(awk -v p=$pid '$4 == p { print $1; exit }' /proc/[0-9]*/stat 2>/dev/null)
+	# its child, from /proc (no procps on a bare CI image); polled for
+	# up to 10 s, since a loaded machine may fork it late
+	child=
+	for i in $(seq 100); do
+		sleep 0.1
+		child=$(awk -v p=$pid '$4 == p { print $1; exit }' /proc/[0-9]*/stat 2>/dev/null)
+		[ -z "$child" ] || break
+	done
 	[ -n "$child" ] || fail "no isolated child"
 	kill -INT $pid
 	sleep 0.5
