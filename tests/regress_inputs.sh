@@ -51,6 +51,17 @@ for f in "$reg"/cpus/*; do
 	check "0 1 2" "cpus" "$wt" run "$src/scenarios/basic/quiet.yaml" \
 		--iterations 1 --cpus "$(cat "$f")"
 done
+# stuck iterations (max_points) whose threads hold locks: exit 1 with
+# every one reported stuck, never a hang
+for f in "$reg"/stuck/*; do
+	check 1 "" "$wt" run "$f" --seed 5
+	if ! grep -q "!!! stuck iteration=" "$tmp/out" ||
+	   grep -q "!!! hang\|!!! crash" "$tmp/out"; then
+		echo "FAIL: walktorture run $f --seed 5: not reported stuck"
+		grep "!!!" "$tmp/out" | head -5
+		fail=1
+	fi
+done
 # the command line's own
 check 2 "^/: .*[Ii]s a directory" "$wt" tree /
 [ $fail -eq 0 ] && echo "regress: every input exited 0, 1 or 2 in time"

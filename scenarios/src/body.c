@@ -684,8 +684,47 @@ int wt_scn_iter_setup(struct wt_scn_iter *it, struct wt_scn_error *err)
 	return 0;
 }
 
+/*
+ * Did a thread of the iteration not finish its body?  A stuck or
+ * deadlocked run abandons its fibers at whatever point they reached, a
+ * stress watchdog its threads (wt_thread_exit); one that never started
+ * is counted too (a setup that failed half-way: nothing ran).  A body
+ * that returned has put what it took.
+ */
+static bool iter_abandoned(const struct wt_scn_iter *it)
+{
+	for (unsigned i = 0; it->t && i < it->nthreads; i++)
+		if (!it->t[i].thread.finished)
+			return true;
+	return false;
+}
+
+/*
+ * Teardown of an iteration whose threads may have been abandoned half-way.
+ *
+ * An abandoned thread may hold a d_lock, a mount_lock write section (odd
+ * count), an i_rwsem, references it never put, and it may have stopped in
+ * the middle of changing the structures those protect.  Its locks are not
+ * released for it: whoever took one next (a dput below) would go on from
+ * a half-done update -- a dentry killed but not unhashed, a count raised
+ * but not yet stored.  The world is thrown away whole instead: no
+ * reference of the threads' is put (no lock is taken), and
+ * wt_world_destroy frees every object through the world's lists, which
+ * are changed only under list_lock with no point in between, so they are
+ * whole whatever the threads were doing.  Only the RCU read sections are
+ * ended (wt_rcu_thread_abandoned): each reader's deferred frees must
+ * still pass a grace period before its record goes, and an abandoned
+ * section would hold every grace period off.  An object an abandoned
+ * thread held off every list (between d_alloc and its listing, or
+ * between unlisting and call_rcu) is not freed; it is not used again
+ * either (the isolated child _exits; the next world is a new one).
+ * Nothing the next iteration uses is shared with this world: fibers are
+ * made again (sim.c), the history's kept storage is re-initialised.
+ */
 void wt_scn_iter_teardown(struct wt_scn_iter *it)
 {
+	bool abandoned = iter_abandoned(it);
+
 	/* A stuck iteration's threads stopped wherever they were: none may
 	 * keep a grace period from passing while the others drain. */
 	for (unsigned i = 0; it->t && i < it->nthreads; i++)
@@ -700,11 +739,13 @@ void wt_scn_iter_teardown(struct wt_scn_iter *it)
 			wt_record_destroy(p->rec);
 			free(p);
 		}
-		for (unsigned j = 0; tc->dirs && j < tc->th->nops; j++)
+		/* Abandoned: the references go with the world (above). */
+		for (unsigned j = 0; !abandoned && tc->dirs &&
+		     j < tc->th->nops; j++)
 			if (tc->dirs[j].dentry)
 				wt_path_put(&tc->dirs[j]);
 		free(tc->dirs);
-		if (tc->task_live)
+		if (tc->task_live && !abandoned)
 			wt_task_release(&tc->task);
 		wt_oracle_destroy(tc->oracle);
 		if (it->reuse && !it->reuse->record[i])
