@@ -388,6 +388,23 @@ static const struct wt_zoo_bug zoo[] = {
 		.fires = "oracle",
 		.stress = NULL,
 	},
+	{
+		.id = WT_BUG_KILL_UNHASHED_NO_SEQ,
+		.name = "kill_unhashed_no_seq",
+		.description = "the final dput of an unhashed dentry clears "
+			"d_inode without moving d_seq (only a hashed one got "
+			"the count): a walk that took `..` to a directory "
+			"already invalidated, sampling its d_seq after the "
+			"unhash, loads the NULL inode the kill left under a "
+			"sample that still holds and answers ENOENT for a "
+			"directory that never went away",
+		.reference = "Linux commit 4c0d7cd5c841 (make sure that "
+			"__dentry_kill() always invalidates d_seq, unhashed or "
+			"not, 2023): dentry_unlink_inode",
+		.scenario = "zoo/kill_unhashed_no_seq.yaml",
+		.fires = "oracle",
+		.stress = NULL,
+	},
 };
 
 #define ZOO_N (sizeof(zoo) / sizeof(zoo[0]))

@@ -542,15 +542,29 @@ void d_add(struct dentry *d, struct inode *inode)
 struct inode *d_make_negative(struct dentry *d)
 {
 	struct inode *inode = d->d_inode;
+	bool seq;
 
 	if (!inode)
 		return NULL;
-	write_seqcount_begin(&d->d_seq);
+	/*
+	 * d_seq moves with d_inode whether d is hashed or not: RCU-walk may
+	 * hold a sample of an unhashed dentry (the parent `..` reached, a
+	 * cwd or dirfd), taken after the unhash's own invalidation, and
+	 * trusts the inode it loads from it as long as the sample holds.
+	 * Zoo WT_BUG_KILL_UNHASHED_NO_SEQ (`--bug kill_unhashed_no_seq`,
+	 * the code Linux 4c0d7cd5c841 corrected) skips the count for an
+	 * unhashed dentry, which is every dentry being killed: such a
+	 * walker reads the NULL inode under a sample that still holds.
+	 */
+	seq = !wt_bug(d_world(d), WT_BUG_KILL_UNHASHED_NO_SEQ) || !d_unhashed(d);
+	if (seq)
+		write_seqcount_begin(&d->d_seq);
 	/* No automount on a name that no longer is a directory. */
 	d_flags_update(d, DCACHE_ENTRY_TYPE | DCACHE_NEED_AUTOMOUNT |
 		       DCACHE_MANAGE_TRANSIT, 0);
 	wt_store_release(d, d_inode, (struct inode *)NULL);
-	write_seqcount_end(&d->d_seq);
+	if (seq)
+		write_seqcount_end(&d->d_seq);
 	return inode;
 }
 
