@@ -81,23 +81,31 @@
  * consistent with what the client knows -- the same mount, an inode of
  * the same super_block if the history knows it -- because the server may
  * have changed behind the client's back and revalidation may have dropped
- * what the history still shows.  A negative answer where the history
- * still shows the name is accepted only where the server could lack it:
- * client changes are mirrored on the server, so that takes a change that
- * made the two differ on that super_block by the end of the window -- a
- * server-side delete or rename (remote-rm, remote-mv, whose history
- * entries name the super_block), a client hard link (not mirrored), or a
- * client rename or removal (after which the snapshot may keep a dentry
- * the VFS dropped under its old name).  A dentry dropped by a shrink or
- * an invalidation on an unchanged server explains no ENOENT: the next
- * lookup asks the server, which has the name.  Nor does a name the
- * client's namespace never showed, once the server made it (a
- * successful remote-create, -mkdir or -symlink of the directory's path
- * at or before the instant): that change expired the client's cache, so
- * a cached negative dentry is revalidated and a miss asks the server.
- * Judged while the server's paths are the client's (no name removed or
- * renamed on that super_block by the window's end), and not for a
- * LOOKUP that the next step repeats (d_revalidate said 0 to it).
+ * what the history still shows.  A negative answer there is judged by
+ * the server's truth (oracle_server.c): the history logs every change of
+ * the server's tree (the server API's, and the client's changes mirrored
+ * there: sim/history.h) and each remote inode's server node, and the
+ * oracle replays the tree to each instant.  By the model's rules
+ * (sim/fs/remote.c) a client answers "absent" only when it asked the
+ * server (a lookup, a revalidation of a negative dentry), which lacked
+ * the name -- in the directory's node, or at the directory's path under
+ * LOOKUP_REVAL -- or from a negative dentry trusted without asking, which
+ * needs no server change since the server lacked the name (each expires
+ * the whole cache) and no client change that gave the server the name
+ * (it instantiates or drops that dentry; after a server-side rename,
+ * which can leave two client directories on one server node, only server
+ * changes count).  So "absent" is accepted at an instant where the
+ * server lacked the name by handle or by path, or where such a trusted
+ * dentry could exist; elsewhere it is rejected, whatever the client's
+ * namespace shows: a dentry dropped by a shrink or an invalidation on an
+ * unchanged server explains no ENOENT (the next lookup asks the server),
+ * nor does a name the server made or renamed into place, while a client
+ * hard link (not mirrored) and a server-side delete or rename explain
+ * one.  Not judged: a LOOKUP that the next step repeats (d_revalidate
+ * said 0 to it), a directory whose inode or path the history does not
+ * know at the instant, a log whose truncation folded the server's tree
+ * away.  A stale positive -- a name the server dropped that the client
+ * still answers -- is not judged (the client's namespace decides).
  * -ESTALE and revalidation errors there are protocol.
  *
  * No spurious fallback (oracle_fallback.c).  Every exit path that names a

@@ -117,6 +117,13 @@ int oj_inode_type(const struct oj *j, uint64_t inode);	/* S_IFMT bits, 0 unknown
 bool oj_is_root(struct oj *j, uint64_t mnt, uint64_t dentry);
 bool oj_dotdot_in_root(struct oj *j, uint64_t mnt, uint64_t dentry);
 
+/* --- oracle_server.c: a remote filesystem's server --- */
+/* Could a correct client answer "absent" for name[0..len) in s's
+ * directory at j->t?  True also when the oracle cannot tell; false says
+ * why in j->why. */
+bool oj_server_may_lack(struct oj *j, const struct wt_step *s,
+			const char *name, size_t len);
+
 /* --- oracle_answer.c: the answer and the protocol --- */
 bool oj_check_ladder(struct oj *j);
 enum wt_verdict oj_check_answer(struct oj *j, int end_idx);

@@ -240,187 +240,6 @@ static enum holds lookup_positive(struct oj *j, const struct wt_step *s,
 	return FAILS;
 }
 
-/* Does entry e change something on super_block sb (a fact names it)? */
-static bool entry_on_sb(const struct wt_hist_entry *e, uint64_t sb)
-{
-	for (uint32_t i = 0; i < e->nfacts; i++) {
-		const struct wt_fact *f = &e->facts[i];
-
-		if ((f->kind == WT_FACT_SUPER && f->s.id == sb) ||
-		    (f->kind == WT_FACT_DENTRY && f->d.sb == sb))
-			return true;
-	}
-	return false;
-}
-
-/*
- * Operations after which the client's namespace in the history may show
- * a name the server does not have: server-side deletes and renames,
- * client hard links (not mirrored), and client renames and removals --
- * when the VFS dropped a dentry and looked the name up afresh (a
- * revalidation answered 0), the writer logs the new dentry and the
- * snapshot keeps the dropped one, hashed, under its old name.
- */
-static bool removes_names(const char *op)
-{
-	static const char *const ops[] = {
-		"remote-rm", "remote-mv", "link", "rename", "unlink", "rmdir",
-	};
-
-	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
-		if (!strcmp(op, ops[i]))
-			return true;
-	return false;
-}
-
-/*
- * A remote client answered "absent" where its namespace (the history)
- * shows a positive child.  The client's dcache may have dropped the
- * dentry (a shrink, an invalidation), but then it asks the server, and
- * the server agrees with the client's namespace -- client changes are
- * mirrored there -- unless something made them differ (removes_names).
- * With none of those on this
- * super_block by the end of the window, the negative answer is one no
- * revalidation or lookup could give: a dentry the hash walk matched
- * after it was unhashed and made negative, say.
- */
-static bool server_may_lack(struct oj *j, const struct wt_step *s,
-			    const struct wt_dentry_fact *child)
-{
-	const struct wt_history *h = j->o->h;
-	const struct wt_dentry_fact *dir = wt_ns_dentry(j->ns, s->from.dentry);
-	uint64_t sb = dir ? dir->sb : child->sb;
-
-	if (wt_history_first(h) > 0)
-		return true;	/* truncated: what it folded is unknown */
-	for (uint64_t v = 1; v <= j->end; v++) {
-		const struct wt_hist_entry *e = wt_history_entry(h, v);
-
-		if (e && removes_names(e->op) && entry_on_sb(e, sb))
-			return true;
-	}
-	{
-		char seen[sizeof(j->why)];
-
-		memcpy(seen, j->why, sizeof(seen));
-		oj_why(j, "%.160s; no name was removed or renamed on this "
-		       "remote filesystem (client or server), so the server "
-		       "has the name too", seen);
-	}
-	return false;
-}
-
-/* Operations that make a name on the server behind the client's back. */
-static bool server_creates(const char *op)
-{
-	return !strcmp(op, "remote-create") || !strcmp(op, "remote-mkdir") ||
-	       !strcmp(op, "remote-symlink");
-}
-
-/*
- * The path of directory dentry dir from its filesystem's root in the
- * namespace at t ("" for the root, "a/b" below it), or false when some
- * dentry on the way is unknown or unhashed.
- */
-static bool client_path(const struct oj *j, uint64_t dir, uint64_t fsroot,
-			char *buf, size_t size)
-{
-	const struct wt_dentry_fact *names[64];
-	unsigned n = 0;
-	size_t len = 0;
-
-	while (dir != fsroot) {
-		const struct wt_dentry_fact *d = wt_ns_dentry(j->ns, dir);
-
-		if (!d || !(d->flags & WT_DF_HASHED) || d->parent == d->id ||
-		    n == sizeof(names) / sizeof(names[0]))
-			return false;
-		names[n++] = d;
-		dir = d->parent;
-	}
-	buf[0] = '\0';
-	while (n--) {
-		int k = snprintf(buf + len, size - len, "%s%s", len ? "/" : "",
-				 names[n]->name);
-
-		if (k < 0 || (size_t)k >= size - len)
-			return false;
-		len += (size_t)k;
-	}
-	return true;
-}
-
-/* Does a remote op's PATH argument (after FSPATH) name dir/name? */
-static bool args_name(const char *args, const char *dir, const char *name,
-		      size_t name_len)
-{
-	const char *p = strchr(args, ' '), *end;
-	size_t dlen = strlen(dir);
-
-	if (!p)
-		return false;
-	while (*p == ' ' || *p == '/')
-		p++;
-	end = strchr(p, ' ');
-	if (!end)
-		end = p + strlen(p);
-	while (end > p && end[-1] == '/')
-		end--;
-	if (dlen) {
-		if ((size_t)(end - p) <= dlen || memcmp(p, dir, dlen) ||
-		    p[dlen] != '/')
-			return false;
-		p += dlen + 1;
-	}
-	return (size_t)(end - p) == name_len && !memcmp(p, name, name_len);
-}
-
-/*
- * The other side of server_may_lack: a remote client answered "absent"
- * where its namespace shows nothing, but the server made the name (a
- * remote-create, -mkdir or -symlink of this directory's path, logged
- * with its super_block when it succeeded) at or before t.  Every server
- * change expires the client's cache, so a negative dentry cached before
- * it is revalidated (asking the server, which answers 0) and a miss asks
- * the server: from then on no lookup can answer absent.  Judged only
- * while the server's paths and the client's agree: no name removed or
- * renamed on this super_block (client or server, removes_names) up to
- * the window's end, the log not truncated, and the directory's path
- * known at t.
- */
-static bool server_made_name(struct oj *j, const struct wt_step *s,
-			     const char *name)
-{
-	const struct wt_history *h = j->o->h;
-	const struct wt_dentry_fact *dir = wt_ns_dentry(j->ns, s->from.dentry);
-	const struct wt_super_fact *sb;
-	char path[PATH_MAX_LEN];
-	uint64_t made = 0;
-
-	if (!dir || wt_history_first(h) > 0)
-		return false;
-	sb = wt_ns_super(j->ns, dir->sb);
-	if (!sb || !client_path(j, dir->id, sb->root, path, sizeof(path)))
-		return false;
-	for (uint64_t v = 1; v <= j->end; v++) {
-		const struct wt_hist_entry *e = wt_history_entry(h, v);
-
-		if (!e || !entry_on_sb(e, dir->sb))
-			continue;
-		if (removes_names(e->op))
-			return false;
-		if (!made && v <= j->t && server_creates(e->op) && e->args &&
-		    args_name(e->args, path, name, s->text_len))
-			made = v;
-	}
-	if (made)
-		oj_why(j, "the server made '%.*s' in '/%s' of this remote "
-		       "filesystem at v%llu: after that no revalidation or "
-		       "lookup answers absent", (int)s->text_len, name, path,
-		       (unsigned long long)made);
-	return made != 0;
-}
-
 /*
  * Does the attempt's next namespace step LOOK UP s's name again, in s's
  * directory?  Then d_revalidate said 0 to what s found and
@@ -461,13 +280,20 @@ enum holds holds_lookup(struct oj *j, const struct wt_step *s)
 	child = wt_ns_child(j->ns, s->from.dentry, name, s->text_len);
 	if (!negative)
 		return lookup_positive(j, s, child, name);
+	/*
+	 * A remote client answers by the server, not by its namespace:
+	 * "absent" only where the server could lack the name
+	 * (oracle_server.c); a LOOKUP the next step repeats got no answer
+	 * (d_revalidate said 0 to it).
+	 */
 	if (!child || !child->inode)
 		return oj_is_remote(j, &s->from) && !looked_up_again(j, s) &&
-		       server_made_name(j, s, name) ? FAILS : HOLDS;
+		       !oj_server_may_lack(j, s, name, s->text_len) ? FAILS : HOLDS;
 	why_child(j, child, name);
 	if (!oj_is_remote(j, &s->from))
 		return FAILS;
-	return server_may_lack(j, s, child) ? UNKNOWN : FAILS;
+	return looked_up_again(j, s) ||
+	       oj_server_may_lack(j, s, name, s->text_len) ? UNKNOWN : FAILS;
 }
 
 enum holds holds_mount(struct oj *j, const struct wt_step *s)

@@ -13,6 +13,7 @@
 
 #include "sim/atomic.h"
 #include "sim/fs/proc.h"
+#include "sim/fs/remote.h"
 #include "sim/history_internal.h"
 #include "sim/ns.h"
 #include "sim/sched/sched.h"
@@ -148,6 +149,7 @@ static void cap_inode(struct fact_buf *b, struct inode *inode)
 	f->generation = READ_ONCE(inode->i_generation);
 	f->kind = inode->i_sb ? inode->i_sb->s_type->kind : WT_FS_PLAIN;
 	f->link = link ? xstrdup(link) : NULL;
+	f->handle = wt_remote_inode_handle(inode);
 	if (f->flags & S_MAGICLINK) {
 		struct path target;
 
@@ -184,7 +186,8 @@ static void cap_mount(struct fact_buf *b, struct mount *m,
 	f->devname = xstrdup(m->mnt_devname);
 }
 
-static void cap_super(struct fact_buf *b, struct super_block *sb)
+/* full: the whole server tree (a world capture), else its changes. */
+static void cap_super(struct fact_buf *b, struct super_block *sb, bool full)
 {
 	struct wt_super_fact *f = &fb_push(b, WT_FACT_SUPER, sb)->s;
 
@@ -193,6 +196,7 @@ static void cap_super(struct fact_buf *b, struct super_block *sb)
 	f->kind = sb->s_type->kind;
 	f->type = xstrdup(sb->s_type->name);
 	f->name = xstrdup(sb->s_name);
+	f->server = wt_remote_server_take(sb, full);
 }
 
 static void cap_any(struct fact_buf *b, enum wt_fact_kind kind, void *obj,
@@ -209,7 +213,7 @@ static void cap_any(struct fact_buf *b, enum wt_fact_kind kind, void *obj,
 		cap_mount(b, obj, h, version);
 		break;
 	case WT_FACT_SUPER:
-		cap_super(b, obj);
+		cap_super(b, obj, false);
 		break;
 	}
 }
@@ -229,6 +233,7 @@ static void fact_free(struct wt_fact *f)
 	case WT_FACT_SUPER:
 		free((char *)f->s.type);
 		free((char *)f->s.name);
+		free((char *)f->s.server);
 		break;
 	}
 }
@@ -537,6 +542,19 @@ uint64_t wt_history_commit(struct wt_hist_rec *r)
 	/* Publish in version order; the one before us is between its begin
 	 * and commit and needs nothing we hold (the rule in history.h). */
 	wt_wait(WT_WAIT_SPIN, predecessor_published, &o);
+	/* A step that changed a remote server's tree logs its super_block
+	 * (the changes ride on its fact): the client's changes are mirrored
+	 * there by the filesystem's hooks, inside the step. */
+	for (uint32_t i = 0, n = r->nobjs; i < n; i++) {
+		struct super_block *sb = NULL;
+
+		if (r->objs[i].kind == WT_FACT_DENTRY)
+			sb = ((struct dentry *)r->objs[i].obj)->d_sb;
+		else if (r->objs[i].kind == WT_FACT_INODE)
+			sb = ((struct inode *)r->objs[i].obj)->i_sb;
+		if (sb && wt_remote_server_pending(sb))
+			rec_add(r, WT_FACT_SUPER, sb);
+	}
 	spin_lock(&r->h->lock);
 	for (uint32_t i = 0; i < r->nobjs; i++)
 		cap_any(&b, r->objs[i].kind, r->objs[i].obj, r->h, v);
@@ -605,7 +623,7 @@ static void capture_into(struct wt_world *w, const struct wt_history *h,
 	for (struct super_block *sb = w->supers; sb; sb = sb->s_next) {
 		if (!obj_live(&sb->wt))
 			continue;
-		cap_super(b, sb);
+		cap_super(b, sb, true);
 		for (struct inode *i = sb->s_inodes; i; i = i->i_sb_next)
 			if (obj_live(&i->wt))
 				cap_inode(b, i);
@@ -663,9 +681,16 @@ void wt_fact_print(const struct wt_fact *f, FILE *out)
 			f->m.flags, f->m.devname);
 		break;
 	case WT_FACT_SUPER:
-		fprintf(out, "super %llu root=%llu type=%s name=%s\n",
+		fprintf(out, "super %llu root=%llu type=%s name=%s%s\n",
 			(unsigned long long)f->s.id, (unsigned long long)f->s.root,
-			f->s.type, f->s.name);
+			f->s.type, f->s.name, f->s.server ? " server:" : "");
+		for (const char *p = f->s.server; p && *p;) {
+			size_t len = strcspn(p, "\n");
+
+			/* a name may hold a newline: the lines are for eyes */
+			fprintf(out, "        %.*s\n", (int)len, p);
+			p += len + (p[len] == '\n');
+		}
 		break;
 	}
 }
@@ -707,6 +732,10 @@ static void fact_copy(struct wt_fact *to, const struct wt_fact *from)
 	case WT_FACT_SUPER:
 		to->s.type = xstrdup(from->s.type);
 		to->s.name = xstrdup(from->s.name);
+		/* a checkpoint keeps only a whole tree: changes alone say
+		 * nothing once what they changed is folded away */
+		to->s.server = from->s.server && from->s.server[0] == '=' ?
+			       xstrdup(from->s.server) : NULL;
 		break;
 	}
 }

@@ -12,6 +12,12 @@
  * (a dentry, an inode, a mount or a super_block) as it is after the step.
  * Version 0 is the initial world (the root tmpfs).
  *
+ * A remote filesystem's server is not the namespace, but the oracle
+ * needs its truth: every step that changed the server's tree (the server
+ * API, the client's changes mirrored there) logs the super_block, whose
+ * fact then carries the tree's changes (server), and a remote inode's
+ * fact the server node it names (handle).
+ *
  * What is not logged.  Dentries that the VFS makes or drops on its own --
  * a ->lookup filling an in-lookup dentry (d_alloc_parallel), the negative
  * dentries a failed lookup leaves, a shrink or an invalidation unhashing an
@@ -103,6 +109,7 @@ struct wt_inode_fact {
 	const char *link;	/* symlink body, or NULL */
 	uint64_t magic_mnt;	/* magic link target (mount id, dentry id), */
 	uint64_t magic_dentry;	/* 0 when not a magic link */
+	uint64_t handle;	/* remote: the server node it names, else 0 */
 };
 
 /* mount fact flags (beside the MNT_* flags, which go in mnt_flags) */
@@ -127,6 +134,10 @@ struct wt_super_fact {
 	enum wt_fs_kind kind;
 	const char *type;	/* "tmpfs", "remote", ... */
 	const char *name;	/* the NAME of `mount -t TYPE NAME PATH` */
+	/* remote: what changed on the server in this step (the lines of
+	 * wt_remote_server_take, sim/fs/remote.h; a full listing in the
+	 * initial entry and checkpoints), else NULL */
+	const char *server;
 };
 
 struct wt_fact {

@@ -427,9 +427,9 @@ static int remote_change(struct super_block *sb, enum wt_remote_change c,
 
 /*
  * The server's truth is not the client's namespace: the change is logged
- * as a step whose only fact is its super_block, as it was (only when the
- * change was made: the args then say what the server did, and the
- * oracle replays creations by path).  The client learns of it when a walk
+ * as a step whose only fact is its super_block (only when the change was
+ * made), which carries the server tree's changes (sim/history.h: the
+ * oracle replays them).  The client learns of it when a walk
  * revalidates, which is the VFS's own business (not logged, see
  * history.h); the oracle judges remote walks by the client's rules.
  */
@@ -455,9 +455,9 @@ int wt_op_remote(struct wt_world *w, enum wt_remote_change change,
 			       "%s %s %s", fspath, a ? a : "", b ? b : "");
 	WT_OP_STEP("remote.server", sb);
 	err = remote_change(sb, change, a, b, mode);
-	/* the super_block, unchanged: it says which server changed (the
-	 * oracle's remote negatives, core/oracle_steps.c); only when the
-	 * change was made, so that an entry on the super_block is a change */
+	/* the super_block: which server changed, and how (the oracle's
+	 * remote negatives, core/oracle_server.c); only when the change
+	 * was made, so that a remote op's entry is a change */
 	if (!err)
 		wt_history_super(rec, sb);
 	wt_history_commit(rec);

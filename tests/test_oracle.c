@@ -1047,7 +1047,7 @@ ORACLE_TEST(rejects_remote_negative_the_server_never_explains)
 	NEGATIVE_WALK(v, v);
 	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
 	cr_assert_eq(res.step, 5);
-	cr_assert(strstr(res.explain, "server has the name too"), "%s",
+	cr_assert(strstr(res.explain, "the server holds 'a' in '/'"), "%s",
 		  res.explain);
 
 	/* the server deletes a behind the client's back */
@@ -1067,8 +1067,8 @@ ORACLE_TEST(rejects_remote_negative_the_server_never_explains)
  * dentry trusted without d_revalidate, say).  A window that begins
  * before it can; a second LOOKUP of x right after the negative one is
  * lookup_slow after d_revalidate said 0, so the first is no answer; and
- * once a name was removed on that filesystem the server's paths may
- * differ from the client's, and the judgement stands aside.
+ * a name the server removed elsewhere changes nothing for x (the oracle
+ * replays the server's tree, it does not stand aside).
  */
 ORACLE_TEST(rejects_remote_negative_for_a_name_the_server_made)
 {
@@ -1110,7 +1110,8 @@ ORACLE_TEST(rejects_remote_negative_for_a_name_the_server_made)
 	NEGATIVE_WALK(v, v, false);
 	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
 	cr_assert_eq(res.step, 5);
-	cr_assert(strstr(res.explain, "the server made 'x'"), "%s", res.explain);
+	cr_assert(strstr(res.explain, "the server holds 'x' in '/'"), "%s",
+		  res.explain);
 	/* the relookup is negative too: still rejected, at the second */
 	NEGATIVE_WALK(v, v, true);
 	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
@@ -1118,9 +1119,65 @@ ORACLE_TEST(rejects_remote_negative_for_a_name_the_server_made)
 	/* a window from before the creation has the instant it needs */
 	NEGATIVE_WALK(v0, v, false);
 	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
-	/* a name removed on the filesystem: no longer judged */
+	/* another name removed on the server: x is still there */
 	OK(wt_op_remote(w, WT_REMOTE_UNLINK, "/r", "a", NULL, 0));
+	NEGATIVE_WALK(now(), now(), false);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED, "%s", res.explain);
+	cr_assert(strstr(res.explain, "the last server change"), "%s",
+		  res.explain);
+	/* x removed on the server: absent from then on */
+	OK(wt_op_remote(w, WT_REMOTE_UNLINK, "/r", "x", NULL, 0));
 	NEGATIVE_WALK(now(), now(), false);
 	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
 #undef NEGATIVE_WALK
+}
+
+/*
+ * The server's truth through renames and removals, on either side: a
+ * name the server renamed is absent under its old name and present
+ * under its new one (in the directory the server moved it to, by path
+ * and by the directory's handle); a client hard link is not mirrored, so
+ * the server lacks it although the client's namespace shows it; a name
+ * the client removed is absent on the server too.
+ */
+ORACLE_TEST(rejects_remote_negative_the_server_renamed_into_place)
+{
+	struct wt_ident root, r, rroot, d;
+	uint64_t v;
+
+	OK(wt_op_mkdir(w, "/r", 0755, false));
+	OK(wt_op_mount(w, "remote", "srv", "/r"));
+	OK(wt_op_mkdir(w, "/r/d", 0755, false));
+	OK(wt_op_mkdir(w, "/r/gone", 0755, false));
+	OK(wt_op_create(w, "/r/f", 0644));
+	OK(wt_op_remote(w, WT_REMOTE_CREATE, "/r", "x", NULL, 0644));
+	OK(wt_op_remote(w, WT_REMOTE_RENAME, "/r", "x", "d/y", 0));
+	OK(wt_op_link(w, "/r/f", "/r/l"));
+	OK(wt_op_rmdir(w, "/r/gone"));
+	v = now();
+	root = ident_at(v, "/");
+	r = child_at(v, root, "r");
+	rroot = ident_at(v, "/r");
+	d = ident_at(v, "/r/d");
+
+#define NEGATIVE_IN(dir, name) do {							reset_record();								attempt(LOOKUP_RCU, v, v, -ENOENT);					start(root, "/r/...");							perm(root, 0);								lookup(root, "r", r);							step(WT_STEP_MOUNT, r, rroot, NULL, 0, 0);				perm(rroot, 0);								if ((dir).dentry != rroot.dentry) {						lookup(rroot, "d", (dir));						perm((dir), 0);							}									step(WT_STEP_LOOKUP, (dir),						     (struct wt_ident){ rroot.mnt, 0, 0 }, (name), 0,			     WT_LOOKUP_SLOW);							end((dir), -ENOENT);						} while (0)
+
+	/* d/y: the server moved x there */
+	NEGATIVE_IN(d, "y");
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_assert(strstr(res.explain, "the server holds 'y' in '/d'"), "%s",
+		  res.explain);
+	/* x: gone from the root */
+	NEGATIVE_IN(rroot, "x");
+	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+	/* l: the client's hard link, which the server never had */
+	NEGATIVE_IN(rroot, "l");
+	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+	/* f: made by the client, mirrored on the server */
+	NEGATIVE_IN(rroot, "f");
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	/* gone: removed by the client, from the server too */
+	NEGATIVE_IN(rroot, "gone");
+	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+#undef NEGATIVE_IN
 }

@@ -97,6 +97,13 @@ struct srv_node {
 	struct srv_node *all_next;	/* every node, for teardown */
 };
 
+/* A growing text (the journal, or a full listing). */
+struct jbuf {
+	char *p;
+	size_t len;
+	size_t cap;
+};
+
 struct remote_server {
 	struct wt_obj wt;	/* RCU-walk reads epoch and options: freed through RCU */
 	spinlock_t lock;	/* everything below but the atomics */
@@ -105,8 +112,13 @@ struct remote_server {
 	uint64_t asks;		/* atomic: statistics */
 	uint64_t handle_seed;
 	uint64_t next_handle;
+	struct wt_world *world;
 	struct srv_node *root;
 	struct srv_node *all;
+	/* the tree's changes since the history last took them
+	 * (wt_remote_server_take); written and taken under the world's
+	 * writer mutex, like every change of the tree */
+	struct jbuf journal;
 };
 
 static struct remote_server *srv_of(const struct super_block *sb)
@@ -165,6 +177,62 @@ static uint64_t srv_mix(uint64_t x)
 	return x;
 }
 
+static void jbuf_add(struct jbuf *b, const char *text, size_t k)
+{
+	if (b->len + k + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 256;
+		char *p;
+
+		while (cap < b->len + k + 1)
+			cap *= 2;
+		p = realloc(b->p, cap);
+		if (!p)
+			abort();
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, text, k);
+	b->len += k;
+	b->p[b->len] = '\0';
+}
+
+/*
+ * One line about node n: "+H P LEN NAME" (n made under P, or put there
+ * by a move: the same line, it sets the node's whole state) or "-H" (n
+ * deleted).  LEN is NAME's length, so a name may hold any byte.
+ */
+static void jbuf_node(struct jbuf *b, const struct srv_node *n, bool live)
+{
+	char line[NAME_MAX_LEN + 64];
+	int k;
+
+	if (live)
+		k = snprintf(line, sizeof(line), "+%llu %llu %zu %s\n",
+			     (unsigned long long)n->handle,
+			     (unsigned long long)(n->parent ? n->parent->handle : 0),
+			     strlen(n->name), n->name);
+	else
+		k = snprintf(line, sizeof(line), "-%llu\n",
+			     (unsigned long long)n->handle);
+	if (k < 0 || (size_t)k >= sizeof(line))
+		abort();
+	jbuf_add(b, line, (size_t)k);
+}
+
+/*
+ * A change of the server's tree, for the history (wt_remote_server_take):
+ * the oracle replays the journal to know what the server held at each
+ * instant.  The tree changes only in writer operations (the server API
+ * and the client's mirrored changes), under the world's writer mutex.
+ */
+static void journal_node(struct remote_server *s, const struct srv_node *n,
+			 bool live)
+{
+	/* no history, no reader: a full listing starts one (take) */
+	if (s->world->history)
+		jbuf_node(&s->journal, n, live);
+}
+
 static void node_link(struct srv_node *n, struct srv_node *parent)
 {
 	n->parent = parent;
@@ -205,6 +273,7 @@ static struct srv_node *node_new(struct remote_server *s,
 	s->all = n;
 	if (parent)
 		node_link(n, parent);
+	journal_node(s, n, true);
 	return n;
 }
 
@@ -229,19 +298,23 @@ static bool node_is_under(const struct srv_node *n, const struct srv_node *top)
 static void node_delete(struct remote_server *s, struct srv_node *n)
 {
 	for (struct srv_node *c = s->all; c; c = c->all_next)
-		if (c != n && !c->deleted && node_is_under(c, n))
+		if (c != n && !c->deleted && node_is_under(c, n)) {
 			c->deleted = true;
+			journal_node(s, c, false);
+		}
 	node_unlink(n);
 	n->deleted = true;
 	n->parent = NULL;
+	journal_node(s, n, false);
 }
 
-static void node_move(struct srv_node *n, struct srv_node *parent,
-		      const char *name)
+static void node_move(struct remote_server *s, struct srv_node *n,
+		      struct srv_node *parent, const char *name)
 {
 	node_unlink(n);
 	snprintf(n->name, sizeof(n->name), "%s", name);
 	node_link(n, parent);
+	journal_node(s, n, true);
 }
 
 /* Resolve path by names from the root ("" and "/" are the root). */
@@ -449,7 +522,8 @@ static bool refresh_handle_locked(struct remote_server *s, struct inode *inode,
 
 	if (!fresh || (fresh->mode & WT_S_IFMT) != (inode->i_mode & WT_S_IFMT))
 		return false;
-	inode->i_private = fresh;
+	/* the history reads the handle without s->lock */
+	__atomic_store_n(&inode->i_private, fresh, __ATOMIC_RELAXED);
 	wt_store(inode, i_generation, fresh->generation);
 	return true;
 }
@@ -680,10 +754,10 @@ static void remote_rename(struct dentry *dentry, struct dentry *target,
 		if (tn && tn != dn && !tn->deleted)
 			node_delete(s, tn);
 		if (dn && tp && !dn->deleted)
-			node_move(dn, tp, tname);
+			node_move(s, dn, tp, tname);
 	} else if (dn && tn && dp && tp) {
-		node_move(dn, tp, tname);
-		node_move(tn, dp, dname);
+		node_move(s, dn, tp, tname);
+		node_move(s, tn, dp, dname);
 	}
 	spin_unlock(&s->lock);
 }
@@ -703,6 +777,7 @@ static int remote_fill_super(struct super_block *sb)
 	s->epoch = 1;		/* d_fsdata 0: never validated, expired */
 	s->handle_seed = srv_mix(w->cfg.seed ^ srv_mix(sb->wt.id));
 	s->next_handle = 1;
+	s->world = w;
 	s->root = node_new(s, NULL, "", 0, WT_S_IFDIR | 0755, 0, 0);
 	if (!s->root) {
 		free(s);
@@ -724,6 +799,8 @@ static void remote_kill_super(struct super_block *sb)
 	}
 	s->all = NULL;
 	s->root = NULL;
+	free(s->journal.p);
+	s->journal.p = NULL;
 	sb->s_fs_info = NULL;
 	call_rcu_free(sb->s_world->rcu, &s->wt, sizeof(*s), NULL);
 }
@@ -829,7 +906,7 @@ static int rename_locked(struct remote_server *s, const char *from,
 		return 0;
 	if (old)
 		node_delete(s, old);
-	node_move(n, p, leaf);
+	node_move(s, n, p, leaf);
 	return 0;
 }
 
@@ -880,6 +957,51 @@ void wt_remote_expire(struct super_block *sb)
 
 	if (s)
 		srv_changed(s);
+}
+
+/* Every live node under n (n first), parents before children. */
+static void list_tree(struct jbuf *b, const struct srv_node *n)
+{
+	jbuf_node(b, n, true);
+	for (const struct srv_node *c = n->children; c; c = c->sibling)
+		list_tree(b, c);
+}
+
+char *wt_remote_server_take(struct super_block *sb, bool full)
+{
+	struct remote_server *s = srv_of(sb);
+	struct jbuf b = { 0 };
+
+	if (!s)
+		return NULL;
+	if (!full) {
+		b = s->journal;
+		s->journal = (struct jbuf){ 0 };
+		return b.p;
+	}
+	/* "=": the replay starts afresh; the journal stays (replaying it
+	 * after this sets what this already says) */
+	jbuf_add(&b, "=\n", 2);
+	list_tree(&b, s->root);
+	return b.p;
+}
+
+bool wt_remote_server_pending(const struct super_block *sb)
+{
+	const struct remote_server *s = srv_of(sb);
+
+	return s && s->journal.len;
+}
+
+uint64_t wt_remote_inode_handle(const struct inode *inode)
+{
+	const struct srv_node *n;
+
+	if (!srv_of(inode->i_sb))
+		return 0;
+	/* a REF-walk may refresh the handle meanwhile (LOOKUP_REVAL) */
+	n = __atomic_load_n(&inode->i_private, __ATOMIC_RELAXED);
+	return n ? n->handle : 0;
 }
 
 int wt_remote_set_options(struct super_block *sb, unsigned options)

@@ -15,6 +15,7 @@
 #ifndef WT_SIM_FS_REMOTE_H
 #define WT_SIM_FS_REMOTE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "sim/vfs/mount.h"
@@ -52,6 +53,22 @@ int wt_remote_option(struct super_block *sb, unsigned option, bool on);
  * another type: every dentry of it then revalidates to 0 (RCU mode too),
  * and the next lookup makes a new inode.  -EINVAL if not remote. */
 int wt_remote_make_bad(struct inode *inode);
+
+/*
+ * The server's tree for the history (sim/history.h's super_block fact),
+ * so that the oracle knows what the server held at each instant.  Lines:
+ * "+H P LEN NAME" -- node H is named NAME (LEN bytes) in node P (0: the
+ * root), made or moved there -- and "-H" -- H is deleted.  full: "=" (the
+ * replay starts afresh) and every live node, parents first; else the
+ * changes since the last take, which it drops.  NULL when there is
+ * nothing (not remote, no change).  malloc'd.  Called under the world's
+ * writer mutex, or at quiescence (the tree changes only under it).
+ */
+char *wt_remote_server_take(struct super_block *sb, bool full);
+/* Are changes waiting for wt_remote_server_take? */
+bool wt_remote_server_pending(const struct super_block *sb);
+/* The handle of the server node the client inode names (0: none). */
+uint64_t wt_remote_inode_handle(const struct inode *inode);
 
 /* How many times the client asked the server (statistics, tests). */
 uint64_t wt_remote_server_asks(const struct super_block *sb);

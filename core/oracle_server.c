@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The oracle and a remote filesystem's server: what the server held at
+ * each instant, replayed from the server lines its super_block facts
+ * carry (sim/history.h, the format in sim/fs/remote.h), and whether a
+ * correct client could have answered "absent" by the rules of the model
+ * (sim/fs/remote.c) -- see oracle.h, "Remote filesystems".
+ *
+ * Why the replay is enough.  A client answers "absent" for NAME in a
+ * directory only (a) from ->lookup or a revalidation that asked the
+ * server, which lacked the name then -- in the directory's node by
+ * handle, or at the directory's path under LOOKUP_REVAL -- or (b) from a
+ * cached negative dentry trusted without asking, which needs no server
+ * change since it was validated (every change of the server moves its
+ * epoch and expires the whole cache).  That dentry stays negative until
+ * the client itself makes the name (a create, a link or a rename into it
+ * instantiates or drops it), so while no server change and no client
+ * change that gave the server the name happened since an instant the
+ * server lacked it, (b) holds; otherwise it does not.  One way around
+ * the last part: after a server-side rename (remote-mv) two client
+ * directories may name one server node (the old name cached, the new one
+ * looked up), and a create through one leaves the other's negative
+ * dentry trusted; so after a remote-mv only server changes end the trust.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/oracle_internal.h"
+#include "sim/idmap.h"
+
+struct rnode {
+	uint64_t handle;
+	uint64_t parent;	/* 0: the root */
+	const char *name;	/* into the fact's text (not terminated) */
+	size_t len;
+	bool live;
+};
+
+struct replay {
+	struct rnode *n;
+	size_t nn, cap;
+	struct wt_idmap idx;	/* handle -> index + 1 */
+	uint64_t root;		/* the root's handle, 0 until seen */
+};
+
+static struct rnode *rnode_get(struct replay *r, uint64_t handle)
+{
+	uintptr_t i = (uintptr_t)wt_idmap_get(&r->idx, handle);
+
+	if (i)
+		return &r->n[i - 1];
+	if (r->nn == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 64;
+		r->n = realloc(r->n, r->cap * sizeof(*r->n));
+		if (!r->n)
+			abort();
+	}
+	r->n[r->nn] = (struct rnode){ .handle = handle };
+	wt_idmap_put(&r->idx, handle, (void *)(uintptr_t)(r->nn + 1));
+	return &r->n[r->nn++];
+}
+
+static void replay_reset(struct replay *r)
+{
+	wt_idmap_free(&r->idx);
+	wt_idmap_init(&r->idx);
+	r->nn = 0;
+	r->root = 0;
+}
+
+/* Apply one fact's server lines; false if they are malformed. */
+static bool replay_apply(struct replay *r, const char *p)
+{
+	while (*p) {
+		char kind = *p++, *e;
+		unsigned long long h, parent, len;
+		struct rnode *n;
+
+		if (kind == '=') {
+			replay_reset(r);
+		} else if (kind == '-') {
+			h = strtoull(p, &e, 10);
+			p = e;
+			rnode_get(r, h)->live = false;
+		} else if (kind == '+') {
+			h = strtoull(p, &e, 10);
+			parent = strtoull(e, &e, 10);
+			len = strtoull(e, &e, 10);
+			if (*e != ' ' || strnlen(e + 1, len) < len)
+				return false;
+			n = rnode_get(r, h);
+			n->parent = parent;
+			n->name = e + 1;
+			n->len = len;
+			n->live = true;
+			if (!parent)
+				r->root = h;
+			p = e + 1 + len;
+		} else {
+			return false;
+		}
+		if (*p++ != '\n')
+			return false;
+	}
+	return true;
+}
+
+/* The live child of node dir named name[0..len), or NULL. */
+static const struct rnode *rchild(const struct replay *r, uint64_t dir,
+				  const char *name, size_t len)
+{
+	for (size_t i = 0; i < r->nn; i++) {
+		const struct rnode *n = &r->n[i];
+
+		if (n->live && n->parent == dir && n->len == len &&
+		    !memcmp(n->name, name, len))
+			return n;
+	}
+	return NULL;
+}
+
+static bool rlive(struct replay *r, uint64_t handle)
+{
+	uintptr_t i = (uintptr_t)wt_idmap_get(&r->idx, handle);
+
+	return i && r->n[i - 1].live;
+}
+
+/* The node at path ("a/b", "" for the root) from the root, or 0. */
+static uint64_t rwalk(const struct replay *r, const char *path)
+{
+	uint64_t n = r->root;
+
+	while (n && *path) {
+		size_t len = strcspn(path, "/");
+		const struct rnode *c = rchild(r, n, path, len);
+
+		n = c ? c->handle : 0;
+		path += len + (path[len] == '/');
+	}
+	return n;
+}
+
+/*
+ * The path of directory dentry dir from its filesystem's root in the
+ * namespace at t ("" for the root, "a/b" below it), or false when some
+ * dentry on the way is unknown or unhashed.
+ */
+static bool client_path(const struct oj *j, uint64_t dir, uint64_t fsroot,
+			char *buf, size_t size)
+{
+	const struct wt_dentry_fact *names[64];
+	unsigned n = 0;
+	size_t len = 0;
+
+	while (dir != fsroot) {
+		const struct wt_dentry_fact *d = wt_ns_dentry(j->ns, dir);
+
+		if (!d || !(d->flags & WT_DF_HASHED) || d->parent == d->id ||
+		    n == sizeof(names) / sizeof(names[0]))
+			return false;
+		names[n++] = d;
+		dir = d->parent;
+	}
+	buf[0] = '\0';
+	while (n--) {
+		int k = snprintf(buf + len, size - len, "%s%s", len ? "/" : "",
+				 names[n]->name);
+
+		if (k < 0 || (size_t)k >= size - len)
+			return false;
+		len += (size_t)k;
+	}
+	return true;
+}
+
+/* The server lines of entry e about super_block sb, or NULL. */
+static const struct wt_super_fact *entry_super(const struct wt_hist_entry *e,
+					       uint64_t sb)
+{
+	for (uint32_t i = 0; i < e->nfacts; i++)
+		if (e->facts[i].kind == WT_FACT_SUPER && e->facts[i].s.id == sb)
+			return &e->facts[i].s;
+	return NULL;
+}
+
+/* Does the server lack name in node dir by handle, or at path/name? */
+static bool server_lacks(struct replay *r, uint64_t dir, const char *path,
+			 const char *name, size_t len)
+{
+	uint64_t at = rwalk(r, path);
+
+	return !rlive(r, dir) || !rchild(r, dir, name, len) || !at ||
+	       !rchild(r, at, name, len);
+}
+
+bool oj_server_may_lack(struct oj *j, const struct wt_step *s,
+			const char *name, size_t len)
+{
+	const struct wt_history *h = j->o->h;
+	const struct wt_dentry_fact *dir = wt_ns_dentry(j->ns, s->from.dentry);
+	const struct wt_inode_fact *ino = wt_ns_inode(j->ns, s->from.inode);
+	const struct wt_super_fact *sb;
+	struct replay r = { 0 };
+	char path[PATH_MAX_LEN], since[48];
+	uint64_t first = wt_history_first(h), held = 0, changed = 0;
+	bool may, complete = first == 0, aliases = false, lacked = true;
+	bool seen = false;
+
+	if (!dir || !ino || !ino->handle)
+		return true;	/* the directory's server node is not known */
+	sb = wt_ns_super(j->ns, dir->sb);
+	if (!sb || !client_path(j, dir->id, sb->root, path, sizeof(path)))
+		return true;
+	/* A truncated log: what trust the client had is not known. */
+	may = first > 0;
+	wt_idmap_init(&r.idx);
+	for (uint64_t v = first; v <= j->t; v++) {
+		const struct wt_hist_entry *e = wt_history_entry(h, v);
+		const struct wt_super_fact *f = e ? entry_super(e, sb->id) : NULL;
+		bool server_change, lacks;
+
+		if (!f)
+			continue;
+		if (f->server) {
+			if (f->server[0] == '=')
+				complete = true;
+			if (!replay_apply(&r, f->server)) {
+				complete = false;
+				break;
+			}
+		}
+		if (!r.root)
+			continue;	/* nothing of this server known yet */
+		seen = true;
+		/* the server API's steps log the super_block only when they
+		 * changed the server (sim/ops.c wt_op_remote) */
+		server_change = !strncmp(e->op, "remote-", 7);
+		if (server_change) {
+			may = false;	/* every cached dentry expired */
+			changed = v;
+			if (!strcmp(e->op, "remote-mv"))
+				aliases = true;
+		}
+		lacks = server_lacks(&r, ino->handle, path, name, len);
+		if (lacks)
+			may = true;
+		else if (lacked && !server_change && !aliases)
+			may = false;	/* the client made it: no negative left */
+		if (!lacks && (lacked || server_change))
+			held = v;
+		lacked = lacks;
+	}
+	wt_idmap_free(&r.idx);
+	free(r.n);
+	if (!complete || !seen || may)
+		return true;
+	if (changed)
+		snprintf(since, sizeof(since), "the last server change (v%llu)",
+			 (unsigned long long)changed);
+	else
+		snprintf(since, sizeof(since), "the mount");
+	oj_why(j, "the server holds '%.*s' in '/%s' (node %llu) from v%llu on, "
+	       "and no negative dentry is trusted past %s: no lookup or "
+	       "revalidation answers absent", (int)len, name, path,
+	       (unsigned long long)ino->handle, (unsigned long long)held,
+	       since);
+	return false;
+}
