@@ -44,7 +44,7 @@
 #include <sqlite3.h>
 
 #include "cli/cli.h"
-#include "reports/journal.h"
+#include "cli/results_journal.h"
 #include "reports/reports.h"
 #include "reports/unfinished.h"
 #include "scenarios/src/driver.h"
@@ -146,54 +146,26 @@ static void shard_list(const struct wt_scn_list *all, unsigned k,
 	}
 }
 
-/*
- * The seed's results journal (reports/journal.h): each scenario's result
- * is on disk as soon as the scenario ends, so a night that is killed
- * keeps what finished; the next night makes its results from it
- * (reports/unfinished.h).
- */
-struct seed_journal {
-	struct wt_journal j;
-	bool ok;			/* appending: a failure is said once */
-	const struct wt_scn_opts *o;
-	struct wt_scn_run_info info;
-	double t0;
-};
-
-static void journal_scenario(const struct wt_scn_result *r, void *arg)
-{
-	struct seed_journal *sj = arg;
-	char err[1024];
-	json_t *doc;
-
-	if (!sj->ok)
-		return;
-	sj->info.duration_s = wt_scn_now_s() - sj->t0;
-	doc = wt_scn_results_json(r, 1, sj->o, &sj->info);
-	if (!doc || wt_journal_append(&sj->j, doc, err, sizeof(err))) {
-		fprintf(stderr, "walktorture: !!! %s: the seed's results are "
-			"journaled no further\n", doc ? err : "out of memory");
-		sj->ok = false;
-	}
-	json_decref(doc);
-}
-
 static int one_seed(const struct wt_scn_list *mine, struct wt_scn_opts *o,
 		    const struct night *n, const char *id, unsigned k,
 		    char **results, unsigned *failed_total, bool *sanitizer,
 		    int argc, char **argv)
 {
-	char shard[32] = "", err[1024], *journal = NULL;
+	char shard[32] = "", err[1024];
 	struct wt_scn_result *r = NULL;
 	unsigned nr = 0, failed = 0;
 	time_t started = time(NULL);
-	struct seed_journal sj = { .j = { .fd = -1 }, .o = o };
+	/* each scenario's result on disk as soon as it ends, so a night
+	 * that is killed keeps what finished: the next night makes its
+	 * results from it (reports/unfinished.h) */
+	struct wt_cli_journal sj;
 	struct wt_scn_run_info info;
+	double t0 = wt_scn_now_s();
+	bool written;
 	json_t *doc;
 	char *cmd;
 	int ret;
 
-	sj.t0 = wt_scn_now_s();
 	if (n->shard_n)
 		snprintf(shard, sizeof(shard), "%u/%u", n->shard_k, n->shard_n);
 	cmd = wt_scn_command_line(argc, argv);
@@ -206,39 +178,28 @@ static int one_seed(const struct wt_scn_list *mine, struct wt_scn_opts *o,
 	if (asprintf(&results[k], "%s/%s/results-%u-%u-%u.json", n->out, id,
 		     n->shard_n ? n->shard_k : 1, n->shard_n ? n->shard_n : 1,
 		     k) < 0 ||
-	    asprintf(&journal, "%.*s" WT_JOURNAL_SUFFIX,
-		     (int)strlen(results[k]) - 5, results[k]) < 0) {
+	    wt_cli_journal_start(&sj, results[k], o, &info)) {
 		free(cmd);
 		return -1;
 	}
-	sj.info = info;
-	sj.ok = !wt_journal_open(&sj.j, journal, err, sizeof(err));
-	if (!sj.ok)
-		fprintf(stderr, "walktorture: !!! %s: the seed's results are "
-			"written at its end only\n", err);
-	o->scenario_done = journal_scenario;
-	o->scenario_done_arg = &sj;
 	fprintf(o->out, "walktorture: nightly run %u/%u seed=%#" PRIx64
 		" scenarios=%u%s%s\n", k + 1, n->seeds, o->seed, mine->n,
 		shard[0] ? " shard=" : "", shard);
 	ret = wt_scn_run_all(mine, o, &r, &nr, &failed);
-	o->scenario_done = NULL;
 	*failed_total += failed;
 	*sanitizer |= wt_scn_results_sanitizer(r, nr);
-	info.duration_s = wt_scn_now_s() - sj.t0;
+	info.duration_s = wt_scn_now_s() - t0;
 	info.interrupted = wt_interrupted() ?
 		wt_interrupt_name(wt_interrupted()) : NULL;
 	doc = wt_scn_results_json(r, nr, o, &info);
-	if (!doc || wt_results_write(results[k], doc, err, sizeof(err))) {
+	written = doc && !wt_results_write(results[k], doc, err, sizeof(err));
+	if (!written) {
 		fprintf(stderr, "walktorture: !!! %s\n", doc ? err : "out of memory");
 		ret = -1;
-		wt_journal_close(&sj.j, false);	/* keep what it holds */
-	} else {
-		/* the results file is whole: the journal has done its work */
-		wt_journal_close(&sj.j, true);
 	}
+	/* the journal is kept when the results file could not be written */
+	wt_cli_journal_end(&sj, written);
 	json_decref(doc);
-	free(journal);
 	free(cmd);
 	wt_scn_results_free(r, nr);
 	return ret;

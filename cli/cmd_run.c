@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/results_journal.h"
 #include "core/zoo.h"
 #include "sim/nearest.h"
 #include "reports/reports.h"
@@ -196,14 +197,18 @@ void wt_cli_scn_defaults(struct wt_scn_opts *o)
 	o->isolate = !getenv("WT_ISOLATE") || strcmp(getenv("WT_ISOLATE"), "0");
 }
 
+/* *json_written: --json's file is whole (its journal may go). */
 static int write_outputs(const char *json_file, const char *out_dir,
-			 json_t *doc)
+			 json_t *doc, bool *json_written)
 {
 	char err[1024], *path = NULL, *html = NULL;
 	int ret = 0;
 
-	if (json_file && wt_results_write(json_file, doc, err, sizeof(err))) {
-		fprintf(stderr, "walktorture: !!! %s\n", err);
+	*json_written = json_file && doc &&
+			!wt_results_write(json_file, doc, err, sizeof(err));
+	if (json_file && !*json_written) {
+		fprintf(stderr, "walktorture: !!! %s\n",
+			doc ? err : "out of memory");
 		ret = -1;
 	}
 	if (!out_dir)
@@ -281,6 +286,28 @@ static int run_generate(int argc, char **argv, bool *found)
 	return ret;
 }
 
+/*
+ * A journal of FILE left by a run that did not finish (killed before it
+ * wrote FILE) holds that run's finished scenarios: it is not overwritten
+ * (exit 2 before anything runs) but named, with the command that makes
+ * its results.
+ */
+static bool journal_left(const char *json_file)
+{
+	char *path = wt_cli_journal_path(json_file);
+	bool left = path && access(path, F_OK) == 0;
+
+	if (left)
+		fprintf(stderr, "walktorture: %s: the journal of a run that did "
+			"not finish (its finished scenarios): make its results "
+			"with `walktorture merge %s -o %s', or remove it\n",
+			path, path, json_file);
+	else if (!path)
+		fprintf(stderr, "walktorture: out of memory\n");
+	free(path);
+	return left || !path;
+}
+
 int wt_cmd_run(int argc, char **argv)
 {
 	const char *json_file = NULL, *out_dir = NULL, *v;
@@ -295,7 +322,9 @@ int wt_cmd_run(int argc, char **argv)
 	int ret = WT_EXIT_USAGE, id, sig = 0;
 	time_t started = time(NULL);
 	struct timespec t0, t1;
-	bool generate;
+	struct wt_cli_journal journal;
+	bool generate, journaling = false;
+	char *jcmd = NULL;
 
 	ret = run_generate(argc, argv, &generate);
 	if (generate)
@@ -384,6 +413,8 @@ int wt_cmd_run(int argc, char **argv)
 	    wt_cli_output_file("--ktap", ktap) ||
 	    wt_cli_output_file("--junit", junit))
 		goto out;
+	if (json_file && journal_left(json_file))
+		goto out;
 	o.order_dir = out_dir;
 	if (!seed_set)
 		o.seed = wt_scn_random_seed();
@@ -396,6 +427,19 @@ int wt_cmd_run(int argc, char **argv)
 	/* SIGINT/SIGTERM: the run stops at an iteration boundary and
 	 * writes what it has, marked partial; a second one exits at once */
 	wt_interrupt_install();
+	/* --json: each scenario's result on disk as soon as it ends, so a
+	 * run that is killed keeps what finished (results_journal.h) */
+	if (json_file) {
+		struct wt_scn_run_info ji = {
+			.command = jcmd = wt_scn_command_line(argc, argv),
+			.started = started, .binding = "",
+			.mode = o.mode == WT_SCN_STRESS ? "stress" : "sim",
+		};
+
+		if (!jcmd || wt_cli_journal_start(&journal, json_file, &o, &ji))
+			goto out;
+		journaling = true;
+	}
 	ret = wt_scn_run_all(&l, &o, &r, &nr, &failed) ? WT_EXIT_USAGE :
 	      failed ? WT_EXIT_FAIL : WT_EXIT_OK;
 	if (wt_scn_results_sanitizer(r, nr))
@@ -419,15 +463,22 @@ int wt_cmd_run(int argc, char **argv)
 			.interrupted = sig ? wt_interrupt_name(sig) : NULL,
 		};
 		json_t *doc = wt_scn_results_json(r, nr, &o, &info);
+		bool written;
 
-		if ((write_outputs(json_file, out_dir, doc) |
+		if ((write_outputs(json_file, out_dir, doc, &written) |
 		     wt_cli_ci_write(doc, ktap, junit)) && !sig &&
 		    ret == WT_EXIT_OK)
 			ret = WT_EXIT_USAGE;
+		if (journaling)
+			wt_cli_journal_end(&journal, written);
+		journaling = false;
 		json_decref(doc);
 		free(cmd);
 	}
 out:
+	if (journaling)
+		wt_cli_journal_end(&journal, false);
+	free(jcmd);
 	wt_scn_results_free(r, nr);
 	wt_scn_list_free(&l);
 	wt_opts_end(&p);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "reports/atomic_file.h"
+#include "reports/journal.h"
 #include "reports/results.h"
 
 /* Validation context: the file, the error buffer and the JSON path so far. */
@@ -696,12 +697,32 @@ int wt_results_validate(const char *file, json_t *doc, char *err, size_t errlen)
 	return check_summary(&v, doc, passed, failed);
 }
 
+/* A killed run's journal: its finished scenarios, marked partial. */
+static int load_journal(const char *file, json_t **out, char *err,
+			size_t errlen)
+{
+	unsigned lines, dropped;
+
+	if (wt_journal_read(file, "killed", out, &lines, &dropped, err,
+			    errlen))
+		return -1;
+	if (!*out) {
+		snprintf(err, errlen, "%s: no scenario finished (a journal "
+			 "with no whole line)", file);
+		return -1;
+	}
+	return 0;
+}
+
 int wt_results_load(const char *file, json_t **out, char *err, size_t errlen)
 {
+	size_t n = strlen(file), sn = strlen(WT_JOURNAL_SUFFIX);
 	json_error_t je;
 	json_t *doc;
 
 	*out = NULL;
+	if (n > sn && !strcmp(file + n - sn, WT_JOURNAL_SUFFIX))
+		return load_journal(file, out, err, errlen);
 	doc = json_load_file(file, JSON_REJECT_DUPLICATES, &je);
 	if (!doc) {
 		if (je.line > 0)

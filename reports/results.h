@@ -21,7 +21,9 @@
  * files of such counts still fit in 64 bits. */
 #define WT_RESULTS_INT_MAX (1ll << 50)
 
-/* Load and validate one results file; *out is a new reference. */
+/* Load and validate one results file; *out is a new reference.  A file
+ * named *.journal is a run's results journal (journal.h): the results of
+ * the scenarios it holds, marked partial, interrupted "killed". */
 int wt_results_load(const char *file, json_t **out, char *err, size_t errlen);
 
 /* Validate a document already in memory (file names it in messages). */
