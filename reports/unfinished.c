@@ -313,6 +313,33 @@ out:
 	return ret;
 }
 
+/*
+ * OUT's own temporaries (.index.html.tmp.XXXXXX: an index write that
+ * died before its rename).  Only while no night is running: a running
+ * one writes OUT/index.html at its end, with its lock held.  (A
+ * `walktorture index' into OUT at this very moment would lose its
+ * temporary: its rename then fails and says so; nothing is left half.)
+ */
+static void tidy_out(const char *out_dir, struct dirent **ents, int k,
+		     const struct wt_unfinished *v, size_t n, FILE *log)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].state == WT_NIGHT_RUNNING)
+			return;
+	for (int i = 0; i < k; i++) {
+		struct stat st;
+		char *p = NULL;
+
+		if (!is_tmp(ents[i]->d_name) ||
+		    asprintf(&p, "%s/%s", out_dir, ents[i]->d_name) < 0)
+			continue;
+		if (!lstat(p, &st) && S_ISREG(st.st_mode) && !unlink(p))
+			fprintf(log, "walktorture: removed the stale temporary "
+				"%s\n", p);
+		free(p);
+	}
+}
+
 static void free_one(struct wt_unfinished *u)
 {
 	free(u->id);
@@ -351,8 +378,11 @@ int wt_unfinished_nights(const char *out_dir, sqlite3 *db, bool tidy,
 			(*n)++;
 		else if (*v)
 			free_one(&(*v)[*n]);	/* what a failed one held */
-		free(ents[i]);
 	}
+	if (tidy && !ret)
+		tidy_out(out_dir, ents, k, *v, *n, log);
+	for (int i = 0; i < k; i++)
+		free(ents[i]);
 	free(ents);
 	return ret;
 }

@@ -14,8 +14,10 @@
  *   unindexed    its results are whole, its index failed
  *   running      locked: another nightly is running it
  *
- * A directory without the lock file is not a night of ours (nights
- * written before the lock existed are in the history) and is ignored.
+ * A directory without the lock file is not a night of ours and is
+ * ignored: neither listed nor tidied (nights written before the lock
+ * existed were recorded by the nightly that ran them; one that died
+ * then is left as it is, for whoever knows what it is to remove).
  */
 #ifndef WT_REPORTS_UNFINISHED_H
 #define WT_REPORTS_UNFINISHED_H
@@ -58,7 +60,9 @@ int wt_night_lock(const char *night_dir, int *fd, char *err, size_t errlen);
  * "interrupted": "killed"; a journal whose results file exists is
  * removed), remove its stale temporaries (.NAME.tmp.XXXXXX), and remove
  * the directory of one that wrote no results at all (its generated
- * workloads with it).  0, or -1 with err set (what was done stays done).
+ * workloads with it); and, while no night is running, OUT's own stale
+ * temporaries (.index.html.tmp.XXXXXX).  0, or -1 with err set (what
+ * was done stays done).
  */
 int wt_unfinished_nights(const char *out_dir, sqlite3 *db, bool tidy,
 			 FILE *log, struct wt_unfinished **v, size_t *n,

@@ -79,6 +79,7 @@ assert [s['name'] for s in d['scenarios']] == ['a_quiet'], d['scenarios']" $j ||
 printf '{"schema":"walktorture-res' >>$j
 : >o/$killed/.results-1-1-0.json.tmp.AbC123
 mkdir -p o/2020-01-01T000000Z/generated o/mine
+: >o/.index.html.tmp.XyZ123	# an index write that died before its rename
 : >o/2020-01-01T000000Z/.night.lock
 : >o/2020-01-01T000000Z/generated/gen.1.yaml
 : >o/mine/results-1-1-0.journal
@@ -92,6 +93,9 @@ grep -q "^walktorture: night $killed: removed the stale temporary o/$killed/.res
 	fail "no stale temporary line"
 grep -q "^walktorture: night 2020-01-01T000000Z was killed before any scenario finished: removed o/2020-01-01T000000Z$" out ||
 	fail "no empty night line"
+grep -q "^walktorture: removed the stale temporary o/.index.html.tmp.XyZ123$" out ||
+	fail "no OUT temporary line"
+[ -e o/.index.html.tmp.XyZ123 ] && fail "OUT's temporary was left"
 grep -q "^walktorture: unfinished night $killed (killed): 1 scenarios, 0 failed, in o/$killed; not in the history$" out ||
 	fail "no unfinished night line"
 r=o/$killed/results-1-1-0.json
@@ -123,6 +127,7 @@ EOF
 # a night that is running is not a dead one: left alone, listed running
 night_hang
 running=$night
+: >o/.index.html.tmp.Run123	# perhaps the running night's: left alone
 "$wt" nightly "$data/a_quiet.yaml" --seeds 1 --explore 0 --generated 0 \
 	--seed 3 --out o >out2 2>err2 || fail "third night: exit $?"
 grep -q "^walktorture: night $running is running (another nightly holds o/$running/.night.lock)$" out2 ||
@@ -130,6 +135,7 @@ grep -q "^walktorture: night $running is running (another nightly holds o/$runni
 grep -q "night $running was killed" out2 && fail "the running night was taken for dead"
 [ -e o/$running/results-1-1-0.journal ] || fail "the running night's journal was touched"
 grep -A3 "$running" o/index.html | grep -q "<td>running</td>" || fail "index: not running"
+[ -e o/.index.html.tmp.Run123 ] || fail "an OUT temporary removed while a night runs"
 kill -KILL $pid
 wait $pid 2>/dev/null
 pid=
