@@ -41,9 +41,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
-
 #include "cli/cli.h"
+#include "cli/night_dir.h"
 #include "cli/results_journal.h"
 #include "reports/reports.h"
 #include "reports/unfinished.h"
@@ -205,75 +204,6 @@ static int one_seed(const struct wt_scn_list *mine, struct wt_scn_opts *o,
 	return ret;
 }
 
-#define NIGHT_SUFFIX_MAX 1000	/* nights one OUT may start in one second */
-
-/* Does the history (if there is one yet) hold night id? */
-static bool night_recorded(const struct night *n, const char *id)
-{
-	char *path = NULL;
-	sqlite3 *db = NULL;
-	sqlite3_stmt *st = NULL;
-	bool found = false;
-
-	if (n->history)
-		path = strdup(n->history);
-	else if (asprintf(&path, "%s/history.sqlite", n->out) < 0)
-		path = NULL;
-	/* read-only: no file, no table, no row -- all the same here */
-	if (path && access(path, F_OK) == 0 &&
-	    sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
-	    sqlite3_prepare_v2(db, "SELECT 1 FROM nights WHERE night_id = ?",
-			       -1, &st, NULL) == SQLITE_OK &&
-	    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC) == SQLITE_OK)
-		found = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	sqlite3_close(db);
-	free(path);
-	return found;
-}
-
-/*
- * The night's id: its start second, as the index would derive it
- * ("2026-12-03T060000Z"), then "-2", "-3", ... while OUT/ID or the
- * history's row of that id exists: recording an id again replaces that
- * night, so a second nightly started in the same second into the same
- * OUT would wipe the first.  mkdir claims the id, so two nightlies racing
- * there cannot both take one.  0, or -1 with nothing claimed.
- */
-static int claim_night_id(const struct night *n, time_t started, char *id,
-			  size_t len)
-{
-	char base[32], *dir;
-	struct tm tm;
-	int made, saved = 0;
-
-	gmtime_r(&started, &tm);
-	strftime(base, sizeof(base), "%Y-%m-%dT%H%M%SZ", &tm);
-	for (unsigned k = 1; k <= NIGHT_SUFFIX_MAX; k++) {
-		if (k == 1)
-			snprintf(id, len, "%s", base);
-		else
-			snprintf(id, len, "%s-%u", base, k);
-		if (asprintf(&dir, "%s/%s", n->out, id) < 0)
-			return -1;
-		made = mkdir(dir, 0777) == 0;
-		saved = made ? 0 : errno;
-		if (made && night_recorded(n, id)) {
-			rmdir(dir);	/* its directory was removed, not its row */
-			made = 0;
-			saved = EEXIST;
-		}
-		free(dir);
-		if (made)
-			return 0;
-		if (saved != EEXIST)
-			break;		/* not a collision: mkdir cannot work */
-	}
-	fprintf(stderr, "walktorture: !!! %s: no free night id for %s: %s\n",
-		n->out, base, saved ? strerror(saved) : "all taken");
-	return -1;
-}
-
 static int night_index(const struct night *n, const char *id, char **results,
 		       unsigned cnt, uint64_t night_seed)
 {
@@ -377,46 +307,6 @@ out:
 	return ret;
 }
 
-/*
- * The nights in OUT that ended unrecorded (reports/unfinished.h): a
- * killed one's journals become its partial results, its stale
- * temporaries go, one that wrote nothing goes; each is said here, and
- * the index lists them.  Nothing here stops tonight's night.
- */
-static void tidy_nights(const struct night *n, const char *history, FILE *out)
-{
-	const char *path = n->history ? n->history : history;
-	struct wt_unfinished *v = NULL;
-	char err[1024], state[64];
-	sqlite3 *db = NULL;
-	size_t nv = 0;
-
-	if (access(path, F_OK) == 0 &&
-	    sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		sqlite3_close(db);
-		db = NULL;
-	}
-	if (wt_unfinished_nights(n->out, db, true, out, &v, &nv, err,
-				 sizeof(err)))
-		fprintf(stderr, "walktorture: !!! unfinished nights in %s: %s\n",
-			n->out, err);
-	for (size_t i = 0; i < nv; i++) {
-		if (v[i].state == WT_NIGHT_RUNNING)
-			fprintf(out, "walktorture: night %s is running (another "
-				"nightly holds %s/%s/%s)\n", v[i].id, n->out,
-				v[i].id, WT_NIGHT_LOCK);
-		else
-			fprintf(out, "walktorture: unfinished night %s (%s): %lld "
-				"scenarios, %lld failed, in %s/%s; not in the "
-				"history\n", v[i].id,
-				wt_unfinished_state_text(&v[i], state, sizeof(state)),
-				v[i].scenarios, v[i].failed, n->out, v[i].id);
-	}
-	fflush(out);
-	wt_unfinished_free(v, nv);
-	sqlite3_close(db);
-}
-
 static int run_night(const char **args, unsigned nargs, struct wt_scn_opts *o,
 		     const struct night *n, int argc, char **argv)
 {
@@ -442,8 +332,9 @@ static int run_night(const char **args, unsigned nargs, struct wt_scn_opts *o,
 	    wt_cli_output_file("--ktap", n->ktap) ||
 	    wt_cli_output_file("--junit", n->junit))
 		goto out;
-	tidy_nights(n, history, o->out);
-	if (claim_night_id(n, time(NULL), id, sizeof(id)))
+	wt_night_tidy(n->out, n->history ? n->history : history, o->out);
+	if (wt_night_claim_id(n->out, n->history ? n->history : history,
+			      time(NULL), id, sizeof(id)))
 		goto out;
 	if (asprintf(&dir, "%s/%s", n->out, id) < 0)
 		goto out;
