@@ -229,8 +229,18 @@ static struct dentry *lookup_open(struct nameidata *nd, struct wt_file *file,
 	 * returned only if the name is still negative at the end.
 	 */
 	if (open_flag & O_CREAT) {
-		create_error = inode_permission(&nd->task->cred, dir_inode,
-						MAY_WRITE | MAY_EXEC);
+		/*
+		 * open_last_lookups asked mnt_want_write for every O_CREAT
+		 * (and write) open without failing it: a read-only mount or
+		 * filesystem matters only if the name turns out absent, and
+		 * then it is EROFS, before any permission is looked at.
+		 */
+		if (mnt_is_readonly(nd->path.mnt))
+			create_error = -EROFS;
+		else
+			create_error = inode_permission(&nd->task->cred,
+							dir_inode,
+							MAY_WRITE | MAY_EXEC);
 		if (create_error)
 			open_flag &= ~O_CREAT;
 	}
@@ -477,7 +487,24 @@ static int do_open(struct nameidata *nd, struct wt_file *file,
 	    !flags_can_lookup(nd_d_flags(nd->path.dentry)))
 		return -ENOTDIR;
 	acc_mode = file->created ? 0 : op->acc_mode;
-	return may_open(nd, acc_mode);
+	/* a truncate of an existing file needs a writable mount before
+	 * may_open looks at permissions: EROFS over EACCES */
+	if (!file->created && (open_flag & O_TRUNC) &&
+	    d_is_reg(nd->path.dentry) && mnt_is_readonly(nd->path.mnt))
+		return -EROFS;
+	error = may_open(nd, acc_mode);
+	if (error)
+		return error;
+	/*
+	 * vfs_open: a file opened for writing (O_WRONLY or O_RDWR; O_TRUNC
+	 * alone gives no write mode, nor does the access mode 3) takes
+	 * write access to the mount: EROFS after the permission check.
+	 * Directories and symlinks were refused above, and the model has
+	 * no special files.
+	 */
+	if (((open_flag + 1) & O_ACCMODE) & 2 && mnt_is_readonly(nd->path.mnt))
+		return -EROFS;
+	return 0;
 }
 
 struct openat_args {

@@ -162,6 +162,28 @@ static bool mount_nosymfollow(const struct oj *j, uint64_t mnt)
 	return m && (m->mnt_flags & MNT_NOSYMFOLLOW);
 }
 
+/* __mnt_is_readonly over the facts: the mount, or its filesystem. */
+static bool mount_readonly(const struct oj *j, uint64_t mnt)
+{
+	const struct wt_mount_fact *m = wt_ns_mount(j->ns, mnt);
+	const struct wt_super_fact *sb = m ? wt_ns_super(j->ns, m->sb) : NULL;
+
+	return m && ((m->mnt_flags & MNT_READONLY) || (sb && sb->rdonly));
+}
+
+/*
+ * EROFS: only an open writes (a truncate, a write mode, a create), and
+ * only a read-only mount or filesystem where it stands refuses it --
+ * the last directory's mount for a create, the file's for the rest.
+ */
+static bool explain_erofs(const struct oj *j)
+{
+	if (j->r->entry != WT_ENTRY_OPEN && j->r->entry != WT_ENTRY_OPEN_ROOT)
+		return false;
+	return (j->pos_known && mount_readonly(j, j->pos.mnt)) ||
+	       mount_readonly(j, j->dir.mnt);
+}
+
 static bool explain_eloop(struct oj *j)
 {
 	const struct wt_inode_fact *ino = wt_ns_inode(j->ns, j->pos.inode);
@@ -444,6 +466,10 @@ static enum wt_verdict check_error(struct oj *j, const struct wt_step *end,
 		return verdict_of(explain_estale(j) ||
 				  oj_reject(j, end_idx, "ESTALE, but the "
 					    "LOOKUP_REVAL attempt met nothing remote"));
+	case EROFS:
+		return verdict_of(explain_erofs(j) ||
+				  oj_reject(j, end_idx, "EROFS, but the open "
+					    "stands on a writable mount"));
 	case ENOMEM:	/* an injected allocation failure */
 		return WT_VERDICT_OK;
 	case EEXIST:

@@ -197,6 +197,7 @@ static void cap_super(struct fact_buf *b, struct super_block *sb, bool full)
 	f->type = xstrdup(sb->s_type->name);
 	f->name = xstrdup(sb->s_name);
 	f->server = wt_remote_server_take(sb, full);
+	f->rdonly = sb_rdonly(sb);
 }
 
 static void cap_any(struct fact_buf *b, enum wt_fact_kind kind, void *obj,

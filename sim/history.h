@@ -138,6 +138,7 @@ struct wt_super_fact {
 	 * wt_remote_server_take, sim/fs/remote.h; a full listing in the
 	 * initial entry and checkpoints), else NULL */
 	const char *server;
+	bool rdonly;		/* SB_RDONLY: read-only through every mount */
 };
 
 struct wt_fact {

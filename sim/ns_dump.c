@@ -160,10 +160,12 @@ static bool mount_path(const struct wt_ns *ns, const struct wt_mount_fact *m,
 	return ok;
 }
 
-static void mnt_flags_text(struct strbuf *b, int flags)
+/* The mount's flags ("rw" when none); sb_ro when the filesystem itself
+ * is read-only (through every mount of it, whatever the mount says). */
+static void mnt_flags_text(struct strbuf *b, int flags, bool sb_ro)
 {
 	static const struct { int flag; const char *name; } names[] = {
-		{ MNT_NOSUID, "nosuid" }, { MNT_NODEV, "nodev" },
+		{ MNT_READONLY, "ro" }, { MNT_NOSUID, "nosuid" }, { MNT_NODEV, "nodev" },
 		{ MNT_NOEXEC, "noexec" }, { MNT_NOATIME, "noatime" },
 		{ MNT_NOSYMFOLLOW, "nosymfollow" },
 		{ MNT_LOCKED, "locked" }, { MNT_DOOMED, "doomed" },
@@ -177,6 +179,11 @@ static void mnt_flags_text(struct strbuf *b, int flags)
 		if (b->len > start)
 			sb_putc(b, ',');
 		sb_puts(b, names[i].name);
+	}
+	if (sb_ro) {
+		if (b->len > start)
+			sb_putc(b, ',');
+		sb_puts(b, "sb_ro");
 	}
 	if (b->len == start)
 		sb_puts(b, "rw");
@@ -200,7 +207,7 @@ static void mount_line(const struct wt_ns *ns, const struct wt_mount_fact *m,
 	sb_putc(&text, ' ');
 	sb_escaped(&text, m->devname && *m->devname ? m->devname : "none");
 	sb_putc(&text, ' ');
-	mnt_flags_text(&text, m->mnt_flags);
+	mnt_flags_text(&text, m->mnt_flags, s && s->rdonly);
 	lines_add(l, text.s, path.s, depth);
 }
 

@@ -210,6 +210,11 @@ static int setattr(struct wt_world *w, const char *path, const char *op,
 
 	if (err)
 		return err;
+	/* chmod_common's mnt_want_write: the mount the name reached */
+	if (mnt_is_readonly(p.mnt)) {
+		wt_path_put(&p);
+		return -EROFS;
+	}
 	inode = d_inode(p.dentry);
 	inode_lock(inode);	/* notify_change runs under the inode lock */
 	rec = wt_history_begin(w, op, step, "%s %o %u", path, a, b);
@@ -574,6 +579,11 @@ int wt_op_touch_nofollow(struct wt_world *w, const char *path)
 	if (err)
 		return err;
 	err = wt_resolve(w, path, 0, &p);
+	/* utimensat's mnt_want_write */
+	if (!err && mnt_is_readonly(p.mnt)) {
+		wt_path_put(&p);
+		err = -EROFS;
+	}
 	if (!err) {
 		wt_inode_touch(d_inode(p.dentry));
 		wt_path_put(&p);

@@ -95,6 +95,16 @@ int wt_op_mount_flags(struct wt_world *w, const char *type, const char *name,
 /* mount --bind / --rbind SRC DST */
 int wt_op_bind(struct wt_world *w, const char *src, const char *dst,
 	       bool recursive);
+/* The same, the new top mount getting set_flags too (mount --bind -o ro:
+ * MNT_READONLY); a bind copies the source mount's flags either way. */
+int wt_op_bind_flags(struct wt_world *w, const char *src, const char *dst,
+		     bool recursive, int set_flags);
+/* mount -o remount[,bind],ro|rw[,OPTS] PATH: PATH's mount (its root, or
+ * EINVAL) gets exactly the MNT_* user flags in mnt_flags; without bind
+ * the filesystem becomes read-only (MNT_READONLY in mnt_flags) or
+ * writable as well. */
+int wt_op_remount(struct wt_world *w, const char *path, bool bind,
+		  int mnt_flags);
 /* mount --move SRC DST */
 int wt_op_move_mount(struct wt_world *w, const char *src, const char *dst);
 #define WT_UMOUNT_DETACH	0x1	/* MNT_DETACH: lazy */
@@ -182,6 +192,7 @@ enum wt_op {
 	WT_OP_REMOTE_BAD,
 	WT_OP_REMOTE_LAYER,
 	WT_OP_TOUCH_NOFOLLOW,
+	WT_OP_REMOUNT,
 	WT_OP__COUNT
 };
 

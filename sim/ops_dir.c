@@ -17,17 +17,21 @@
 #include "sim/atomic.h"
 #include "sim/ops_internal.h"
 
-/* What a last component that is not a name gives, per operation. */
+/* What a last component that is not a name gives, per operation, and
+ * whether a read-only mount is refused before the name is looked up
+ * (unlink and rmdir take mnt_want_write first; a create looks first, so
+ * that EEXIST wins over EROFS, as filename_create does). */
 struct last_errors {
 	int root;
 	int dot;
 	int dotdot;
+	bool write_first;
 };
 
-static const struct last_errors create_last = { -EEXIST, -EEXIST, -EEXIST };
-static const struct last_errors touch_last = { -EISDIR, -EISDIR, -EISDIR };
-static const struct last_errors unlink_last = { -EISDIR, -EISDIR, -EISDIR };
-static const struct last_errors rmdir_last = { -EBUSY, -EINVAL, -ENOTEMPTY };
+static const struct last_errors create_last = { -EEXIST, -EEXIST, -EEXIST, false };
+static const struct last_errors touch_last = { -EISDIR, -EISDIR, -EISDIR, false };
+static const struct last_errors unlink_last = { -EISDIR, -EISDIR, -EISDIR, true };
+static const struct last_errors rmdir_last = { -EBUSY, -EINVAL, -ENOTEMPTY, true };
 
 /* A directory locked, a name looked up in it. */
 struct nameop {
@@ -58,6 +62,8 @@ static int nameop_begin(struct wt_world *w, const char *path,
 	case WT_LAST_NORM:
 		break;
 	}
+	if (le->write_first && mnt_is_readonly(n->parent.mnt))
+		return -EROFS;
 	n->dir = d_inode(n->parent.dentry);
 	inode_lock(n->dir);
 	n->locked = true;
@@ -176,6 +182,11 @@ static int create_at(struct wt_world *w, const char *path, umode_t mode,
 	}
 	if (n.dir->i_flags & S_DEAD) {
 		err = -ENOENT;
+		goto out;
+	}
+	/* mnt_want_write: a new name on a read-only mount or filesystem */
+	if (mnt_is_readonly(n.parent.mnt)) {
+		err = -EROFS;
 		goto out;
 	}
 	err = create_new(w, &n, path, mode, body, op, step, NULL);
@@ -454,12 +465,15 @@ static int link_locked(struct wt_world *w, struct nameop *n,
 	struct dentry *d;
 	int err = 0;
 
-	/* do_linkat's order: the new name (filename_create), the mount,
-	 * then vfs_link's checks (may_create, then a directory's EPERM) */
+	/* do_linkat's order: the new name (filename_create, whose
+	 * mnt_want_write comes last), the mount, then vfs_link's checks
+	 * (may_create, then a directory's EPERM) */
 	if (positive(n->d))
 		return -EEXIST;
 	if (n->last.trailing_slash)
 		return -ENOENT;
+	if (mnt_is_readonly(n->parent.mnt))
+		return -EROFS;
 	if (n->parent.mnt != old->mnt)
 		return -EXDEV;
 	if (n->dir->i_flags & S_DEAD)

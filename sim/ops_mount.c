@@ -105,6 +105,10 @@ static int do_new_mount(struct wt_world *w, const struct file_system_type *t,
 		return -ENOMEM;
 	}
 	m->mnt.mnt_flags = mnt_flags;	/* not yet published: a plain store */
+	/* mount(2)'s MS_RDONLY makes the new filesystem read-only as well
+	 * as the mount (the super_block's flags come from the same word) */
+	if (mnt_flags & MNT_READONLY)
+		sb->s_flags |= SB_RDONLY;
 	wt_origin_set(w, d_inode(sb->s_root), "fsroot:", path, strlen(path));
 	rec = wt_history_begin(w, "mount", "mount.attach", "-t %s %s %s",
 			       t->name, name, path);
@@ -217,7 +221,8 @@ static void attach_clones(struct wt_world *w, struct mnt_list *srcs,
 }
 
 static int do_bind(struct wt_world *w, const struct path *src,
-		   const struct path *mp, bool recursive, const char *args)
+		   const struct path *mp, bool recursive, int set_flags,
+		   const char *args)
 {
 	struct mnt_list srcs = { 0 }, clones = { 0 };
 	struct mount *s = real_mount(src->mnt);
@@ -235,6 +240,10 @@ static int do_bind(struct wt_world *w, const struct path *src,
 			mntput(&clones.v[i]->mnt);	/* never attached: freed */
 		goto out;
 	}
+	/* mount --bind -o ro: util-linux remounts the new top mount at
+	 * once; here it is attached with the flag already set (not yet
+	 * published: a plain store) */
+	clones.v[0]->mnt.mnt_flags |= set_flags;
 	rec = wt_history_begin(w, recursive ? "rbind" : "bind",
 			       recursive ? "rbind.attach" : "bind.attach", "%s", args);
 	attach_clones(w, &srcs, &clones, mp);
@@ -264,6 +273,12 @@ static int two_paths(struct wt_world *w, const char *a, const char *b,
 int wt_op_bind(struct wt_world *w, const char *src, const char *dst,
 	       bool recursive)
 {
+	return wt_op_bind_flags(w, src, dst, recursive, 0);
+}
+
+int wt_op_bind_flags(struct wt_world *w, const char *src, const char *dst,
+		     bool recursive, int set_flags)
+{
 	char args[2 * PATH_MAX_LEN + 2];
 	struct path s, d;
 	int err = wt_writer_lock(w);
@@ -275,10 +290,74 @@ int wt_op_bind(struct wt_world *w, const char *src, const char *dst,
 		snprintf(args, sizeof(args), "%s %s", src, dst);
 		mutex_lock(&w->namespace_sem);
 		lock_mount(&d);
-		err = do_bind(w, &s, &d, recursive, args);
+		err = do_bind(w, &s, &d, recursive, set_flags, args);
 		mutex_unlock(&w->namespace_sem);
 		wt_path_put(&d);
 		wt_path_put(&s);
+	}
+	if (!err)
+		wt_writer_done(w);
+	wt_writer_unlock(w);
+	return err;
+}
+
+/* ------------------------------------------------------------------ */
+/* mount -o remount                                                     */
+
+/*
+ * do_remount / do_reconfigure_mnt: PATH must be the root of a mount of
+ * this namespace (EINVAL otherwise).  Without bind the filesystem
+ * becomes read-only or writable first (reconfigure_super); then, with or
+ * without, the mount's user-settable flags are replaced wholesale by the
+ * ones given (set_mount_attributes, under lock_mount_hash): a remount
+ * that does not repeat nosymfollow clears it.
+ */
+static int do_remount(struct wt_world *w, const struct path *p, bool bind,
+		      int mnt_flags, const char *args)
+{
+	const int settable = MNT_NOSUID | MNT_NODEV | MNT_NOEXEC |
+			     MNT_NOATIME | MNT_READONLY | MNT_NOSYMFOLLOW;
+	struct mount *m = real_mount(p->mnt);
+	struct super_block *sb = p->mnt->mnt_sb;
+	struct wt_hist_rec *rec;
+	int flags;
+
+	if (!mnt_is_attached(m) || p->dentry != p->mnt->mnt_root)
+		return -EINVAL;
+	rec = wt_history_begin(w, "remount", "remount.mnt_flags", "%s", args);
+	if (!bind) {
+		unsigned long sbf = READ_ONCE(sb->s_flags);
+
+		WRITE_ONCE(sb->s_flags, (mnt_flags & MNT_READONLY) ?
+			   sbf | SB_RDONLY : sbf & ~SB_RDONLY);
+	}
+	lock_mount_hash(w);
+	flags = (m->mnt.mnt_flags & ~settable) | (mnt_flags & settable);
+	wt_store_step(m, mnt.mnt_flags, flags, "remount.mnt_flags");
+	unlock_mount_hash(w);
+	wt_history_mount(rec, m);
+	wt_history_super(rec, sb);
+	wt_history_commit(rec);
+	return 0;
+}
+
+int wt_op_remount(struct wt_world *w, const char *path, bool bind,
+		  int mnt_flags)
+{
+	char args[PATH_MAX_LEN + 64];
+	struct path p;
+	int err = wt_writer_lock(w);
+
+	if (err)
+		return err;
+	err = wt_resolve(w, path, WT_RES_FOLLOW, &p);
+	if (!err) {
+		snprintf(args, sizeof(args), "%s%s%s", bind ? "bind " : "",
+			 (mnt_flags & MNT_READONLY) ? "ro " : "rw ", path);
+		mutex_lock(&w->namespace_sem);
+		err = do_remount(w, &p, bind, mnt_flags, args);
+		mutex_unlock(&w->namespace_sem);
+		wt_path_put(&p);
 	}
 	if (!err)
 		wt_writer_done(w);

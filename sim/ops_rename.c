@@ -74,6 +74,9 @@ static int resolve_sides(struct rename *r, const char *oldpath,
 		return -EBUSY;
 	if (r->new.last.type != WT_LAST_NORM)
 		return (r->flags & WT_RENAME_NOREPLACE) ? -EEXIST : -EBUSY;
+	/* mnt_want_write, before either name is looked up */
+	if (mnt_is_readonly(r->old.parent.mnt))
+		return -EROFS;
 	r->old.dir = d_inode(r->old.parent.dentry);
 	r->new.dir = d_inode(r->new.parent.dentry);
 	return 0;

@@ -253,6 +253,17 @@ const struct wt_op_row wt_op_table[WT_OP__COUNT] = {
 		.publish = { NULL },
 		.notes = "timestamps (S_NEEDS_ATIME): not namespace facts, not logged",
 	},
+	[WT_OP_REMOUNT] = {
+		.op = WT_OP_REMOUNT, .name = "mount -o remount",
+		.locks = { "writer_mutex", "namespace_sem",
+			   "mount_lock (lock_mount_hash)" },
+		.seqs = WT_SEQ_MOUNT_LOCK,
+		.stores = { "remount.mnt_flags" },
+		.publish = { "remount.mnt_flags" },
+		.notes = "without bind the super_block's SB_RDONLY changes first"
+			 " (a plain WRITE_ONCE: walkers read it only when they"
+			 " write); then the mount's user flags, replaced wholesale",
+	},
 };
 
 const struct wt_op_row *wt_op_row(enum wt_op op)

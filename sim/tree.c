@@ -279,14 +279,18 @@ static int parse_mv(struct wt_verb *v, struct words *ws, struct wt_verb_error *e
 }
 
 /*
- * mount -o's options: the mount flags lookup checks (nosymfollow) and
- * those it does not (noexec, nosuid, nodev: exec, set-id and devices are
- * not modelled; kept on the mount and shown in its listing).
+ * mount -o's options: the mount flags lookup and open check (ro:
+ * MNT_READONLY, and for a new filesystem SB_RDONLY too; nosymfollow),
+ * rw (the default), and those nothing checks (noexec, nosuid, nodev:
+ * exec, set-id and devices are not modelled; kept on the mount and
+ * shown in its listing).  remount and bind only where remount = true
+ * (mount -o remount[,bind],...): *bind says which.
  */
 static int parse_mount_opts(struct wt_verb *v, struct words *ws, unsigned i,
-			    struct wt_verb_error *e)
+			    bool remount, bool *bind, struct wt_verb_error *e)
 {
 	static const struct { const char *name; unsigned flag; } opts[] = {
+		{ "ro", MNT_READONLY }, { "rw", 0 },
 		{ "nosymfollow", MNT_NOSYMFOLLOW }, { "noexec", MNT_NOEXEC },
 		{ "nosuid", MNT_NOSUID }, { "nodev", MNT_NODEV },
 	};
@@ -294,16 +298,27 @@ static int parse_mount_opts(struct wt_verb *v, struct words *ws, unsigned i,
 
 	while (*s) {
 		size_t len = strcspn(s, ","), k;
+		unsigned col = ws->col[i] + (unsigned)(s - ws->v[i]);
 
+		if (remount && len == 7 && !strncmp(s, "remount", 7) &&
+		    s == ws->v[i])
+			goto next;
+		if (remount && len == 4 && !strncmp(s, "bind", 4)) {
+			*bind = true;
+			goto next;
+		}
 		for (k = 0; k < sizeof(opts) / sizeof(opts[0]); k++)
 			if (strlen(opts[k].name) == len &&
 			    !strncmp(opts[k].name, s, len))
 				break;
 		if (k == sizeof(opts) / sizeof(opts[0]))
-			return fail(e, ws->col[i] + (unsigned)(s - ws->v[i]),
-				    "unknown mount option '%.*s' (valid: nosymfollow,"
-				    " noexec, nosuid, nodev)", (int)len, s);
+			return fail(e, col, "unknown mount option '%.*s' (valid:"
+				    " ro, rw, nosymfollow, noexec, nosuid, nodev%s)",
+				    (int)len, s, remount ? ", bind after remount" : "");
+		if (opts[k].name[0] == 'r')	/* the last of ro/rw wins */
+			v->flags &= ~(unsigned)MNT_READONLY;
 		v->flags |= opts[k].flag;
+next:
 		s += len;
 		if (*s == ',')
 			s++;
@@ -311,19 +326,34 @@ static int parse_mount_opts(struct wt_verb *v, struct words *ws, unsigned i,
 	return 0;
 }
 
+/* mount -o remount[,bind][,OPTS] PATH */
+static int parse_remount(struct wt_verb *v, struct words *ws,
+			 struct wt_verb_error *e)
+{
+	bool bind = false;
+
+	v->kind = WT_V_REMOUNT;
+	if (parse_mount_opts(v, ws, 2, true, &bind, e))
+		return -1;
+	if (bind)
+		v->flags |= WT_VERB_REMOUNT_BIND;
+	if (operands(v, ws, 3, 1, false, "mount -o remount[,bind][,OPTIONS] PATH", e))
+		return -1;
+	return absolute(v, 0, e);
+}
+
 static int parse_mount(struct wt_verb *v, struct words *ws,
 		       struct wt_verb_error *e)
 {
-	static const char usage[] = "mount -t TYPE [-o OPTIONS] NAME PATH | mount --bind|--rbind|--move SRC DST";
+	static const char usage[] = "mount -t TYPE [-o OPTIONS] NAME PATH | mount --bind [-o OPTIONS] SRC DST | mount --rbind|--move SRC DST | mount -o remount[,bind][,OPTIONS] PATH";
 	const char *o = ws->n > 1 ? ws->v[1] : "";
+	unsigned first = 2;
 
 	if (!strcmp(o, "-t")) {
-		unsigned first = 2;
-
 		v->kind = WT_V_MOUNT;
 		/* -t TYPE -o OPTIONS: the type is the first operand */
 		if (ws->n > 4 && !strcmp(ws->v[3], "-o")) {
-			if (parse_mount_opts(v, ws, 4, e))
+			if (parse_mount_opts(v, ws, 4, false, NULL, e))
 				return -1;
 			take(v, ws, 2);
 			first = 5;
@@ -335,17 +365,28 @@ static int parse_mount(struct wt_verb *v, struct words *ws,
 				    " (valid: %s)", v->argv[0], wt_fs_type_names());
 		return absolute(v, 2, e);
 	}
-	if (!strcmp(o, "--bind"))
+	if (!strcmp(o, "-o") && ws->n > 2 && !strncmp(ws->v[2], "remount", 7) &&
+	    (ws->v[2][7] == ',' || !ws->v[2][7]))
+		return parse_remount(v, ws, e);
+	if (!strcmp(o, "--bind")) {
 		v->kind = WT_V_BIND;
-	else if (!strcmp(o, "--rbind"))
+		/* --bind -o OPTIONS: the new mount gets them (util-linux
+		 * remounts it at once) */
+		if (ws->n > 3 && !strcmp(ws->v[2], "-o")) {
+			if (parse_mount_opts(v, ws, 3, false, NULL, e))
+				return -1;
+			first = 4;
+		}
+	} else if (!strcmp(o, "--rbind")) {
 		v->kind = WT_V_RBIND;
-	else if (!strcmp(o, "--move"))
+	} else if (!strcmp(o, "--move")) {
 		v->kind = WT_V_MOVE;
-	else
+	} else {
 		return fail(e, ws->n > 1 ? ws->col[1] : ws->col[0] + 5,
 			    "%s option: usage: %s", ws->n > 1 ? "unknown" : "missing",
 			    usage);
-	if (operands(v, ws, 2, 2, false, usage, e))
+	}
+	if (operands(v, ws, first, 2, false, usage, e))
 		return -1;
 	return all_absolute(v, 0, e);
 }

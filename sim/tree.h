@@ -28,10 +28,20 @@
  *   rmdir PATH...
  *   mount -t TYPE [-o OPTS] NAME PATH a new filesystem (tmpfs/plain, remote,
  *                                     casefold, autofs, proc, slowperm);
- *                                     OPTS: nosymfollow (following a
- *                                     symlink on it is ELOOP), noexec,
- *                                     nosuid, nodev (kept, not checked)
- *   mount --bind SRC DST | --rbind SRC DST | --move SRC DST
+ *                                     OPTS: ro (the filesystem and the
+ *                                     mount read-only: EROFS for every
+ *                                     write, open's and the verbs'), rw,
+ *                                     nosymfollow (following a symlink on
+ *                                     it is ELOOP), noexec, nosuid, nodev
+ *                                     (kept, not checked)
+ *   mount --bind [-o OPTS] SRC DST    a bind mount: the source mount's flags
+ *                                     (ro too), plus OPTS (ro: this mount
+ *                                     only, the filesystem stays writable)
+ *   mount --rbind SRC DST | --move SRC DST
+ *   mount -o remount[,bind][,OPTS] PATH  PATH's mount (its root) gets
+ *                                     exactly OPTS' flags (nosymfollow
+ *                                     not repeated is cleared); without
+ *                                     bind the filesystem becomes ro/rw too
  *   umount [-l] PATH                  sync, or lazy (MNT_DETACH)
  *   shrink                            drop every unused dentry
  *   proc-magic PROCPATH NAME TARGET   a magic link PROCPATH/NAME -> TARGET
@@ -84,6 +94,7 @@ enum wt_verb_kind {
 	WT_V_AUTOFS_BUSY,
 	WT_V_REMOTE_BAD,
 	WT_V_REMOTE_LAYER,
+	WT_V_REMOUNT,
 	WT_V__COUNT
 };
 
@@ -106,6 +117,7 @@ struct wt_verb {
 
 #define WT_VERB_PARENTS	0x100	/* mkdir -p */
 #define WT_VERB_NO_DEREF	0x200	/* touch -h */
+#define WT_VERB_REMOUNT_BIND	0x10000	/* mount -o remount,bind (beside MNT_*) */
 
 struct wt_verb_error {
 	char file[256];		/* "" for a lone verb */

@@ -29,6 +29,7 @@ static const char *const verb_names[WT_V__COUNT] = {
 	[WT_V_PROC_MAGIC] = "proc-magic", [WT_V_REMOTE] = "remote",
 	[WT_V_ACL_UNCACHE] = "acl-uncache", [WT_V_AUTOFS_BUSY] = "autofs-busy",
 	[WT_V_REMOTE_BAD] = "remote-bad", [WT_V_REMOTE_LAYER] = "remote-layer",
+	[WT_V_REMOUNT] = "mount -o remount",
 };
 
 static int run_failed(const struct wt_verb *v, unsigned i, int err,
@@ -91,7 +92,11 @@ static int run_one(struct wt_world *w, const struct wt_verb *v)
 		return wt_op_mount_flags(w, a[0], a[1], a[2], (int)v->flags);
 	case WT_V_BIND:
 	case WT_V_RBIND:
-		return wt_op_bind(w, a[0], a[1], v->kind == WT_V_RBIND);
+		return wt_op_bind_flags(w, a[0], a[1], v->kind == WT_V_RBIND,
+					(int)v->flags);
+	case WT_V_REMOUNT:
+		return wt_op_remount(w, a[0], v->flags & WT_VERB_REMOUNT_BIND,
+				     (int)(v->flags & ~WT_VERB_REMOUNT_BIND));
 	case WT_V_MOVE:
 		return wt_op_move_mount(w, a[0], a[1]);
 	case WT_V_UMOUNT:

@@ -38,7 +38,9 @@
  * lines whose errno must match and some paths: the length limit that
  * belongs to the filesystem (proc: ENOENT), tmpfs's uncached negative
  * dentries (RESOLVE_CACHED: EAGAIN), `ln -s ''`, `umount /` under a
- * mount on the root, link's error order, creating in proc.
+ * mount on the root, link's error order, creating in proc, read-only
+ * mounts (mount --bind -o ro, mount -o remount[,bind],ro|rw: EROFS from
+ * writers and from opens that write).
  *
  * Needs root and unshare(CLONE_NEWNS); skipped with the reason otherwise.
  * WT_KC_SEEDS=N WT_KC_FIRST=S run a longer hunt.
@@ -57,6 +59,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -72,6 +75,9 @@
 #include "tests/treegen.h"
 #include "tests/test_cli_path.h"
 
+#ifndef ST_NOSYMFOLLOW
+#define ST_NOSYMFOLLOW	8192
+#endif
 #ifndef MS_NOSYMFOLLOW
 #define MS_NOSYMFOLLOW	256
 #endif
@@ -148,6 +154,10 @@ static const struct kc_mode kc_modes[] = {
 	{ 1000, false, NULL, 0, KC_CWD, "O_WRONLY", O_WRONLY, false },
 	{ 1000, false, NULL, 0, KC_FROM_CWD, NULL, 0, true },
 	{ 1000, false, NULL, 0, KC_FROM_CWD, "O_RDWR", O_RDWR, true },
+	/* writes on read-only mounts: EROFS after may_open (root passes it),
+	 * a truncate's EROFS before its EACCES */
+	{ 0, false, NULL, 0, KC_FROM_CWD, "O_WRONLY", O_WRONLY, false },
+	{ 1000, false, NULL, 0, KC_FROM_CWD, "O_RDONLY,O_TRUNC", O_RDONLY | O_TRUNC, false },
 };
 #define KC_NMODES (sizeof(kc_modes) / sizeof(kc_modes[0]))
 
@@ -287,6 +297,39 @@ static int kc_words(char *line, char **argv, int max)
 	return argc;
 }
 
+/* mount -o's options as MS_* (ro, rw, nosymfollow, noexec, ...). */
+static unsigned long kc_mount_flags(const char *opts)
+{
+	char buf[128], *save = NULL;
+	unsigned long f = 0;
+
+	tg_snprintf(buf, sizeof(buf), "%s", opts);
+	for (char *o = strtok_r(buf, ",", &save); o; o = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(o, "ro"))
+			f |= MS_RDONLY;
+		else if (!strcmp(o, "rw"))
+			f &= ~(unsigned long)MS_RDONLY;
+		else if (!strcmp(o, "nosymfollow"))
+			f |= MS_NOSYMFOLLOW;
+		else if (!strcmp(o, "noexec"))
+			f |= MS_NOEXEC;
+		else if (!strcmp(o, "nosuid"))
+			f |= MS_NOSUID;
+		else if (!strcmp(o, "nodev"))
+			f |= MS_NODEV;
+	}
+	return f;
+}
+
+/* A mount's own flags (statvfs) as MS_*, for a bind remount keeping them. */
+static unsigned long kc_statvfs_flags(const struct statvfs *sv)
+{
+	return ((sv->f_flag & ST_NOSYMFOLLOW) ? MS_NOSYMFOLLOW : 0) |
+	       ((sv->f_flag & ST_NOEXEC) ? MS_NOEXEC : 0) |
+	       ((sv->f_flag & ST_NOSUID) ? MS_NOSUID : 0) |
+	       ((sv->f_flag & ST_NODEV) ? MS_NODEV : 0);
+}
+
 /* One tree line with syscalls; 0 or -errno. */
 static int kc_apply(const char *text)
 {
@@ -318,8 +361,28 @@ static int kc_apply(const char *text)
 		if (symlink(argv[3], argv[4]))	/* a target beginning with '-' */
 			return -errno;
 		kc_origin(argv[4], "", false);
+	} else if (argc == 4 && !strcmp(argv[0], "mount") && !strcmp(argv[1], "-o")) {
+		/* mount -o remount[,bind],ro|rw PATH: the flags given, exactly */
+		unsigned long f = MS_REMOUNT | kc_mount_flags(argv[2]) |
+				  (strstr(argv[2], "bind") ? MS_BIND : 0);
+
+		if (mount(NULL, argv[3], NULL, f, NULL))
+			return -errno;
+	} else if (argc == 6 && !strcmp(argv[0], "mount") && !strcmp(argv[2], "-o")) {
+		/* mount --bind -o ro SRC DST: bind, then a bind remount with
+		 * the new mount's flags (the source's, copied) plus ro, as
+		 * libmount does */
+		struct statvfs sv;
+
+		if (mount(argv[4], argv[5], NULL, MS_BIND, NULL))
+			return -errno;
+		if (statvfs(argv[5], &sv))
+			return -errno;
+		if (mount(NULL, argv[5], NULL, MS_REMOUNT | MS_BIND |
+			  kc_mount_flags(argv[3]) | kc_statvfs_flags(&sv), NULL))
+			return -errno;
 	} else if (argc == 7 && !strcmp(argv[0], "mount") && !strcmp(argv[3], "-o")) {
-		unsigned long f = (strstr(argv[4], "nosymfollow") ? MS_NOSYMFOLLOW : 0) |
+		unsigned long f = kc_mount_flags(argv[4]) |
 				  (strstr(argv[4], "noexec") ? MS_NOEXEC : 0) |
 				  (strstr(argv[4], "nosuid") ? MS_NOSUID : 0) |
 				  (strstr(argv[4], "nodev") ? MS_NODEV : 0);
@@ -854,6 +917,7 @@ struct kc_run {
 	unsigned known[KC_NKNOWN];
 	unsigned ok;			/* answers the kernel gave: ok, EACCES */
 	unsigned eacces;
+	unsigned erofs;
 };
 
 /*
@@ -1005,6 +1069,7 @@ static int kc_compare(struct kc_run *r, char *why, size_t wsize)
 			r->compared++;
 			r->ok += !strcmp(res, "ok");
 			r->eacces += !strcmp(res, "EACCES");
+			r->erofs += !strcmp(res, "EROFS");
 			if (!kc_same(&r->sh->ans[m][q], &r->model[q]))
 				kc_report(r, m, q);
 		}
@@ -1073,8 +1138,8 @@ Test(kernel, model_agrees_with_the_kernel, .timeout = 600)
 		failed_seeds += r.differences != 0;
 	}
 	printf("walktorture: kernel-compare seeds=%u answers=%u ok=%u eacces=%u "
-	       "differences=%u seeds_with_differences=%u\n", seeds, compared,
-	       r.ok, r.eacces, differences, failed_seeds);
+	       "erofs=%u differences=%u seeds_with_differences=%u\n", seeds,
+	       compared, r.ok, r.eacces, r.erofs, differences, failed_seeds);
 	for (unsigned k = 0; k < KC_NKNOWN; k++) {
 		if (!known[k])
 			continue;
@@ -1133,6 +1198,26 @@ static const struct kc_case kc_cases[] = {
 	    "ln -s -- -x /n/y", "ln -s -- -d /e", "mkdir -m 0755 /-d",
 	    "touch /n/l/z" },
 	  { "/n/l", "/n/l/", "/n/l/z", "/m", "/m/.", "/n/y", "/e", "/e/" } },
+	{ "a read-only bind mount: every writer refuses with EROFS, after a "
+	  "create's EEXIST, before unlink's lookup and link's EXDEV",
+	  { "mkdir -m 0755 /w", "mkdir -m 0755 /w/d", "touch /w/f",
+	    "mkdir -m 0755 /b", "mount --bind -o ro /w /b", "mkdir -m 0755 /b/d",
+	    "rm /b/nope", "ln /w/f /b/h", "mv /b/f /b/g", "chmod 0700 /b/f" },
+	  { "/b/f", "/b/d", "/w/f", "/b/h", "/b/nope", "/b/d/" } },
+	{ "a read-only filesystem stays so through a mount remounted rw with "
+	  "bind; remount rw makes it writable",
+	  { "mkdir -m 0755 /m", "mount -t tmpfs t0 /m", "chmod 0755 /m",
+	    "touch /m/f", "mkdir -m 0755 /c", "mount --bind /m /c",
+	    "mount -o remount,ro /m", "mount -o remount,bind,rw /c",
+	    "touch /c/g", "mount -o remount,bind,rw /c/." },
+	  { "/m/f", "/c/f", "/c/g", "/m" } },
+	{ "remount rw again; ro on a bind keeps nosymfollow (libmount); "
+	  "remount on a non-root: EINVAL",
+	  { "mkdir -m 0755 /m", "mount -t tmpfs -o ro,nosymfollow t0 /m",
+	    "mkdir -m 0755 /m/d", "mount -o remount,rw,nosymfollow /m", "chmod 0755 /m",
+	    "mkdir -m 0755 /m/d", "ln -s d /m/l", "mkdir -m 0755 /b",
+	    "mount --bind -o ro /m /b", "mount -o remount,ro /m/d" },
+	  { "/m/l", "/b/l", "/b/l/", "/m/d", "/b/d" } },
 	{ "creating in proc: its lookup answers ENOENT first",
 	  { "mkdir -m 0755 /p", "mount -t proc p /p", "mkdir -m 0755 /p/x",
 	    "touch /p/y", "ln -s /p /p/z", "mkdir -m 0755 /d", "ln /d /p/w" },

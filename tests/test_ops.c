@@ -341,6 +341,7 @@ static const struct seq_case seq_cases[] = {
 	{ WT_OP_REMOTE_LAYER, "mkdir /r\nmount -t remote srv /r",
 	  "remote-layer /r on", .prep = NULL },
 	{ WT_OP_TOUCH_NOFOLLOW, "touch /f\nln -s /f /l", "touch -h /l", .prep = NULL },
+	{ WT_OP_REMOUNT, "mkdir /m\nmount -t tmpfs t /m", "mount -o remount,ro /m", .prep = NULL },
 };
 
 #define N_SEQ_CASES (sizeof(seq_cases) / sizeof(seq_cases[0]))

@@ -49,7 +49,11 @@ Test(tree, parse_errors_have_file_line_col)
 	parse_err("mount --bond /a /b\n", 1, 7, "unknown option");
 	parse_err("umount -x /a\n", 1, 8, "unknown option");
 	parse_err("rmdir\n", 1, 1, "missing operands");
-	parse_err("mount -t tmpfs -o noexec,ro t /a\n", 1, 26, "unknown mount option 'ro'");
+	parse_err("mount -t tmpfs -o noexec,rx t /a\n", 1, 26, "unknown mount option 'rx'");
+	parse_err("mount -t tmpfs -o ro,bind t /a\n", 1, 22, "unknown mount option 'bind'");
+	parse_err("mount -o remount,ro\n", 1, 10, "missing operands");
+	parse_err("mount -o bind,remount /a\n", 1, 7, "unknown option");
+	parse_err("mount --rbind -o ro /a /b\n", 1, 15, "unknown option '-o'");
 	parse_err("mount -t tmpfs -o nosymfollow t\n", 1, 31, "missing operands");
 	parse_err("mount -t tmpfs t /a -o noexec\n", 1, 21, "unknown option '-o'");
 	parse_err("ln -s -x /a\n", 1, 7, "unknown option '-x'");
@@ -89,6 +93,30 @@ Test(tree, words_quotes_comments)
 	cr_assert_eq(v.argc, 3);
 	cr_assert_str_eq(v.argv[0], "tmpfs");
 	cr_assert_str_eq(v.argv[2], "/m");
+	wt_verb_free(&v);
+	/* ro: the mount (and, for a new filesystem, the filesystem); the
+	 * last of ro/rw wins; remount[,bind] replaces the mount's flags */
+	cr_assert_eq(wt_verb_parse("mount -t tmpfs -o rw,ro,nosymfollow t /m", &v, &e), 0);
+	cr_assert_eq(v.flags, MNT_READONLY | MNT_NOSYMFOLLOW);
+	wt_verb_free(&v);
+	cr_assert_eq(wt_verb_parse("mount -t tmpfs -o ro,rw t /m", &v, &e), 0);
+	cr_assert_eq(v.flags, 0);
+	wt_verb_free(&v);
+	cr_assert_eq(wt_verb_parse("mount --bind -o ro /a /b", &v, &e), 0);
+	cr_assert_eq(v.kind, WT_V_BIND);
+	cr_assert_eq(v.flags, MNT_READONLY);
+	cr_assert_eq(v.argc, 2);
+	cr_assert_str_eq(v.argv[0], "/a");
+	wt_verb_free(&v);
+	cr_assert_eq(wt_verb_parse("mount -o remount,bind,ro /m", &v, &e), 0);
+	cr_assert_eq(v.kind, WT_V_REMOUNT);
+	cr_assert_eq(v.flags, WT_VERB_REMOUNT_BIND | MNT_READONLY);
+	cr_assert_eq(v.argc, 1);
+	cr_assert_str_eq(v.argv[0], "/m");
+	wt_verb_free(&v);
+	cr_assert_eq(wt_verb_parse("mount -o remount /m", &v, &e), 0);
+	cr_assert_eq(v.kind, WT_V_REMOUNT);
+	cr_assert_eq(v.flags, 0);
 	wt_verb_free(&v);
 	cr_assert_eq(wt_verb_parse("ln -s -- -x /l", &v, &e), 0);
 	cr_assert_eq(v.kind, WT_V_SYMLINK);

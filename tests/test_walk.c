@@ -8,6 +8,7 @@
 #define _GNU_SOURCE	/* O_PATH */
 #include <fcntl.h>
 
+#include "sim/ns.h"
 #include "tests/test_walk.h"
 
 static const char *base_tree =
@@ -635,6 +636,111 @@ Test(walk, open_flags, .init = base, .fini = wfx_fini)
 	cr_expect_eq(op("/a/b/lf", O_PATH | O_NOFOLLOW, 0, 0, &f), 0);
 	cr_expect(d_is_symlink(f.path.dentry));
 	wt_file_close(&f);
+	expect_clean();
+}
+
+/* A writer verb's errno (0 when it ran). */
+static int verb_err(const char *line)
+{
+	struct wt_verb_error e;
+
+	return wt_verb_exec(fx.w, line, &e) ? e.err : 0;
+}
+
+/* Open and close: the errno (0 when it opened). */
+static int op_err(const char *name, uint64_t flags)
+{
+	struct wt_file f;
+	int err = op(name, flags, (flags & O_CREAT) ? 0644 : 0, 0, &f);
+
+	if (!err)
+		wt_file_close(&f);
+	return err;
+}
+
+/*
+ * mount -o ro: every write is EROFS -- open's (a write mode after may_open,
+ * O_TRUNC of a file before it, O_CREAT of an absent name) and every
+ * writer verb's -- in the kernel's order among the other errors; reads,
+ * O_PATH, and O_CREAT of an existing name are not writes.  A read-only
+ * bind mount leaves the filesystem writable elsewhere; a read-only
+ * filesystem stays so through a mount remounted rw with bind.  Each open
+ * is judged by the oracle (which must explain EROFS by the mount).
+ */
+Test(walk, readonly_mounts, .init = base, .fini = wfx_fini)
+{
+	wfx_verb("mkdir /r /w /b /c");
+	wfx_verb("mount -t tmpfs -o ro r /r");
+	wfx_verb("mkdir /w/d");
+	wfx_verb("touch /w/f");
+	wfx_verb("mount --bind -o ro /w /b");
+	cr_expect_eq(op_err("/b/f", O_RDONLY), 0);
+	cr_expect_eq(op_err("/b/f", O_WRONLY), -EROFS);
+	cr_expect_eq(op_err("/b/f", O_RDWR), -EROFS);
+	cr_expect_eq(op_err("/b/f", O_RDONLY | O_TRUNC), -EROFS);
+	cr_expect_eq(op_err("/b/new", O_CREAT | O_RDONLY), -EROFS);
+	cr_expect_eq(op_err("/r/new", O_CREAT | O_WRONLY), -EROFS);
+	cr_expect_eq(op_err("/b/f", O_CREAT | O_RDONLY), 0, "exists: no write");
+	cr_expect_eq(op_err("/b/f", O_CREAT | O_EXCL | O_RDONLY), -EEXIST);
+	cr_expect_eq(op_err("/b/d", O_WRONLY), -EISDIR, "may_open first");
+	cr_expect_eq(op_err("/b/d", O_RDONLY | O_TRUNC), -EISDIR);
+	cr_expect_eq(op_err("/b/f", O_PATH), 0);
+	cr_expect_eq(op_err("/w/f", O_WRONLY | O_TRUNC), 0, "writable elsewhere");
+	/* a read-only mount: may_open's EACCES first; a read-only filesystem
+	 * refuses in inode_permission, before owner and mode */
+	wfx_verb("chmod 0600 /w/f");
+	wfx_cred(1000, 1000);
+	cr_expect_eq(op_err("/b/f", O_WRONLY), -EACCES);
+	cr_expect_eq(op_err("/b/f", O_RDONLY | O_TRUNC), -EROFS, "mnt_want_write first");
+	cr_expect_eq(op_err("/r/new", O_CREAT | O_RDONLY), -EROFS, "not EACCES");
+	wfx_cred(0, 0);
+	/* writers: EROFS after a create's EEXIST, before unlink's lookup */
+	cr_expect_eq(verb_err("mkdir /b/x"), -EROFS);
+	cr_expect_eq(verb_err("mkdir /b/d"), -EEXIST);
+	cr_expect_eq(verb_err("mkdir -p /b/d/e"), -EROFS);
+	cr_expect_eq(verb_err("touch /b/f"), 0, "an existing name is kept");
+	cr_expect_eq(verb_err("touch /b/g"), -EROFS);
+	cr_expect_eq(verb_err("ln -s f /b/l"), -EROFS);
+	cr_expect_eq(verb_err("ln /w/f /b/h"), -EROFS, "before EXDEV");
+	cr_expect_eq(verb_err("rm /b/nope"), -EROFS, "before the lookup");
+	cr_expect_eq(verb_err("rm /b/f"), -EROFS);
+	cr_expect_eq(verb_err("rmdir /b/d"), -EROFS);
+	cr_expect_eq(verb_err("mv /b/f /b/g"), -EROFS);
+	cr_expect_eq(verb_err("chmod 0644 /b/f"), -EROFS);
+	cr_expect_eq(verb_err("chown 1:1 /b/f"), -EROFS);
+	cr_expect_eq(verb_err("touch -h /b/f"), -EROFS);
+	cr_expect_eq(verb_err("chmod 0644 /w/f"), 0);
+	/* a bind mount copies ro; remount: one mount, or the filesystem */
+	wfx_verb("mount --bind /b /c");
+	cr_expect_eq(op_err("/c/f", O_WRONLY), -EROFS);
+	cr_expect_eq(verb_err("mount -o remount,bind,rw /b/d"), -EINVAL, "not a mount root");
+	wfx_verb("mount -o remount,bind,rw /b");
+	cr_expect_eq(op_err("/b/f", O_WRONLY), 0);
+	cr_expect_eq(op_err("/c/f", O_WRONLY), -EROFS, "the other bind stays ro");
+	wfx_verb("mount -o remount,bind,rw /r");
+	cr_expect_eq(op_err("/r/new", O_CREAT | O_WRONLY), -EROFS, "the fs is ro");
+	wfx_verb("mount -o remount,rw /r");
+	cr_expect_eq(op_err("/r/new", O_CREAT | O_WRONLY), 0);
+	wfx_verb("mount -o remount,ro /");
+	cr_expect_eq(verb_err("mkdir /w/y"), -EROFS);
+	cr_expect_eq(op_err("/b/f", O_WRONLY), -EROFS, "through every mount");
+	/* the history logged every change: its snapshot lists what the
+	 * world holds (the mount's ro, the filesystem's sb_ro) */
+	{
+		struct wt_ns *ns = wt_ns_create(fx.w->history,
+						wt_history_version(fx.w->history));
+		char *live = wt_world_dump_string(fx.w);
+		char *snap = wt_ns_dump_string(ns);
+
+		cr_expect_str_eq(live, snap);
+		cr_expect(strstr(live, "mount / plain rootfs ro,sb_ro\n"), "%s", live);
+		cr_expect(strstr(live, "mount /b plain rootfs sb_ro\n"), "%s", live);
+		cr_expect(strstr(live, "mount /c plain rootfs ro,sb_ro\n"), "%s", live);
+		cr_expect(strstr(live, "mount /r tmpfs r rw\n"), "%s", live);
+		free(live);
+		free(snap);
+		wt_ns_destroy(ns);
+	}
 	expect_clean();
 }
 

@@ -296,11 +296,18 @@ static void tg_step_mounts(struct tg_tree *t, unsigned r)
 			tg_line(t, "mount -t tmpfs t%u %s", t->nfs++, p);
 			tg_line(t, "chmod %04o %s", tg_modes[tg_below(t, 4)], p);
 			tg_hide(t, p);
+			/* now and then read-only: the mount alone, or the
+			 * filesystem too (what is written below gets EROFS) */
+			if (strcmp(p, "/") && !tg_below(t, 6))
+				tg_line(t, "mount -o remount,%sro %s",
+					tg_below(t, 2) ? "bind," : "", p);
 		}
 	} else if (r < 75) {
 		if (strcmp(src, dir) && (strcmp(dir, "/") || !tg_below(t, 4))) {
-			tg_line(t, "mount %s %s %s", tg_below(t, 3) ? "--bind" : "--rbind",
-				src, p);
+			bool bind = tg_below(t, 3), ro = bind && !tg_below(t, 5);
+
+			tg_line(t, "mount %s%s %s %s", bind ? "--bind" : "--rbind",
+				ro ? " -o ro" : "", src, p);
 			tg_hide(t, p);
 			tg_copy_under(t, src, p);
 		}
@@ -309,6 +316,9 @@ static void tg_step_mounts(struct tg_tree *t, unsigned r)
 		 * namespace root, which the model's "/" is */
 		if (strcmp(src, dir) && strcmp(src, "/"))
 			tg_line(t, "mount --move %s %s", src, p);
+	} else if (r < 88 && strcmp(dir, "/")) {
+		/* a writable mount again (EINVAL where dir is no mount root) */
+		tg_line(t, "mount -o remount,%srw %s", tg_below(t, 2) ? "bind," : "", p);
 	} else if (strcmp(dir, "/")) {
 		tg_line(t, "umount %s%s", tg_below(t, 2) ? "-l " : "", p);
 	}
@@ -401,6 +411,7 @@ static int tg_mount_flags(const char *opts)
 {
 	int flags = 0;
 
+	flags |= strstr(opts, "ro") && !strstr(opts, "rw") ? MNT_READONLY : 0;
 	flags |= strstr(opts, "nosymfollow") ? MNT_NOSYMFOLLOW : 0;
 	flags |= strstr(opts, "noexec") ? MNT_NOEXEC : 0;
 	flags |= strstr(opts, "nosuid") ? MNT_NOSUID : 0;
@@ -453,6 +464,12 @@ static int tg_apply(struct wt_world *w, const char *text)
 					 tg_mount_flags(argv[4]));
 	if (argc == 4 && !strcmp(argv[0], "mount") && !strcmp(argv[1], "--move"))
 		return wt_op_move_mount(w, argv[2], argv[3]);
+	if (argc == 4 && !strcmp(argv[0], "mount") && !strcmp(argv[1], "-o"))
+		return wt_op_remount(w, argv[3], strstr(argv[2], "bind") != NULL,
+				     tg_mount_flags(argv[2]));
+	if (argc == 6 && !strcmp(argv[0], "mount") && !strcmp(argv[2], "-o"))
+		return wt_op_bind_flags(w, argv[4], argv[5], false,
+					tg_mount_flags(argv[3]));
 	if (argc == 4 && !strcmp(argv[0], "mount"))
 		return wt_op_bind(w, argv[2], argv[3], !strcmp(argv[1], "--rbind"));
 	return -ENOSYS;

@@ -12,6 +12,7 @@
 #include "sim/rcu.h"
 #include "sim/vfs/inode.h"
 #include "sim/vfs/internal.h"
+#include "sim/vfs/mount.h"
 #include "sim/vfs/world.h"
 
 #define S_IXUGO		0111
@@ -277,6 +278,15 @@ int generic_permission(const struct cred *cred, struct inode *inode, int mask)
 
 int inode_permission(const struct cred *cred, struct inode *inode, int mask)
 {
+	/* sb_permission: a read-only filesystem refuses writes before any
+	 * owner or mode is looked at (devices and fifos would not be
+	 * written through it, but the model has none) */
+	if ((mask & MAY_WRITE) && sb_rdonly(inode->i_sb)) {
+		umode_t mode = wt_load(inode, i_mode);
+
+		if (WT_S_ISREG(mode) || WT_S_ISDIR(mode) || WT_S_ISLNK(mode))
+			return -EROFS;
+	}
 	if (inode->i_op && inode->i_op->permission)
 		return inode->i_op->permission(cred, inode, mask);
 	return generic_permission(cred, inode, mask);

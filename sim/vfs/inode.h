@@ -71,9 +71,10 @@ struct inode {
 int generic_permission(const struct cred *cred, struct inode *inode, int mask);
 
 /*
- * inode_permission(): i_op->permission if the type has one, otherwise
- * generic_permission().  With MAY_NOT_BLOCK in mask a check that must
- * sleep answers -ECHILD.
+ * inode_permission(): a write to a file, directory or symlink of a
+ * read-only filesystem is -EROFS first (sb_permission), for anyone; then
+ * i_op->permission if the type has one, otherwise generic_permission().
+ * With MAY_NOT_BLOCK in mask a check that must sleep answers -ECHILD.
  */
 int inode_permission(const struct cred *cred, struct inode *inode, int mask);
 

@@ -28,6 +28,7 @@
 #define MNT_NODEV	(1 << 1)	/* device nodes do not open */
 #define MNT_NOEXEC	(1 << 2)	/* nothing executes */
 #define MNT_NOATIME	(1 << 3)	/* atime is never updated */
+#define MNT_READONLY	(1 << 6)	/* this mount writes nothing: EROFS */
 #define MNT_NOSYMFOLLOW	(1 << 7)	/* no symlink on it is followed: ELOOP */
 #define MNT_INTERNAL	(1 << 14)	/* in no namespace */
 #define MNT_LOCKED	(1 << 23)	/* may not be unmounted alone */
@@ -53,6 +54,10 @@ struct super_block {
 	int s_active;			/* mounts using it (atomic: the last
 					 * mntput may come from any thread) */
 	void *s_fs_info;		/* fs-private (remote: the server) */
+	/* SB_RDONLY: the filesystem itself is read-only, through every
+	 * mount of it (mount -t -o ro, remount ro); READ_ONCE/WRITE_ONCE,
+	 * written by a remount while walkers open */
+	unsigned long s_flags;
 	struct super_block *s_next;	/* the world's list */
 };
 
@@ -103,6 +108,24 @@ static inline bool mnt_has_parent(const struct mount *m)
 }
 
 int mnt_flags_load(const struct mount *m);
+
+#define SB_RDONLY	1UL		/* the kernel's value */
+
+static inline bool sb_rdonly(const struct super_block *sb)
+{
+	return READ_ONCE(sb->s_flags) & SB_RDONLY;
+}
+
+/*
+ * __mnt_is_readonly: what mnt_want_write refuses with EROFS -- a
+ * read-only mount (MNT_READONLY: a bind mount may be read-only over a
+ * writable filesystem) or a read-only filesystem under any mount.
+ */
+static inline bool mnt_is_readonly(struct vfsmount *m)
+{
+	return (mnt_flags_load(real_mount(m)) & MNT_READONLY) ||
+	       sb_rdonly(m->mnt_sb);
+}
 
 /*
  * The count.  mnt_add_count changes the calling thread's slot only, with a
