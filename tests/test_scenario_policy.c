@@ -10,6 +10,7 @@
 
 #include <criterion/criterion.h>
 
+#include "sim/sched/prng.h"
 #include "tests/test_scenario_util.h"
 
 #define ZOO_STEP WT_SOURCE_DIR "/scenarios/zoo/step_into_no_seq.yaml"
@@ -160,7 +161,10 @@ Test(policy, a_bad_preempts_spec_is_bad_usage)
 }
 
 /* A results file's explore failure replays from RESULTS.json#N: its
- * recorded command carries the schedule. */
+ * recorded command carries the schedule.  Failure 0 of this run (seed
+ * 1) came from an iteration that ran under a corpus entry's iteration
+ * seed, not its own (explore.h, "Seeds"): the seed it records is the
+ * one it ran under, so its replay needs nothing more. */
 Test(policy, an_explore_failure_replays_from_the_results_file)
 {
 	struct wt_test_dir d;
@@ -174,6 +178,23 @@ Test(policy, an_explore_failure_replays_from_the_results_file)
 		    "explore", ZOO_STEP, "--bug", "step_into_no_seq", "--seed",
 		    "1", "--iterations", "120", "--json", json, NULL });
 	cr_expect_eq(r.status, 1, "%s", r.out);
+	{
+		json_t *doc = json_load_file(json, 0, NULL);
+		json_t *sc = json_array_get(json_object_get(doc, "scenarios"), 0);
+		json_t *f = json_array_get(json_object_get(sc, "failures"), 0);
+		uint64_t run_seed, seed;
+
+		cr_assert_not_null(f, "%s", r.out);
+		cr_assert_eq(sscanf(json_string_value(json_object_get(sc,
+				    "seed")), "%" SCNx64, &run_seed), 1);
+		cr_assert_eq(sscanf(json_string_value(json_object_get(f,
+				    "seed")), "%" SCNx64, &seed), 1);
+		cr_expect_neq(seed, wt_seed_iteration(run_seed,
+			(uint64_t)json_integer_value(json_object_get(f,
+							"iteration"))),
+			"failure 0 ran under its own iteration's seed");
+		json_decref(doc);
+	}
 	cr_assert(asprintf(&arg, "%s#0", json) > 0);
 	wt_test_run(&again, (const char *[]){ "replay", arg, NULL });
 	cr_expect_eq(again.status, 1, "%s%s", again.out, again.err);

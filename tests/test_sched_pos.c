@@ -239,10 +239,37 @@ static bool has_item(const struct wt_run_result *r, uint64_t h)
 	return false;
 }
 
+static bool is_event(const struct wt_run_result *r, uint32_t i,
+		     uint32_t thread, const struct wt_point *p)
+{
+	return i < r->nevents && r->events[i].thread == thread &&
+	       r->events[i].point == wt_point_id(p);
+}
+
+/* Where reads-from item h (thread w's store read by r's load) was first
+ * seen: w's arrival at the store, r's at the load, r's next (its own
+ * store). */
+static void check_at(const struct wt_run_result *res, uint64_t h,
+		     uint32_t w, uint32_t r, const struct wt_point *load,
+		     const struct wt_point *store)
+{
+	for (size_t i = 0; i < res->nfeedback; i++) {
+		const struct wt_run_item_at *at = &res->feedback_at[i];
+
+		if (res->feedback[i] != h)
+			continue;
+		cr_assert(is_event(res, at->write, w, store));
+		cr_assert(is_event(res, at->read, r, load));
+		cr_assert(is_event(res, at->next, r, store));
+		cr_assert_lt(at->read, at->next);
+		return;
+	}
+}
+
 /*
  * Reads-from feedback: bob's load of x read alice's store exactly when
- * alice's store was performed before it (and vice versa); a lost update
- * has neither pair.  The items name points and threads, so they are the
+ * alice's store was performed before it (and vice versa), first seen
+ * where the run's arrivals say; a lost update has neither pair.  The items name points and threads, so they are the
  * same in every run that orders the two the same way.
  */
 Test(sched_pos, feedback_reports_who_read_whose_store)
@@ -280,6 +307,8 @@ Test(sched_pos, feedback_reports_who_read_whose_store)
 			     "seed %llu", (unsigned long long)seed);
 		cr_assert_eq(has_item(&res, ba), b_store < a_load,
 			     "seed %llu", (unsigned long long)seed);
+		check_at(&res, ab, 0, 1, load, store);
+		check_at(&res, ba, 1, 0, load, store);
 		kinds[has_item(&res, ab) ? 0 : has_item(&res, ba) ? 1 : 2]++;
 		cr_assert_eq(g.x == 1, !has_item(&res, ab) && !has_item(&res, ba),
 			     "seed %llu", (unsigned long long)seed);

@@ -13,12 +13,21 @@
 
 #define EXPLORE_SEED_TAG	0x500000000ull
 #define RARE_MAX		4	/* items an entry remembers it found */
+#define HOT_MAX			12	/* arrivals around its new pairs */
 
 struct entry {
 	struct wt_preempt p[WT_EXPLORE_MAX_PREEMPTS];
+	uint32_t at[WT_EXPLORE_MAX_PREEMPTS];	/* p[i]'s arrival in the run */
 	unsigned np;
+	uint64_t seed;			/* the iteration seed of its run */
 	struct wt_run_event *ev;	/* [WT_EXPLORE_EVENTS] */
+	uint32_t *evi;			/* ev[i]'s index among the arrivals */
 	unsigned nev;
+	/* the arrivals around the first sightings of the reads-from pairs
+	 * it found (struct wt_run_item_at), with their indexes */
+	struct wt_run_event hot[HOT_MAX];
+	uint32_t hoti[HOT_MAX];
+	unsigned nhot;
 	uint64_t rare[RARE_MAX];
 	unsigned nrare;
 	uint64_t picks;
@@ -57,8 +66,10 @@ void wt_explore_free(struct wt_explore *ex)
 {
 	if (!ex)
 		return;
-	for (unsigned i = 0; i < ex->ncorpus; i++)
+	for (unsigned i = 0; i < ex->ncorpus; i++) {
 		free(ex->corpus[i].ev);
+		free(ex->corpus[i].evi);
+	}
 	free(ex->items);
 	free(ex);
 }
@@ -147,47 +158,70 @@ static bool same_point(const struct wt_preempt *a, const struct wt_preempt *b)
 	       a->nth == b->nth;
 }
 
+/*
+ * A new point, drawn from e's arrivals, goes where its arrival was in
+ * e's run among the points of the list that still are e's own (each
+ * fired there, at e->at[i]): only the next point of the list is armed,
+ * so one put before a point that came earlier could never fire, nor
+ * could any after it.  Once the list was reordered (swap) or points
+ * were deleted, the place is a guess; then it is drawn.
+ */
 static void insert(struct wt_explore *ex, const struct entry *e,
-		   struct wt_preempt *p, unsigned *np)
+		   struct wt_preempt *p, unsigned *np, bool own)
 {
 	const struct wt_run_event *ev;
 	struct wt_preempt q;
-	unsigned at;
+	unsigned at, k;
+	uint32_t evi;
 
 	if (!e->nev || *np >= WT_EXPLORE_MAX_PREEMPTS)
 		return;
-	ev = &e->ev[wt_prng_below(&ex->rng, e->nev)];
+	if (e->nhot && wt_prng_below(&ex->rng, 2)) {
+		k = (unsigned)wt_prng_below(&ex->rng, e->nhot);
+		ev = &e->hot[k];
+		evi = e->hoti[k];
+	} else {
+		k = (unsigned)wt_prng_below(&ex->rng, e->nev);
+		ev = &e->ev[k];
+		evi = e->evi[k];
+	}
 	q = (struct wt_preempt){ .thread = ev->thread, .point = ev->point,
 				 .nth = ev->nth,
 				 .promote = wt_prng_below(&ex->rng, 4) == 0 };
 	for (unsigned i = 0; i < *np; i++)
 		if (same_point(&p[i], &q))
 			return;
-	at = (unsigned)wt_prng_below(&ex->rng, *np + 1);
+	if (own)
+		for (at = 0; at < *np && at < e->np && e->at[at] < evi;)
+			at++;
+	else
+		at = (unsigned)wt_prng_below(&ex->rng, *np + 1);
 	memmove(&p[at + 1], &p[at], (*np - at) * sizeof(*p));
 	p[at] = q;
 	(*np)++;
 }
 
+/* *own: p[] still lists e's points in their order (insert). */
 static void mutate(struct wt_explore *ex, const struct entry *e,
-		   struct wt_preempt *p, unsigned *np)
+		   struct wt_preempt *p, unsigned *np, bool *own)
 {
 	unsigned i;
 
 	switch (wt_prng_below(&ex->rng, 4)) {
 	case 0:		/* insert */
-		insert(ex, e, p, np);
+		insert(ex, e, p, np, *own);
 		break;
 	case 1:		/* delete */
 		if (!*np)
-			return insert(ex, e, p, np);
+			return insert(ex, e, p, np, *own);
 		i = (unsigned)wt_prng_below(&ex->rng, *np);
 		memmove(&p[i], &p[i + 1], (*np - i - 1) * sizeof(*p));
 		(*np)--;
+		*own = false;
 		break;
 	case 2:		/* swap two neighbours */
 		if (*np < 2)
-			return insert(ex, e, p, np);
+			return insert(ex, e, p, np, *own);
 		i = (unsigned)wt_prng_below(&ex->rng, *np - 1);
 		{
 			struct wt_preempt t = p[i];
@@ -195,21 +229,25 @@ static void mutate(struct wt_explore *ex, const struct entry *e,
 			p[i] = p[i + 1];
 			p[i + 1] = t;
 		}
+		*own = false;
 		break;
 	default:	/* negate */
 		if (!*np)
-			return insert(ex, e, p, np);
+			return insert(ex, e, p, np, *own);
 		i = (unsigned)wt_prng_below(&ex->rng, *np);
 		p[i].promote = !p[i].promote;
 		break;
 	}
 }
 
-unsigned wt_explore_next(struct wt_explore *ex, struct wt_preempt *p)
+unsigned wt_explore_next(struct wt_explore *ex, struct wt_preempt *p,
+			 bool *reseed, uint64_t *seed)
 {
 	struct entry *e;
 	unsigned np, rounds;
+	bool own = true;
 
+	*reseed = false;
 	if (!ex->ncorpus || wt_prng_below(&ex->rng, 8) == 0) {
 		ex->st.plain++;
 		return 0;
@@ -220,7 +258,14 @@ unsigned wt_explore_next(struct wt_explore *ex, struct wt_preempt *p)
 	memcpy(p, e->p, np * sizeof(*p));
 	rounds = 1 + (unsigned)wt_prng_below(&ex->rng, 3);
 	for (unsigned i = 0; i < rounds; i++)
-		mutate(ex, e, p, &np);
+		mutate(ex, e, p, &np, &own);
+	/* half the time the entry's own run, changed only from where the
+	 * mutation takes effect: its seed (explore.h, "Seeds") */
+	if (wt_prng_below(&ex->rng, 2)) {
+		*reseed = true;
+		*seed = e->seed;
+		ex->st.reseeded++;
+	}
 	ex->st.mutated++;
 	return np;
 }
@@ -247,17 +292,50 @@ static struct entry *victim(struct wt_explore *ex)
 	return v;
 }
 
+/* The index of p's arrival among res's (UINT32_MAX: not recorded). */
+static uint32_t arrival(const struct wt_run_result *res,
+			const struct wt_preempt *p)
+{
+	for (size_t i = 0; i < res->nevents; i++)
+		if (res->events[i].thread == p->thread &&
+		    res->events[i].point == p->point &&
+		    res->events[i].nth == p->nth)
+			return (uint32_t)i;
+	return UINT32_MAX;
+}
+
+/*
+ * Only the points that fired are kept: the first res->preempts_hit of
+ * the list (one is armed at a time, so a point that did not fire
+ * disarmed the rest); the run would have been the same without the
+ * others, and they would make most later insertions land behind a
+ * point that never fires.
+ */
 static void keep(struct wt_explore *ex, const struct wt_preempt *p,
-		 unsigned np, const struct wt_run_result *res,
-		 const uint64_t *fresh, unsigned nfresh)
+		 unsigned np, uint64_t seed, const struct wt_run_result *res,
+		 const uint64_t *fresh, unsigned nfresh, const size_t *pairs,
+		 unsigned npairs)
 {
 	struct entry *e = victim(ex);
 	size_t stride, nconf;
 
 	if (!e->ev)
 		e->ev = calloc(WT_EXPLORE_EVENTS, sizeof(*e->ev));
+	if (!e->evi)
+		e->evi = calloc(WT_EXPLORE_EVENTS, sizeof(*e->evi));
+	if (!e->ev || !e->evi) {
+		free(e->ev);
+		free(e->evi);
+		e->ev = NULL;
+		e->evi = NULL;
+	}
+	if (res->preempts_hit < np)
+		np = res->preempts_hit;
 	e->np = np;
 	memcpy(e->p, p, np * sizeof(*p));
+	for (unsigned i = 0; i < np; i++)
+		e->at[i] = arrival(res, &p[i]);
+	e->seed = seed;
 	e->nev = 0;
 	e->picks = 0;
 	/* an even sample of the run's conflicting arrivals (all of them
@@ -270,11 +348,28 @@ static void keep(struct wt_explore *ex, const struct wt_preempt *p,
 	     e->nev < WT_EXPLORE_EVENTS; i++) {
 		if (nconf && !res->events[i].conflict)
 			continue;
-		if (k++ % stride == 0)
+		if (k++ % stride == 0) {
+			e->evi[e->nev] = (uint32_t)i;
 			e->ev[e->nev++] = res->events[i];
+		}
 	}
 	e->nrare = nfresh < RARE_MAX ? nfresh : RARE_MAX;
 	memcpy(e->rare, fresh, e->nrare * sizeof(*fresh));
+	/* where the new pairs were first seen: a preemption there changes
+	 * what that read sees (the writer's or the reader's arrival) or
+	 * what follows it (the reader's next) */
+	e->nhot = 0;
+	for (unsigned i = 0; i < npairs && res->feedback_at; i++) {
+		const struct wt_run_item_at *at = &res->feedback_at[pairs[i]];
+		const uint32_t w[3] = { at->write, at->read, at->next };
+
+		for (unsigned j = 0; j < 3 && e->nhot < HOT_MAX; j++) {
+			if (w[j] >= res->nevents)
+				continue;
+			e->hot[e->nhot] = res->events[w[j]];
+			e->hoti[e->nhot++] = w[j];
+		}
+	}
 }
 
 /*
@@ -290,11 +385,13 @@ static bool novel_kind(uint64_t h)
 }
 
 unsigned wt_explore_feed(struct wt_explore *ex, const struct wt_preempt *p,
-			 unsigned np, const struct wt_run_result *res,
+			 unsigned np, uint64_t seed,
+			 const struct wt_run_result *res,
 			 const uint64_t *extra, unsigned nextra)
 {
 	uint64_t fresh[RARE_MAX];
-	unsigned nnew = 0;
+	size_t pairs[HOT_MAX / 3];
+	unsigned nnew = 0, npairs = 0;
 
 	for (size_t i = 0; i < res->nfeedback + nextra; i++) {
 		uint64_t h = i < res->nfeedback ? res->feedback[i]
@@ -305,9 +402,12 @@ unsigned wt_explore_feed(struct wt_explore *ex, const struct wt_preempt *p,
 		if (nnew < RARE_MAX)	/* the first few it found */
 			fresh[nnew] = h;
 		nnew++;
+		if (i < res->nfeedback && npairs < HOT_MAX / 3 &&
+		    wt_run_feedback_kind(h) == WT_FB_READS_FROM)
+			pairs[npairs++] = i;
 	}
 	if (nnew) {
-		keep(ex, p, np, res, fresh, nnew);
+		keep(ex, p, np, seed, res, fresh, nnew, pairs, npairs);
 		ex->st.added++;
 	}
 	return nnew;

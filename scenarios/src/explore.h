@@ -19,15 +19,32 @@
  * Corpus entries are schedules: an ordered list of at most
  * WT_EXPLORE_MAX_PREEMPTS preemption points (sim/sched/run.h, struct
  * wt_preempt: "when THREAD reaches POINT for the NTH time, pin its
- * priority to the bottom -- or the top"), with the arrivals of the run
- * that found it (a sample of WT_EXPLORE_EVENTS), from which new points
- * are drawn.  A schedule is instantiated over POS with the iteration's
- * own seed: the same schedule samples other interleavings at each pick.
+ * priority to the bottom -- or the top"), only the ones that fired in
+ * the run that found it (one is armed at a time: the rest did nothing),
+ * with that run's iteration seed and arrivals (a sample of
+ * WT_EXPLORE_EVENTS of them, and the ones around the first sighting of
+ * each new reads-from pair: the writer's before the write, the
+ * reader's before the read, the reader's next), from which new points
+ * are drawn.
+ *
+ * Seeds.  A schedule is instantiated over POS with an iteration seed:
+ * half the time the iteration's own (the same schedule samples other
+ * interleavings), half the time the entry's, so the iteration is the
+ * entry's run, changed only from where the mutation takes effect -- as
+ * an AFL input is -- and a point put right after a rare read lands in
+ * the same run that made it.  dotdot_no_mount_lock needs three ordered
+ * preemptions (walker, mover, walker) inside a window of three loads:
+ * with fresh seeds only, explore found it within 20 000 iterations in 3
+ * runs of 20; with entry seeds, trimmed lists and inserts in run order,
+ * 15; with the points around new pairs too, 20 (median 3 233).
  *
  * Each iteration: with probability 1/8, or while the corpus is empty,
  * plain POS (no preemption point); otherwise an entry chosen by the
  * power schedule, mutated one to three times by insert (a point drawn
- * from the entry's arrivals, at a random place in the list), delete,
+ * from the entry's arrivals -- half the time from those around its new
+ * pairs -- put where its arrival came in the entry's run among the
+ * entry's points; at a random place once a delete or swap reordered
+ * the list), delete,
  * swap (two neighbours exchange places) or negate (a demotion becomes a
  * promotion or back).  New points are drawn from the entry run's
  * conflicting arrivals (struct wt_run_event): a preemption before an
@@ -39,7 +56,7 @@
  * Bounded memory: WT_EXPLORE_CORPUS entries (when full, a new one
  * replaces the entry whose rarest item is the most common), an item
  * table of WT_EXPLORE_ITEMS slots (filled to 3/4, then no new item is
- * recorded), WT_EXPLORE_EVENTS arrivals an entry: about 4 MB at most.
+ * recorded), WT_EXPLORE_EVENTS arrivals an entry: about 5 MB at most.
  *
  * Determinism and replay.  The explorer's own random stream is seeded
  * from the scenario seed; what it does next depends only on the
@@ -47,9 +64,10 @@
  * So iteration i of a run is the same in any process and under any
  * budget that reaches it.  Its replay does not re-run the loop: the
  * failure record carries the iteration's schedule as text
- * (`preempts', and `--preempts SPEC' in its replay line), and `replay
- * SEED FILE --policy explore --preempts SPEC' runs POS under the
- * iteration seed with exactly those points.
+ * (`preempts', and `--preempts SPEC' in its replay line) and the
+ * iteration seed it ran under (an entry's, or its own), and `replay
+ * SEED FILE --policy explore --preempts SPEC' runs POS under that
+ * seed with exactly those points.
  *
  * SPEC: comma-separated `[+]THREAD:POINT:NTH' (thread name, point name
  * as `walktorture points' prints it, 1-based arrival count; `+' a
@@ -58,6 +76,7 @@
 #ifndef WT_SCENARIOS_EXPLORE_H
 #define WT_SCENARIOS_EXPLORE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -78,6 +97,7 @@ struct wt_explore_stats {
 	uint64_t added;		/* iterations that added an item */
 	uint64_t plain;		/* iterations under plain POS */
 	uint64_t mutated;	/* iterations under a mutated entry */
+	uint64_t reseeded;	/* of them, under the entry's own seed */
 };
 
 /* NULL when out of memory. */
@@ -85,13 +105,17 @@ struct wt_explore *wt_explore_new(uint64_t scenario_seed);
 void wt_explore_free(struct wt_explore *ex);
 
 /* The next iteration's schedule into p[WT_EXPLORE_MAX_PREEMPTS]; its
- * length. */
-unsigned wt_explore_next(struct wt_explore *ex, struct wt_preempt *p);
+ * length.  *reseed: run it under iteration seed *seed instead of the
+ * iteration's own. */
+unsigned wt_explore_next(struct wt_explore *ex, struct wt_preempt *p,
+			 bool *reseed, uint64_t *seed);
 
-/* The iteration run under p[np]: its feedback (res->feedback, events)
- * and extra items (the exit paths); how many items were new. */
+/* The iteration run under p[np] and iteration seed `seed': its feedback
+ * (res->feedback, events) and extra items (the exit paths); how many
+ * items were new. */
 unsigned wt_explore_feed(struct wt_explore *ex, const struct wt_preempt *p,
-			 unsigned np, const struct wt_run_result *res,
+			 unsigned np, uint64_t seed,
+			 const struct wt_run_result *res,
 			 const uint64_t *extra, unsigned nextra);
 
 void wt_explore_get_stats(const struct wt_explore *ex,

@@ -387,7 +387,7 @@ static void explore_feed(struct wt_explore *ex, const struct wt_scn_opts *o,
 			    n < sizeof(extra) / sizeof(extra[0]))
 				extra[n++] = wt_run_feedback_item(WT_FB_PATH, p,
 								  i, 0, 0);
-	wt_explore_feed(ex, o->preempts, o->npreempts, res, extra, n);
+	wt_explore_feed(ex, o->preempts, o->npreempts, it->seed, res, extra, n);
 }
 
 /* ex: the explore loop's state, fed with the iteration's feedback. */
@@ -1120,7 +1120,9 @@ static int one(struct wt_scn_result *r, const struct wt_scn_opts *o,
 	       unsigned keep, struct wt_explore *ex)
 {
 	const struct wt_scenario *s = r->s;
-	uint64_t seed = o->replay ? r->seed : wt_seed_iteration(r->seed, index);
+	uint64_t seed = o->replay ? r->seed :
+			o->reseed ? o->iteration_seed :
+			wt_seed_iteration(r->seed, index);
 	bool traced = o->replay || r->policy == WT_SCN_DIRECTED;
 	struct iter_out io, again;
 
@@ -1284,7 +1286,8 @@ int wt_scn_run(const struct wt_scenario *s, const struct wt_scn_opts *o,
 		if (ex) {
 			eo = *o;
 			eo.preempts = pre;
-			eo.npreempts = wt_explore_next(ex, pre);
+			eo.npreempts = wt_explore_next(ex, pre, &eo.reseed,
+						       &eo.iteration_seed);
 			io = &eo;
 		}
 		if (one(r, io, r->iterations, r->expect_unseen, &reruns, keep,

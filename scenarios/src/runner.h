@@ -102,6 +102,11 @@ struct wt_scn_opts {
 	 * command carries them */
 	const struct wt_preempt *preempts;
 	unsigned npreempts;
+	/* explore: run the iteration under this iteration seed (a corpus
+	 * entry's) instead of its own; its failures record it, so their
+	 * replay lines need nothing more */
+	bool reseed;
+	uint64_t iteration_seed;
 	/* end the run after an iteration when stop(r, stop_arg) says so
 	 * (zoo-bench: its bug's check fired -- time to first detection) */
 	bool (*stop)(const struct wt_scn_result *r, void *arg);

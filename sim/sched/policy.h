@@ -40,6 +40,8 @@ struct wt_fiber {
 	const struct wt_point *next_p;
 	const void *next_obj;
 	bool pinned;			/* POS: a preemption point set prio */
+	uint32_t ev;			/* feedback: its last arrival's index in
+					 * out->events (WT_RUN_AT_NONE) */
 	sigjmp_buf exit_env;
 };
 
@@ -118,10 +120,11 @@ struct wt_sim_writer {
 	bool written;			/* thread, point, stamp: its last write */
 	uint32_t thread;
 	uint32_t point;
+	uint32_t ev;			/* the writer's arrival before it */
 	uint64_t stamp;
 	/* field 0 only: any write to the object, a field's included */
 	bool any_written;
-	uint32_t any_thread, any_point;
+	uint32_t any_thread, any_point, any_ev;
 	uint32_t any_writers;		/* threads that wrote it (bit i) */
 	uint32_t any_accessors;		/* threads that read or wrote it */
 };

@@ -39,7 +39,10 @@
  *     (Q, W, P, R);
  *   adjacency: the operation at P of thread B was performed right after
  *     thread A's at Q, A != B: (Q, A, P, B);
- * and the first WT_RUN_EVENTS_MAX arrivals (thread, point, nth), from
+ * each reads-from pair with where it was first seen (feedback_at: the
+ * writer's arrival before the write, the reader's before the read, and
+ * the reader's next one, as indexes of the recorded arrivals), and the
+ * first WT_RUN_EVENTS_MAX arrivals (thread, point, nth), from
  * which the explorer draws new preemption points, each marked at the
  * end of the run when its operation conflicts: its object was written
  * by another thread, or it writes one another thread touched (only
@@ -71,6 +74,8 @@ int wt_pos_init(struct wt_sim *s, struct wt_run_result *out)
 {
 	(void)out;
 	s->last_thread = -1;
+	for (unsigned i = 0; i < s->n; i++)
+		s->f[i].ev = WT_RUN_AT_NONE;
 	if (s->cfg->policy == WT_POLICY_POS)
 		for (unsigned i = 0; i < s->n; i++)
 			s->f[i].prio = pos_draw(s);
@@ -249,10 +254,11 @@ static int grow_array(void **v, size_t *cap, size_t n, size_t max,
 	return 0;
 }
 
-static void add_item(struct wt_sim *s, uint64_t h)
+/* h, where it was first seen (feedback_at), when it is new in the run. */
+static void add_item(struct wt_sim *s, uint64_t h, struct wt_run_item_at at)
 {
 	struct wt_run_result *out = s->out;
-	size_t i;
+	size_t i, cap = s->fbcap;
 
 	if (out->nfeedback >= WT_RUN_FEEDBACK_MAX)
 		return;
@@ -264,12 +270,18 @@ static void add_item(struct wt_sim *s, uint64_t h)
 			return;
 		i = (i + 1) & (s->icap - 1);
 	}
-	if (grow_array((void **)&out->feedback, &s->fbcap, out->nfeedback,
+	if (grow_array((void **)&out->feedback_at, &cap, out->nfeedback,
+		       WT_RUN_FEEDBACK_MAX, sizeof(*out->feedback_at)) ||
+	    grow_array((void **)&out->feedback, &s->fbcap, out->nfeedback,
 		       WT_RUN_FEEDBACK_MAX, sizeof(*out->feedback)))
 		return;
 	s->items[i] = h;
+	out->feedback_at[out->nfeedback] = at;
 	out->feedback[out->nfeedback++] = h;
 }
+
+static const struct wt_run_item_at no_at = {
+	WT_RUN_AT_NONE, WT_RUN_AT_NONE, WT_RUN_AT_NONE };
 
 /* The entry of (obj, field), made when there is room (NULL: not
  * tracked). */
@@ -296,12 +308,19 @@ static struct wt_sim_writer *location(struct wt_sim *s, const void *obj,
 	return w;
 }
 
-static void reads_from(struct wt_sim *s, uint32_t wpoint, uint32_t wthread,
-		       uint32_t pid, uint32_t me)
+/* f (thread me) read at pid what w wrote; next: f's arrival now. */
+static void reads_from(struct wt_sim *s, const struct wt_sim_writer *w,
+		       bool any, const struct wt_fiber *f, uint32_t pid,
+		       uint32_t me, uint32_t next)
 {
+	uint32_t wthread = any ? w->any_thread : w->thread;
+	uint32_t wpoint = any ? w->any_point : w->point;
+	struct wt_run_item_at at = {
+		.write = any ? w->any_ev : w->ev, .read = f->ev, .next = next };
+
 	if (wthread != me)
 		add_item(s, wt_run_feedback_item(WT_FB_READS_FROM, wpoint,
-						 wthread, pid, me));
+						 wthread, pid, me), at);
 }
 
 /*
@@ -314,14 +333,14 @@ static void reads_from(struct wt_sim *s, uint32_t wpoint, uint32_t wthread,
  */
 static void feedback_op(struct wt_sim *s, struct wt_fiber *f,
 			const struct wt_point *done, const void *obj,
-			enum wt_access a)
+			enum wt_access a, uint32_t next)
 {
 	uint32_t me = f->t->id, pid = wt_point_id(done), field;
 	struct wt_sim_writer *o, *e = NULL;
 
 	if (s->last_thread >= 0 && (uint32_t)s->last_thread != me)
 		add_item(s, wt_run_feedback_item(WT_FB_ADJACENT, s->last_point,
-				      (uint32_t)s->last_thread, pid, me));
+				      (uint32_t)s->last_thread, pid, me), no_at);
 	s->last_thread = (int)me;
 	s->last_point = pid;
 	if (a == WT_ACC_NONE || !(o = location(s, obj, 0)))
@@ -340,12 +359,11 @@ static void feedback_op(struct wt_sim *s, struct wt_fiber *f,
 		 * any kind */
 		if (!e) {
 			if (o->any_written)
-				reads_from(s, o->any_point, o->any_thread,
-					   pid, me);
+				reads_from(s, o, true, f, pid, me, next);
 		} else if (e->written && (!o->written || e->stamp > o->stamp))
-			reads_from(s, e->point, e->thread, pid, me);
+			reads_from(s, e, false, f, pid, me, next);
 		else if (o->written)
-			reads_from(s, o->point, o->thread, pid, me);
+			reads_from(s, o, false, f, pid, me, next);
 	}
 	if (!(a & WT_ACC_WRITE))
 		return;
@@ -354,11 +372,13 @@ static void feedback_op(struct wt_sim *s, struct wt_fiber *f,
 	e->written = true;
 	e->thread = me;
 	e->point = pid;
+	e->ev = f->ev;
 	e->stamp = ++s->wstamp;
 	o->any_written = true;
 	o->any_writers |= 1u << me;
 	o->any_thread = me;
 	o->any_point = pid;
+	o->any_ev = f->ev;
 }
 
 /* ---- POS and preemption points ---- */
@@ -412,11 +432,14 @@ void wt_pos_arrive(struct wt_sim *s, struct wt_fiber *f,
 	struct wt_run_result *out = s->out;
 
 	if (s->cfg->feedback && done)
-		feedback_op(s, f, done, dobj, a);
+		feedback_op(s, f, done, dobj, a,
+			    p && out->nevents < WT_RUN_EVENTS_MAX ?
+			    (uint32_t)out->nevents : WT_RUN_AT_NONE);
 	if (s->cfg->policy == WT_POLICY_POS && f->started)
 		pos_redraw(s, f, dobj, a);
 	f->next_p = p;
 	f->next_obj = obj;
+	f->ev = WT_RUN_AT_NONE;		/* until this arrival is recorded */
 	if (!p)
 		return;
 	if (s->cfg->npreempts)
@@ -431,6 +454,7 @@ void wt_pos_arrive(struct wt_sim *s, struct wt_fiber *f,
 			       WT_RUN_EVENTS_MAX, sizeof(*s->ev_obj)))
 			return;
 		s->ev_obj[out->nevents] = obj;
+		f->ev = (uint32_t)out->nevents;
 		out->events[out->nevents++] = (struct wt_run_event){
 			.thread = f->t->id, .point = id,
 			.nth = f->t->hits ? (uint32_t)f->t->hits[id] : 0,

@@ -241,8 +241,10 @@ void wt_run_result_free(struct wt_run_result *r)
 	free(r->thread_hits);
 	wt_trace_free(r->trace);
 	free(r->feedback);
+	free(r->feedback_at);
 	free(r->events);
 	r->feedback = NULL;
+	r->feedback_at = NULL;
 	r->events = NULL;
 	r->hits = NULL;
 	r->thread_hits = NULL;

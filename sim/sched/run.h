@@ -84,6 +84,16 @@ struct wt_run_event {
 	bool conflict;
 };
 
+/* The arrivals (indexes into wt_run_result.events) around the first
+ * sighting of a reads-from pair: the writer's before its write, the
+ * reader's before its read, and the reader's next one -- where the
+ * explorer puts a preemption to change what that read sees, or what
+ * follows it. */
+#define WT_RUN_AT_NONE	UINT32_MAX
+struct wt_run_item_at {
+	uint32_t write, read, next;
+};
+
 /* The kinds of feedback item (sim/sched/pos.c says what each is). */
 enum wt_feedback_kind {
 	WT_FB_ADJACENT = 1,	/* (Q, A) performed right before (P, B), A != B */
@@ -229,6 +239,10 @@ struct wt_run_result {
 	 * WT_RUN_EVENTS_MAX arrivals. */
 	uint64_t *feedback;
 	size_t nfeedback;
+	/* feedback_at[i]: where in events a reads-from item feedback[i]
+	 * was first seen (WT_RUN_AT_NONE for other kinds, or beyond the
+	 * recorded arrivals) */
+	struct wt_run_item_at *feedback_at;
 	struct wt_run_event *events;
 	size_t nevents;
 	unsigned preempts_hit;		/* cfg.preempts that fired */
