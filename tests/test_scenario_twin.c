@@ -376,3 +376,44 @@ Test(twin, nightly_runs_twins_beside_the_directed)
 	wt_test_run_free(&r);
 	wt_test_dir_remove(&d);
 }
+
+/* The number of times line appears in out. */
+static unsigned count_of(const char *out, const char *line)
+{
+	unsigned n = 0;
+
+	for (const char *p = out; (p = strstr(p, line)); p++)
+		n++;
+	return n;
+}
+
+/* nightly's explore twins run in the night's first seed only: their
+ * cost is --explore per suite, whatever --seeds says (cmd_nightly.c). */
+Test(twin, nightly_explores_in_the_first_seed_only)
+{
+	struct wt_test_dir d;
+	struct wt_test_run r;
+	char *suite, *f, *out;
+
+	wt_test_dir_make(&d);
+	cr_assert(asprintf(&suite, "%s/pair", d.path) > 0);
+	cr_assert_eq(mkdir(suite, 0777), 0);
+	cr_assert(asprintf(&f, "%s/child_seq.yaml", suite) > 0);
+	cr_assert_eq(symlink(CHILD_SEQ, f), 0);
+	cr_assert(asprintf(&out, "%s/out", d.path) > 0);
+	/* one iteration a scenario: quick under the sanitizers too */
+	wt_test_run(&r, (const char *[]){ "nightly", suite, "--seeds", "3",
+		    "--seed", "7", "--out", out, "--explore", "200ms",
+		    "--generated", "0", "--iterations", "1", NULL });
+	cr_expect_eq(r.status, 0, "status %d\n%s%s", r.status, r.out, r.err);
+	cr_expect(strstr(r.out, " scenarios=3\n"), "%s", r.out);
+	cr_expect_eq(count_of(r.out, "walktorture: restart.step_into."
+			      "child_seq mode="), 3, "%s", r.out);
+	cr_expect_eq(count_of(r.out, "walktorture: restart.step_into."
+			      "child_seq.explore mode="), 1, "%s", r.out);
+	free(out);
+	free(f);
+	free(suite);
+	wt_test_run_free(&r);
+	wt_test_dir_remove(&d);
+}
