@@ -371,6 +371,7 @@ const char *pick_link(struct nameidata *nd, struct path *link,
 		      struct inode *inode, int flags)
 {
 	struct saved *last;
+	int mnt_flags;
 	int err;
 
 	if (nd->flags & LOOKUP_RCU) {
@@ -411,7 +412,8 @@ const char *pick_link(struct nameidata *nd, struct path *link,
 	    !nd_bug(nd, WT_BUG_NO_SYMLINKS_IGNORED))
 		return ERR_PTR(-ELOOP);
 	/* a nosymfollow mount's links are refused the same way */
-	if (mnt_flags_load(real_mount(link->mnt)) & MNT_NOSYMFOLLOW)
+	mnt_flags = mnt_flags_load(real_mount(link->mnt));
+	if (mnt_flags & MNT_NOSYMFOLLOW)
 		return ERR_PTR(-ELOOP);
 	/*
 	 * touch_atime() may block (mnt_want_write, the journal): RCU mode
@@ -420,11 +422,11 @@ const char *pick_link(struct nameidata *nd, struct path *link,
 	 * the kernel does; the model only acts when one is due.
 	 */
 	if (!(nd->flags & LOOKUP_RCU)) {
-		touch_atime(inode);
-	} else if (atime_needs_update(inode)) {
+		touch_atime(inode, mnt_flags);
+	} else if (atime_needs_update(inode, mnt_flags)) {
 		if (!try_to_unlazy(nd, UNLAZY_WHY(ATIME)))
 			return ERR_PTR(-ECHILD);
-		touch_atime(inode);
+		touch_atime(inode, mnt_flags);
 	}
 	return pick_link_body(nd, last, link, inode);
 }

@@ -281,7 +281,9 @@ static int parse_mv(struct wt_verb *v, struct words *ws, struct wt_verb_error *e
 /*
  * mount -o's options: the mount flags lookup and open check (ro:
  * MNT_READONLY, and for a new filesystem SB_RDONLY too; nosymfollow),
- * rw (the default), and those nothing checks (noexec, nosuid, nodev:
+ * noatime (no link's atime is ever due on it: RCU-walk follows its
+ * links without leaving for touch_atime), rw (the default), and those
+ * nothing checks (noexec, nosuid, nodev:
  * exec, set-id and devices are not modelled; kept on the mount and
  * shown in its listing).  remount and bind only where remount = true
  * (mount -o remount[,bind],...): *bind says which.
@@ -293,6 +295,7 @@ static int parse_mount_opts(struct wt_verb *v, struct words *ws, unsigned i,
 		{ "ro", MNT_READONLY }, { "rw", 0 },
 		{ "nosymfollow", MNT_NOSYMFOLLOW }, { "noexec", MNT_NOEXEC },
 		{ "nosuid", MNT_NOSUID }, { "nodev", MNT_NODEV },
+		{ "noatime", MNT_NOATIME },
 	};
 	const char *s = ws->v[i];
 
@@ -313,7 +316,7 @@ static int parse_mount_opts(struct wt_verb *v, struct words *ws, unsigned i,
 				break;
 		if (k == sizeof(opts) / sizeof(opts[0]))
 			return fail(e, col, "unknown mount option '%.*s' (valid:"
-				    " ro, rw, nosymfollow, noexec, nosuid, nodev%s)",
+				    " ro, rw, nosymfollow, noexec, nosuid, nodev, noatime%s)",
 				    (int)len, s, remount ? ", bind after remount" : "");
 		if (opts[k].name[0] == 'r')	/* the last of ro/rw wins */
 			v->flags &= ~(unsigned)MNT_READONLY;

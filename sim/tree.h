@@ -32,8 +32,9 @@
  *                                     mount read-only: EROFS for every
  *                                     write, open's and the verbs'), rw,
  *                                     nosymfollow (following a symlink on
- *                                     it is ELOOP), noexec, nosuid, nodev
- *                                     (kept, not checked)
+ *                                     it is ELOOP), noatime (no atime
+ *                                     update is due there), noexec,
+ *                                     nosuid, nodev (kept, not checked)
  *   mount --bind [-o OPTS] SRC DST    a bind mount: the source mount's flags
  *                                     (ro too), plus OPTS (ro: this mount
  *                                     only, the filesystem stays writable)

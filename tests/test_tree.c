@@ -102,6 +102,9 @@ Test(tree, words_quotes_comments)
 	cr_assert_eq(wt_verb_parse("mount -t tmpfs -o ro,rw t /m", &v, &e), 0);
 	cr_assert_eq(v.flags, 0);
 	wt_verb_free(&v);
+	cr_assert_eq(wt_verb_parse("mount -t tmpfs -o noatime t /m", &v, &e), 0);
+	cr_assert_eq(v.flags, MNT_NOATIME);
+	wt_verb_free(&v);
 	cr_assert_eq(wt_verb_parse("mount --bind -o ro /a /b", &v, &e), 0);
 	cr_assert_eq(v.kind, WT_V_BIND);
 	cr_assert_eq(v.flags, MNT_READONLY);

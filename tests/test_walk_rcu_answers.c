@@ -65,3 +65,34 @@ Test(walk_rcu_answers, atime, .fini = wfx_fini)
 	expect_counts("rcu.ok=1");
 	expect_clean();
 }
+
+/*
+ * The link's mount decides whether an atime update is due: never on a
+ * noatime mount or a read-only filesystem (IS_NOATIME), so RCU-walk
+ * stays lazy; on a read-only bind mount of a writable filesystem it is
+ * due, but touch_atime gets no write access there, so every follow
+ * through it unlazies -- until the same link is followed through a
+ * writable mount, which updates it.
+ */
+Test(walk_rcu_answers, atime_mount_flags, .fini = wfx_fini)
+{
+	wfx_build("mkdir /n /b /s /d\n"
+		  "mount -t tmpfs -o noatime n /n\nmkdir /n/d\nln -s d /n/l\n"
+		  "touch -h /n/l\n"
+		  "ln -s /d /l\ntouch -h /l\nmount --bind -o ro / /b\n"
+		  "mount -t tmpfs s /s\nmkdir /s/d\nln -s d /s/l\ntouch -h /s/l\n"
+		  "mount -o remount,ro /s\n");
+	cr_expect_eq(lk_err("/n/l/", 0), 0);
+	expect_counts("rcu.ok=1");
+	cr_expect_eq(lk_err("/s/l/", 0), 0);
+	expect_counts("rcu.ok=1");
+	cr_expect_eq(lk_err("/b/l/", 0), 0);
+	expect_counts("unlazy.atime=1 ref.ok=1");
+	cr_expect_eq(lk_err("/b/l/", 0), 0);
+	expect_counts("unlazy.atime=1 ref.ok=1");
+	cr_expect_eq(lk_err("/l/", 0), 0);
+	expect_counts("unlazy.atime=1 ref.ok=1");
+	cr_expect_eq(lk_err("/b/l/", 0), 0);
+	expect_counts("rcu.ok=1");
+	expect_clean();
+}

@@ -207,10 +207,18 @@ void wt_inode_touch(struct inode *inode)
  * for every link it follows; its one load of i_flags is the load that
  * pick_link's REF branch always made, so schedules keep their points.
  */
-void touch_atime(struct inode *inode)
+bool atime_needs_update(struct inode *inode, int mnt_flags)
+{
+	if ((mnt_flags & MNT_NOATIME) || sb_rdonly(inode->i_sb))
+		return false;
+	return wt_load(inode, i_flags) & S_NEEDS_ATIME;
+}
+
+void touch_atime(struct inode *inode, int mnt_flags)
 {
 	assert(inode);
-	if (atime_needs_update(inode))
+	/* mnt_get_write_access fails on a read-only mount: no update */
+	if (atime_needs_update(inode, mnt_flags) && !(mnt_flags & MNT_READONLY))
 		i_flags_update(inode, S_NEEDS_ATIME, 0);
 }
 

@@ -100,15 +100,16 @@ int wt_inode_set_link(struct inode *inode, const char *body);
  * counts as already read, so an ordinary tree has no atime update due
  * and RCU-walk follows its links lazily.
  */
-static inline bool atime_needs_update(struct inode *inode)
-{
-	return wt_load(inode, i_flags) & S_NEEDS_ATIME;
-}
+/* mnt_flags: the MNT_* of the link's mount (the caller loaded them once).
+ * A noatime mount, or a read-only filesystem (IS_NOATIME), never asks;
+ * a read-only mount of a writable one still does (touch_atime then gets
+ * no write access, so the update stays due). */
+bool atime_needs_update(struct inode *inode, int mnt_flags);
 /* touch -h: atime and mtime now, so the next access updates atime. */
 void wt_inode_touch(struct inode *inode);
 /* REF mode: the update atime_needs_update asked for (may block in the
- * kernel: mnt_want_write, the journal). */
-void touch_atime(struct inode *inode);
+ * kernel: mnt_want_write, the journal); none through a read-only mount. */
+void touch_atime(struct inode *inode, int mnt_flags);
 
 /* Group membership, for generic_permission and the oracle. */
 bool in_group_p(const struct cred *cred, uint32_t gid);
