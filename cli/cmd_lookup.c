@@ -14,8 +14,9 @@
  * made it); type: dir, file, symlink or other; mount: where the mount
  * holding the result is attached ("/" for the initial one, "?" for a
  * detached one); d_path: the result's name from the walker's root (from
- * the namespace root when it is not under it; "?" when removed or
- * detached), what readlink of /proc/self/fd/N would say; created: true
+ * the namespace root when it is not under it; its old name and
+ * " (deleted)" when removed; "?" when detached), what readlink of
+ * /proc/self/fd/N would say; created: true
  * when O_CREAT made it.  --paths adds the walk's exit-path counts.
  *
  * Without --open a PATH is resolved as stat(2) does (filename_lookup:

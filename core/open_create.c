@@ -48,8 +48,22 @@ static int dir_path_once(struct wt_world *w, const struct path *dir,
 			continue;
 		}
 		parent = wt_load_acquire(d, d_parent);
-		if (parent == d || d_unhashed(d))
+		/*
+		 * The object itself removed (d_unlinked: unhashed, not a
+		 * root): d_path names it where it was, with " (deleted)"
+		 * after; a removed directory above it cannot be (it was
+		 * empty), a disconnected one has no name to give.
+		 */
+		if (!hops && parent != d && d_unhashed(d)) {
+			static const char deleted[] = " (deleted)";
+
+			if ((size_t)(end - buf) < sizeof(deleted))
+				return -ENAMETOOLONG;
+			end -= sizeof(deleted) - 1;
+			memcpy(end, deleted, sizeof(deleted) - 1);
+		} else if (parent == d || d_unhashed(d)) {
 			return -ENOENT;	/* disconnected or removed */
+		}
 		d_name_copy(d, name, sizeof(name));
 		err = prepend(buf, &end, name, strlen(name));
 		if (err)

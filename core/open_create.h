@@ -34,7 +34,9 @@ int wt_open_create(struct wt_world *w, const struct path *dir,
 /*
  * d_path into buf: the name of dir from root (a task's root; NULL: the
  * namespace root), or from the namespace root when dir is not under root.
- * 0, -ENOENT (removed, or in a detached tree) or -ENAMETOOLONG.
+ * dir itself removed (unlinked): its old name, then " (deleted)", as
+ * d_path gives it.  0, -ENOENT (disconnected, or in a detached tree) or
+ * -ENAMETOOLONG.
  * (walktorture lookup's display; no longer creation's.)
  */
 int wt_dir_path(struct wt_world *w, const struct path *dir,

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE	/* O_PATH */
 #include <fcntl.h>
 
+#include "core/open_create.h"
 #include "sim/ns.h"
 #include "tests/test_walk.h"
 
@@ -741,6 +742,23 @@ Test(walk, readonly_mounts, .init = base, .fini = wfx_fini)
 		free(snap);
 		wt_ns_destroy(ns);
 	}
+	expect_clean();
+}
+
+/* d_path of a removed result: its old name and " (deleted)"; a result
+ * still in the tree: its name. */
+Test(walk, d_path_deleted, .init = base, .fini = wfx_fini)
+{
+	char buf[PATH_MAX_LEN];
+	struct path p;
+
+	cr_assert_eq(lk("/a/b/f", 0, &p), 0);
+	cr_assert_eq(wt_dir_path(fx.w, &p, NULL, buf, sizeof(buf)), 0);
+	cr_expect_str_eq(buf, "/a/b/f");
+	wfx_verb("rm /a/b/f");
+	cr_assert_eq(wt_dir_path(fx.w, &p, NULL, buf, sizeof(buf)), 0);
+	cr_expect_str_eq(buf, "/a/b/f (deleted)");
+	path_put(&p);
 	expect_clean();
 }
 
