@@ -105,7 +105,15 @@
  * said 0 to it), a directory whose inode or path the history does not
  * know at the instant, a log whose truncation folded the server's tree
  * away.  A stale positive -- a name the server dropped that the client
- * still answers -- is not judged (the client's namespace decides).
+ * still answers -- is not judged: the client's namespace decides.  By
+ * the model's rules it is legitimate only until the next server change
+ * after the dentry was last validated (a hard link the client made,
+ * which the server never had, stays trusted that long; after it,
+ * d_revalidate asks by handle and answers -ESTALE or 0), so judging it
+ * needs, per positive LOOKUP, whether the step's d_revalidate asked or
+ * trusted -- a LOOKUP that -ECHILD hands to REF-walk and one that
+ * revalidation then drops are recorded alike -- which the record does
+ * not say yet.
  * -ESTALE and revalidation errors there are protocol.
  *
  * No spurious fallback (oracle_fallback.c).  Every exit path that names a

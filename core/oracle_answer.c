@@ -190,6 +190,15 @@ static bool explain_eloop(struct oj *j)
 	bool at_link = j->pos_known && ino && WT_S_ISLNK(ino->mode);
 	unsigned flags = walk_flags(j);
 
+	/* an inode a remote ->lookup made: the history does not know its
+	 * type, so it may be the link a flag refuses */
+	if (j->pos_known && !ino && j->pos.inode && oj_is_remote(j, &j->pos))
+		return (flags & LOOKUP_NO_SYMLINKS) ||
+		       mount_nosymfollow(j, j->pos.mnt) ||
+		       ((j->r->entry == WT_ENTRY_OPEN ||
+			 j->r->entry == WT_ENTRY_OPEN_ROOT) &&
+			!(flags & LOOKUP_FOLLOW)) ||
+		       links_counted(j) >= MAXSYMLINKS;
 	if (!at_link)	/* traverse_mounts counts automounts too */
 		return links_counted(j) >= MAXSYMLINKS;
 	if (links_counted(j) >= MAXSYMLINKS)

@@ -1181,3 +1181,44 @@ ORACLE_TEST(rejects_remote_negative_the_server_renamed_into_place)
 	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
 #undef NEGATIVE_IN
 }
+
+/*
+ * A symlink a remote ->lookup made (the server's, never in the history):
+ * its type is unknown to the oracle, so RESOLVE_NO_SYMLINKS's ELOOP
+ * there is accepted -- found by the property test's remote trees -- but
+ * an ELOOP no flag explains still is not.
+ */
+ORACLE_TEST(accepts_eloop_at_a_remote_link_the_history_never_saw)
+{
+	struct wt_ident root, r, rroot, l;
+	uint64_t v;
+
+	OK(wt_op_mkdir(w, "/r", 0755, false));
+	OK(wt_op_mount(w, "remote", "srv", "/r"));
+	OK(wt_op_remote(w, WT_REMOTE_SYMLINK, "/r", "l", "a", 0));
+	v = now();
+	root = ident_at(v, "/");
+	r = child_at(v, root, "r");
+	rroot = ident_at(v, "/r");
+	l = (struct wt_ident){ rroot.mnt, 999001, 999002 };
+
+#define ELOOP_WALK(flags) do {						\
+		reset_record();						\
+		attempt(LOOKUP_RCU | (flags), v, v, -ELOOP);		\
+		start(root, "/r/l");					\
+		perm(root, 0);						\
+		lookup(root, "r", r);					\
+		step(WT_STEP_MOUNT, r, rroot, NULL, 0, 0);		\
+		perm(rroot, 0);						\
+		step(WT_STEP_LOOKUP, rroot, l, "l", 0, WT_LOOKUP_SLOW);	\
+		end(rroot, -ELOOP);					\
+	} while (0)
+
+	ELOOP_WALK(LOOKUP_NO_SYMLINKS);
+	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+	ELOOP_WALK(0);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_assert(strstr(res.explain, "no flag refusing a link"), "%s",
+		  res.explain);
+#undef ELOOP_WALK
+}

@@ -39,6 +39,16 @@
  * counts as it found them (refs_held), so a leak is caught at the walk
  * that made it, not at the umount that later finds a busy dentry.
  *
+ * A remote filesystem (every fourth seed): mounted on a directory of
+ * the tree, given names by the client, then changed by its server behind
+ * the client's back -- creations, removals, renames -- before the
+ * queries and again halfway through them, so that cached dentries
+ * expire and revalidate.  The reference resolver knows only the
+ * client's namespace, and the walks there leave RCU-walk and retry as
+ * the server's changes make them, so a walk that touched the remote
+ * mount is held to the rest: the oracle accepts it, both RCU-first runs
+ * and the REF-only one agree, no reference is left behind.
+ *
  * WT_PROPERTY_SEEDS=N runs N trees (ctest property.long, label nightly:
  * 20000), WT_PROPERTY_FIRST=S starts at seed S: a failure names its seed,
  * and WT_PROPERTY_FIRST=S WT_PROPERTY_SEEDS=1 replays it alone.
@@ -58,6 +68,7 @@
 #include "core/record.h"
 #include "core/refwalk.h"
 #include "sim/ns.h"
+#include "sim/fs/remote.h"
 #include "sim/ops.h"
 #include "sim/resolve.h"
 #include "sim/vfs/world.h"
@@ -79,6 +90,8 @@ struct totals {
 	uint64_t mutants;	/* mutated records rejected */
 	uint64_t protected;	/* trailing links protected_symlinks refused */
 	uint64_t scoped;
+	uint64_t remote_walks;	/* walks that touched the remote mount */
+	uint64_t server_changes;	/* successful server-side changes */
 	double walk_ns;
 	double oracle_ns;
 };
@@ -171,6 +184,7 @@ struct answer {
 	struct wt_ident id;	/* the result; filename_parentat's: the parent */
 	int last_type;		/* filename_parentat only */
 	char last[256];
+	bool remote;		/* the walk touched the remote mount */
 };
 
 struct ctx {
@@ -182,6 +196,9 @@ struct ctx {
 	struct totals *tot;
 	uint64_t seed;
 	bool protected_symlinks;
+	uint64_t remote_mnt;	/* the remote mount's id, or 0 */
+	char remote_at[8];	/* where it is mounted ("/c") */
+	uint64_t rng;		/* the remote phase's own draws */
 };
 
 static void fail_with_tree(const struct ctx *c, const char *path,
@@ -319,6 +336,15 @@ static struct refs refs_held(struct wt_world *w)
 	return r;
 }
 
+/* Does the record (any attempt) stand on mount mnt at some step? */
+static bool record_on_mount(const struct wt_record *r, uint64_t mnt)
+{
+	for (uint32_t i = 0; i < r->nsteps; i++)
+		if (r->steps[i].from.mnt == mnt || r->steps[i].to.mnt == mnt)
+			return true;
+	return false;
+}
+
 /* One ladder run, judged by the oracle and checked for exit paths. */
 static void ladder(struct ctx *c, struct wt_task *task, const struct path *dir,
 		   const char *path, unsigned flags, enum entry e, bool ref_only,
@@ -345,6 +371,7 @@ static void ladder(struct ctx *c, struct wt_task *task, const struct path *dir,
 	t0 = now_ns();
 	call_entry(&wk, e, dir, path, flags, a);
 	t1 = now_ns();
+	a->remote = c->remote_mnt && record_on_mount(c->rec, c->remote_mnt);
 	after = refs_held(c->w);
 	t1b = now_ns();
 	/* an automount adds a mount and its references */
@@ -371,6 +398,13 @@ static void ladder(struct ctx *c, struct wt_task *task, const struct path *dir,
 			       stats.counts[WT_PATH_RCU_ERROR]);
 	c->tot->protected += !ref_only && a->err == -EACCES &&
 			     stats.counts[WT_PATH_RESTART_MAY_FOLLOW_LINK];
+	c->tot->remote_walks += a->remote;
+	/* the server's changes expire the client's cache: revalidation
+	 * leaves RCU-walk, a stale handle retries -- and a remote ->lookup
+	 * makes dentries the history does not know, so a changed name is
+	 * no mutant the oracle can refute */
+	if (a->remote)
+		return;
 	bad = forbidden_path(&stats, a->err, flags, ref_only);
 	if (bad) {
 		char msg[200];
@@ -382,6 +416,122 @@ static void ladder(struct ctx *c, struct wt_task *task, const struct path *dir,
 	}
 	if (!a->err && c->tot->walks % 7 == 0)
 		mutated_is_rejected(c, &in, path);
+}
+
+/*
+ * The remote phase.  Its draws come from its own generator, so the
+ * trees and queries of the other seeds stay what they were.
+ */
+static unsigned r_below(struct ctx *c, unsigned n)
+{
+	uint64_t z = (c->rng += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return (unsigned)((z ^ (z >> 31)) % n);
+}
+
+/* "n" or "n/m" from the tree's names (fs-relative). */
+static void r_name(struct ctx *c, char *out, size_t size)
+{
+	const char *a = tg_names[r_below(c, TG_NNAMES)];
+
+	if (r_below(c, 3))
+		tg_snprintf(out, size, "%s", a);
+	else
+		tg_snprintf(out, size, "%s/%s", a, tg_names[r_below(c, TG_NNAMES)]);
+}
+
+/* Server-side changes behind the client (failures are outcomes too). */
+static void remote_server_changes(struct ctx *c, unsigned n)
+{
+	static const char *const targets[] = { "a", "/", "..", "x/l", "" };
+
+	for (unsigned i = 0; i < n; i++) {
+		char a[64], b[64];
+		enum wt_remote_change ch;
+		int err;
+
+		r_name(c, a, sizeof(a));
+		r_name(c, b, sizeof(b));
+		switch (r_below(c, 5)) {
+		case 0: ch = WT_REMOTE_CREATE; break;
+		case 1: ch = WT_REMOTE_MKDIR; break;
+		case 2: ch = WT_REMOTE_SYMLINK;
+			tg_snprintf(b, sizeof(b), "%s",
+				    targets[r_below(c, sizeof(targets) / sizeof(targets[0]))]);
+			break;
+		case 3: ch = WT_REMOTE_UNLINK; break;
+		default: ch = WT_REMOTE_RENAME; break;
+		}
+		err = wt_op_remote(c->w, ch, c->remote_at, a,
+				   ch == WT_REMOTE_SYMLINK || ch == WT_REMOTE_RENAME ? b : NULL,
+				   0755);
+		c->tot->server_changes += !err;
+	}
+}
+
+/* The client's own changes there (mirrored on the server). */
+static void remote_client_changes(struct ctx *c, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		char a[64], pa[TG_PATH_MAX + 64], pb[TG_PATH_MAX + 64];
+
+		r_name(c, a, sizeof(a));
+		tg_snprintf(pa, sizeof(pa), "%s/%s", c->remote_at, a);
+		r_name(c, a, sizeof(a));
+		tg_snprintf(pb, sizeof(pb), "%s/%s", c->remote_at, a);
+		switch (r_below(c, 6)) {
+		case 0: (void)wt_op_mkdir(c->w, pa, 0755, false); break;
+		case 1: (void)wt_op_create(c->w, pa, 0644); break;
+		case 2: (void)wt_op_symlink(c->w, "a", pa); break;
+		case 3: (void)wt_op_link(c->w, pa, pb); break;
+		case 4: (void)wt_op_rename(c->w, pa, pb, 0); break;
+		default: (void)wt_op_unlink(c->w, pa); break;
+		}
+	}
+}
+
+/* Mount the remote fs on one of the tree's first directories, name
+ * things on it from the client, change them on the server. */
+static void remote_setup(struct ctx *c)
+{
+	static const char *const at[] = { "/c", "/d", "/a", "/b" };
+	struct path p;
+
+	c->rng = c->seed * 0x9e3779b97f4a7c15ull + 7;
+	for (unsigned i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		bool dir;
+
+		/* a directory, not a link to one: the client's changes
+		 * below must land on the remote fs */
+		if (wt_resolve(c->w, at[i], 0, &p))
+			continue;
+		dir = d_is_dir(p.dentry);
+		wt_path_put(&p);
+		if (!dir || wt_op_mount(c->w, "remote", "srv", at[i]))
+			continue;
+		cr_assert_eq(wt_resolve(c->w, at[i], WT_RES_FOLLOW, &p), 0);
+		c->remote_mnt = real_mount(p.mnt)->wt.id;
+		wt_path_put(&p);
+		tg_snprintf(c->remote_at, sizeof(c->remote_at), "%s", at[i]);
+		break;
+	}
+	if (!c->remote_mnt)
+		return;
+	remote_client_changes(c, 8);
+	remote_server_changes(c, 6);
+}
+
+/* A query under the remote mount. */
+static void remote_query(struct ctx *c, char *out, size_t size)
+{
+	static const char *const tails[] = { "", "", "/", "/.", "/..", "/x", "/l" };
+	char a[64];
+
+	r_name(c, a, sizeof(a));
+	tg_snprintf(out, size, "%s/%s%s", c->remote_at, a,
+		    tails[r_below(c, sizeof(tails) / sizeof(tails[0]))]);
 }
 
 static bool same_answer(const struct answer *a, const struct answer *b)
@@ -446,7 +596,8 @@ static void check_entry(struct ctx *c, struct wt_task *task,
 	if (!same_answer(&a1, &ref_only))
 		differ(c, task, path, flags, e, "RCU-first, REF-only", &a1,
 		       &ref_only);
-	if (!same_answer(&a1, &ref))
+	/* the reference knows the client's namespace, not the server */
+	if (!a1.remote && !ref_only.remote && !same_answer(&a1, &ref))
 		differ(c, task, path, flags, e, "walk, reference", &a1, &ref);
 	c->tot->parentat += e == E_PARENTAT;
 	c->tot->openat2 += e == E_OPENAT2;
@@ -526,6 +677,8 @@ static void one_tree(uint64_t seed, struct totals *tot)
 		cr_assert_fail("seed %" PRIu64 ": line %u '%s' failed: %s", seed,
 			       bad + 1, tree->lines[bad], wt_errno_name(err));
 	}
+	if (seed % 4 == 2)
+		remote_setup(&c);
 	c.ns = wt_ns_create(c.w->history, wt_history_version(c.w->history));
 	c.rec = wt_record_create(4096, 256 * 1024);
 	c.oracle = wt_oracle_create(c.w->history);
@@ -536,6 +689,17 @@ static void one_tree(uint64_t seed, struct totals *tot)
 		char path[TG_PATH_MAX + 16];
 
 		tg_query(tree, path, sizeof(path));
+		if (c.remote_mnt && q == QUERIES / 2) {
+			/* what the first half cached, the server now changes */
+			remote_server_changes(&c, 4);
+			remote_client_changes(&c, 2);
+			wt_ns_destroy(c.ns);
+			c.ns = wt_ns_create(c.w->history,
+					    wt_history_version(c.w->history));
+			cr_assert_not_null(c.ns);
+		}
+		if (c.remote_mnt && q % 2)
+			remote_query(&c, path, sizeof(path));
 		for (unsigned f = 0; f < 2; f++) {
 			check_path(&c, &root, NULL, path, f ? LOOKUP_FOLLOW : 0);
 			check_path(&c, &user, NULL, path, f ? LOOKUP_FOLLOW : 0);
@@ -567,10 +731,12 @@ Test(property, rcu_walk_is_ref_walk_on_random_trees, .timeout = 3000)
 	       " openat2=%" PRIu64 " ok=%" PRIu64
 	       " errors=%" PRIu64 " left_rcu=%" PRIu64 " links=%" PRIu64
 	       " scoped=%" PRIu64 " mutants_rejected=%" PRIu64
-	       " protected_symlinks_denials=%" PRIu64 "\n",
+	       " protected_symlinks_denials=%" PRIu64 " remote_walks=%" PRIu64
+	       " server_changes=%" PRIu64 "\n",
 	       seeds, tot.walks, tot.ref_only_walks, tot.parentat, tot.openat2,
 	       tot.ok, tot.errors, tot.ref_walks, tot.links,
-	       tot.scoped, tot.mutants, tot.protected);
+	       tot.scoped, tot.mutants, tot.protected, tot.remote_walks,
+	       tot.server_changes);
 	printf("walktorture: oracle cost per walk=%.0fns walk=%.0fns ratio=%.2f\n",
 	       tot.oracle_ns / (double)tot.walks, tot.walk_ns / (double)tot.walks,
 	       tot.oracle_ns / tot.walk_ns);
@@ -581,4 +747,8 @@ Test(property, rcu_walk_is_ref_walk_on_random_trees, .timeout = 3000)
 	cr_assert_gt(tot.ref_only_walks, 1000);
 	cr_assert_gt(tot.parentat, 100);
 	cr_assert_gt(tot.openat2, 100);
+	if (seeds >= 16) {	/* every fourth seed mounts a remote fs */
+		cr_assert_gt(tot.remote_walks, 100);
+		cr_assert_gt(tot.server_changes, 10);
+	}
 }
