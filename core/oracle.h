@@ -65,7 +65,9 @@
  * non-directory; EACCES by a refused exec check; ELOOP by 40 links (or
  * RESOLVE_NO_SYMLINKS / O_NOFOLLOW / NO_MAGICLINKS at a link); EXDEV by a
  * scoping flag and a crossing; ENAMETOOLONG syntactically (the name or a
- * body).  EAGAIN and ESTALE are protocol, not namespace: EAGAIN only with
+ * body); EINVAL by an AUTOMOUNT step that carried it while the mount its
+ * point is on was out of the namespace (finish_automount after umount -l).
+ * EAGAIN and ESTALE are protocol, not namespace: EAGAIN only with
  * LOOKUP_CACHED, or in a scoped lookup right after its `..` (mount_lock
  * has writers the history does not log -- a umount refused EBUSY, the
  * final mntput of a detached mount, __legitimize_mnt -- so "m_seq moved"

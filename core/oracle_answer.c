@@ -373,6 +373,20 @@ static bool explain_enoent(struct oj *j, const struct wt_step *end,
 	return false;
 }
 
+/*
+ * EINVAL: finish_automount refused to attach under a mount that `umount
+ * -l` took out of the namespace while the walker held it (do_add_mount's
+ * test); the AUTOMOUNT step carries the refusal.
+ */
+static bool explain_einval(struct oj *j, const struct wt_step *last)
+{
+	if (!last || last->kind != WT_STEP_AUTOMOUNT || last->result != -EINVAL)
+		return false;
+	return oj_at_some_instant(j, (int)(last - j->r->steps), last,
+				  holds_automount_detached,
+				  "the automount point's mount detached");
+}
+
 static bool explain_estale(struct oj *j)
 {
 	if (j->estale_seen)
@@ -479,6 +493,13 @@ static enum wt_verdict check_error(struct oj *j, const struct wt_step *end,
 		return verdict_of(explain_erofs(j) ||
 				  oj_reject(j, end_idx, "EROFS, but the open "
 					    "stands on a writable mount"));
+	case EINVAL:
+		if (explain_einval(j, last))
+			return WT_VERDICT_OK;
+		if (j->res->verdict == WT_VERDICT_REJECTED)
+			return WT_VERDICT_REJECTED;
+		return verdict_of(oj_reject(j, end_idx, "EINVAL, but no "
+					    "automount met a detached mount"));
 	case ENOMEM:	/* an injected allocation failure */
 		return WT_VERDICT_OK;
 	case EEXIST:

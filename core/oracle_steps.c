@@ -563,6 +563,19 @@ enum holds holds_automount(struct oj *j, const struct wt_step *s)
 	return FAILS;
 }
 
+enum holds holds_automount_detached(struct oj *j, const struct wt_step *s)
+{
+	const struct wt_mount_fact *m = wt_ns_mount(j->ns, s->from.mnt);
+
+	if (!m)
+		return unknown(j, &s->from, "the automount point's mount");
+	if (m->mnt_flags & MNT_UMOUNT)
+		return HOLDS;
+	oj_why(j, "mount %llu is still in the namespace",
+	       (unsigned long long)m->id);
+	return FAILS;
+}
+
 enum holds holds_create(struct oj *j, const struct wt_step *s)
 {
 	const char *name = text_of(j, s);

@@ -405,6 +405,22 @@ static const struct wt_zoo_bug zoo[] = {
 		.fires = "oracle",
 		.stress = NULL,
 	},
+	{
+		.id = WT_BUG_AUTOMOUNT_DETACHED_PARENT,
+		.name = "automount_detached_parent",
+		.description = "finish_automount without do_add_mount's test "
+			"that the trigger's mount is still in a namespace: a "
+			"walker that holds the autofs mount across `umount -l` "
+			"attaches the new mount under the detached tree, where "
+			"nothing reaches or unmounts it and its pin keeps the "
+			"detached parent alive for ever",
+		.reference = "Linux commit 156cacb1d0d3 (do_add_mount()/umount "
+			"-l races, Al Viro, 2017): do_add_mount's mnt_ns test "
+			"for automounts",
+		.scenario = "zoo/automount_detached_parent.yaml",
+		.fires = "mount_tree",
+		.stress = NULL,
+	},
 };
 
 #define ZOO_N (sizeof(zoo) / sizeof(zoo[0]))

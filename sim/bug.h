@@ -39,6 +39,7 @@ enum wt_bug {
 	WT_BUG_NEGATIVE_AFTER_SEQ,	/* the negativity test loads d_flags after the child's d_seq check (766c4cbfacd8) */
 	WT_BUG_NO_PATH_CONNECTED,	/* `..` without path_connected: out of a bind mount's subtree (Biederman 2015) */
 	WT_BUG_KILL_UNHASHED_NO_SEQ,	/* the kill of an unhashed dentry clears d_inode without moving d_seq (4c0d7cd5c841) */
+	WT_BUG_AUTOMOUNT_DETACHED_PARENT,/* finish_automount attaches under a mount umount -l detached (156cacb1d0d3) */
 	WT_BUG__COUNT
 };
 

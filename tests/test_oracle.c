@@ -1070,6 +1070,48 @@ ORACLE_TEST(rejects_remote_negative_the_server_never_explains)
  * a name the server removed elsewhere changes nothing for x (the oracle
  * replays the server's tree, it does not stand aside).
  */
+/*
+ * EINVAL from finish_automount (do_add_mount's test) is an answer only
+ * where the mount the trigger is on was out of the namespace at an
+ * instant of the window: after `umount -l`, not before.
+ */
+ORACLE_TEST(einval_needs_the_automount_mount_detached)
+{
+	struct wt_ident root, a, aroot, x;
+	uint64_t v0, v1;
+
+	OK(wt_op_mkdir(w, "/auto", 0755, false));
+	OK(wt_op_mount(w, "autofs", "a", "/auto"));
+	OK(wt_op_mkdir(w, "/auto/x", 0755, false));
+	v0 = now();
+	root = ident_at(v0, "/");
+	a = child_at(v0, root, "auto");
+	aroot = ident_at(v0, "/auto");
+	x = child_at(v0, aroot, "x");
+
+#define EINVAL_WALK(vs, ve) do {					\
+		reset_record();						\
+		attempt(LOOKUP_RCU, (vs), (ve), -EINVAL);		\
+		start(root, "/auto/x/");				\
+		perm(root, 0);						\
+		lookup(root, "auto", a);				\
+		step(WT_STEP_MOUNT, a, aroot, NULL, 0, 0);		\
+		perm(aroot, 0);						\
+		lookup(aroot, "x", x);					\
+		step(WT_STEP_AUTOMOUNT, x, x, NULL, -EINVAL, 0);	\
+		end(x, -EINVAL);					\
+	} while (0)
+
+	EINVAL_WALK(v0, v0);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_assert(strstr(res.explain, "detached"), "%s", res.explain);
+	OK(wt_op_umount(w, "/auto", WT_UMOUNT_DETACH));
+	v1 = now();
+	EINVAL_WALK(v0, v1);
+	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+#undef EINVAL_WALK
+}
+
 ORACLE_TEST(rejects_remote_negative_for_a_name_the_server_made)
 {
 	struct wt_ident root, r, rroot;

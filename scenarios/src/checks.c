@@ -573,6 +573,42 @@ static void check_refcounts(struct wt_scn_iter *it)
 	wt_scn_add_failure(&it->t[0], f);
 }
 
+/* ------------------------------------------------------------------ */
+/* mount_tree at quiescence                                             */
+
+/*
+ * Every attached mount hangs under an attached parent: `umount -l` takes
+ * a whole subtree out, a sync umount refuses a mount with children, and
+ * finish_automount refuses a trigger whose mount is detached.  A mount
+ * attached under a detached one is reached by no path and taken down by
+ * no umount, and its pin keeps the detached parent alive: a leak the
+ * refcount check cannot see (the parent's count is its child's).
+ */
+static void check_mount_tree(struct wt_scn_iter *it)
+{
+	char msg[512];
+	json_t *f;
+
+	if (!it->nthreads)
+		return;
+	for (struct mount *m = it->world->mounts; m; m = m->mnt_all_next) {
+		struct mount *p = m->mnt_parent;
+
+		if (!m->mnt_attached || p == m || p->mnt_attached)
+			continue;
+		snprintf(msg, sizeof(msg), "mount_tree: at quiescence mount %"
+			 PRIu64 " (%s) is attached under the detached mount %"
+			 PRIu64 " (%s): no path reaches it, no umount can take "
+			 "it, and it keeps its parent alive", m->wt.id,
+			 m->mnt_devname, p->wt.id, p->mnt_devname);
+		it->t[0].checks++;
+		f = wt_scn_failure_new(it, "check", "mount_tree", NULL, msg);
+		json_object_set_new(f, "failing_event", json_null());
+		wt_scn_add_failure(&it->t[0], f);
+		return;
+	}
+}
+
 void wt_scn_check_quiescence(struct wt_scn_iter *it, bool finished)
 {
 	for (unsigned i = 0; it->t && i < it->nthreads; i++) {
@@ -585,6 +621,8 @@ void wt_scn_check_quiescence(struct wt_scn_iter *it, bool finished)
 		free(c);
 		it->t[i].checker = NULL;
 	}
-	if (finished && it->world && it->t)
+	if (finished && it->world && it->t) {
 		check_refcounts(it);
+		check_mount_tree(it);
+	}
 }

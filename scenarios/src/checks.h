@@ -37,7 +37,10 @@
  *			cwd, the threads' dirfds, magic links' targets; every live
  *			mount's count is the tree's (attached), its attached
  *			children's, and the same holders'.  Nothing else may hold
- *			a reference once every thread is done.
+ *			a reference once every thread is done;
+ *	mount_tree	no attached mount hangs under a detached one (reached
+ *			by no path, taken by no umount: a leak refcount cannot
+ *			see, since the parent's count is its child's pin).
  */
 #ifndef WT_SCENARIOS_CHECKS_H
 #define WT_SCENARIOS_CHECKS_H

@@ -472,7 +472,22 @@ int finish_automount(struct vfsmount *m, const struct path *path)
 		err = -ENOENT;
 	/* Another automount of the point won the race: ours is dropped
 	 * without an error, and the walker crosses theirs instead. */
-	else if (!__lookup_mnt(path->mnt, dentry)) {
+	else if (__lookup_mnt(path->mnt, dentry))
+		err = 0;
+	/*
+	 * do_add_mount's test: the mount the trigger is on must still be
+	 * in the namespace.  A walker that held it across `umount -l`
+	 * would otherwise hang the new mount under a detached tree, where
+	 * no path reaches it and no umount can take it, and the child's
+	 * pin keeps the detached parent alive for ever.  Zoo
+	 * WT_BUG_AUTOMOUNT_DETACHED_PARENT (`--bug
+	 * automount_detached_parent`, the code Linux 156cacb1d0d3
+	 * corrected) attaches it anyway.
+	 */
+	else if (!wt_load(real_mount(path->mnt), mnt_attached) &&
+		 !wt_bug(w, WT_BUG_AUTOMOUNT_DETACHED_PARENT))
+		err = -EINVAL;
+	else {
 		automount_attach(w, real_mount(m), path);
 		unlock_mount_hash(w);
 		mutex_unlock(&w->namespace_sem);
