@@ -8,6 +8,7 @@
 set -u
 wt=$1
 src=$2
+. "$src/tests/proc_lib.sh"
 case_=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -45,11 +46,6 @@ finish() {
 	done
 	wait $pid
 	rc=$?
-}
-
-# json FILE EXPR: python's value of EXPR over the document d.
-json() {
-	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
 }
 
 # a stress scenario whose walker sleeps 300 s (timeout 120 s: not the
@@ -107,12 +103,12 @@ twice)
 	# second exits at once, and the scenario's child goes with it
 	start "$wt" run "$src/tests/data/isolation/b_hang.yaml" --seed 0 --iterations 3
 	wait_for "^walktorture: run seed=" 20
-	# its child, from /proc (no procps on a bare CI image); polled for
-	# up to 10 s, since a loaded machine may fork it late
+	# its child, polled for up to 10 s: a loaded machine may fork it
+	# late
 	child=
 	for i in $(seq 100); do
 		sleep 0.1
-		child=$(awk -v p=$pid '$4 == p { print $1; exit }' /proc/[0-9]*/stat 2>/dev/null)
+		child=$(child_of $pid)
 		[ -z "$child" ] || break
 	done
 	[ -n "$child" ] || fail "no isolated child"

@@ -10,31 +10,13 @@
 #   tests/run_kill.sh WALKTORTURE SOURCE_DIR
 set -u
 wt=$1
+. "$2/tests/proc_lib.sh"
 data=$2/tests/data/nightkill
 tmp=$(mktemp -d)
 pid=
 trap '[ -n "$pid" ] && kill -KILL $pid 2>/dev/null; rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 fail() { echo "FAIL: $*"; grep -v '^==[0-9]*==' err 2>/dev/null | tail -5; tail -10 out 2>/dev/null; exit 1; }
-
-json() {
-	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
-}
-
-# the isolated child of $1 (from /proc: no procps on a bare CI image)
-child_of() {
-	awk -v p="$1" '$4 == p { print $1; exit }' /proc/[0-9]*/stat 2>/dev/null
-}
-
-# gone PID SECS: wait until PID has exited
-gone() {
-	n=0
-	while kill -0 "$1" 2>/dev/null; do
-		n=$((n + 1))
-		[ $n -gt $(($2 * 10)) ] && fail "$1 still alive after $2 s"
-		sleep 0.1
-	done
-}
 
 # a_quiet passes, b_hang hangs (120 s): killed while b_hang runs
 "$wt" run "$data" --seed 1 --json r.json >out 2>err &
