@@ -367,8 +367,8 @@ static const char *step_name(const struct oj *j, const struct wt_step *s)
 }
 
 /*
- * A second LOOKUP of the same name in the same directory, right after
- * the first: d_revalidate said 0 to what the first found (positive, or a
+ * A LOOKUP that repeats the one just before it, for that name in that
+ * directory: d_revalidate said 0 to what the first found (positive, or a
  * remote negative dentry), or -ECHILD and then 0 in REF mode, and
  * lookup_slow looked again.  The exec check covered both.
  */

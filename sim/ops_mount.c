@@ -525,7 +525,7 @@ static int do_umount(struct wt_world *w, struct path *p, unsigned flags,
 	int err;
 
 	if (p->dentry != p->mnt->mnt_root)
-		return -EINVAL;		/* not a mountpoint */
+		return -EINVAL;		/* PATH is no mount's root */
 	if (m == w->root_mnt)
 		return -EBUSY;		/* the namespace root stays */
 	mutex_lock(&w->namespace_sem);
