@@ -413,10 +413,12 @@ static int show_process(struct wt_world *w, const struct lookup_opts *o,
 		pt.fds[0].path = *at;
 		pt.nfds = 1;
 	}
-	err = wt_op_proc_task(w, &pt);
-	if (err)
-		return wt_usage_error("lookup: the walker's process %u in proc: %s",
-				      o->pid, wt_errno_name(err));
+	err = wt_op_proc_task(w, &pt, true);
+	if (err < 0)
+		return wt_usage_error("lookup: the walker's process %u in proc: %s%s",
+				      o->pid, wt_errno_name(err),
+				      err == -EEXIST ? " (a proc-task line of the "
+				      "tree has that PID: choose another --pid)" : "");
 	return 0;
 }
 
@@ -449,6 +451,7 @@ static int run_lookups(struct wt_world *w, const struct lookup_opts *o,
 		goto out;
 	wt_task_init(&task, w, o->uid, o->gid);
 	task.cred.ngroups = o->ngroups;
+	task.cred.tgid = o->pid;	/* its own process: proc lets it in */
 	memcpy(task.cred.groups, o->groups, sizeof(o->groups));
 	if (root.dentry)
 		set_task_path(&task.root, &root);

@@ -260,18 +260,19 @@ static const char *nd_get_link(struct nameidata *nd, struct path *link,
 			       struct inode *inode, struct path *jump)
 {
 	const struct inode_operations *iop = wt_load(inode, i_op);
+	const struct cred *cred = &nd->task->cred;
 	const char *res;
 
 	if (!iop || !iop->get_link)
 		return ERR_PTR(-EINVAL);
 	if (!(nd->flags & LOOKUP_RCU))
-		return iop->get_link(link->dentry, inode, jump);
-	res = iop->get_link(NULL, inode, jump);
+		return iop->get_link(cred, link->dentry, inode, jump);
+	res = iop->get_link(cred, NULL, inode, jump);
 	if (res != ERR_PTR(-ECHILD))
 		return res;
 	if (!try_to_unlazy(nd, WT_PATH_NONE, WT_PATH_RESTART_GET_LINK))
 		return res;
-	res = iop->get_link(link->dentry, inode, jump);
+	res = iop->get_link(cred, link->dentry, inode, jump);
 	nd_count(nd, res ? WT_PATH_UNLAZY_GET_LINK : WT_PATH_UNLAZY_JUMP_LINK);
 	return res;
 }

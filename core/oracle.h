@@ -223,4 +223,14 @@ const char *wt_verdict_name(enum wt_verdict v);
 int wt_fact_permission(const struct cred *cred, uint32_t mode, uint32_t uid,
 		       uint32_t gid, int mask);
 
+/*
+ * proc's check before a magic link of a process is followed (a ptrace
+ * read access with the fs ids), on the link's inode fact: a link of no
+ * process, or of the caller's own (cred->tgid), passes; otherwise
+ * CAP_SYS_PTRACE, or the same uid and gid on a dumpable process.  0 or
+ * -EACCES.  Shared with refwalk.
+ */
+int wt_fact_may_read_task(const struct cred *cred,
+			  const struct wt_inode_fact *link);
+
 #endif /* WT_CORE_ORACLE_H */

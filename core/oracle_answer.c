@@ -207,7 +207,10 @@ static bool explain_eloop(struct oj *j)
 		return true;
 	if (mount_nosymfollow(j, j->pos.mnt))
 		return true;
-	if ((flags & LOOKUP_NO_MAGICLINKS) && (ino->magic_mnt || ino->magic_dentry))
+	/* RESOLVE_NO_MAGICLINKS: only once proc let the walker read the
+	 * link's process (its EACCES comes first) */
+	if ((flags & LOOKUP_NO_MAGICLINKS) && (ino->magic_mnt || ino->magic_dentry) &&
+	    !wt_fact_may_read_task(j->cred, ino))
 		return true;
 	/* open of a trailing symlink it does not follow (O_NOFOLLOW) */
 	return (j->r->entry == WT_ENTRY_OPEN || j->r->entry == WT_ENTRY_OPEN_ROOT) &&
@@ -322,7 +325,15 @@ static bool explain_exdev(struct oj *j, const struct wt_step *last)
 
 static bool explain_eacces(struct oj *j)
 {
+	const struct wt_inode_fact *ino = j->pos_known ?
+		wt_ns_inode(j->ns, j->pos.inode) : NULL;
+
 	if (j->last_perm >= 0 && j->last_perm_denied)
+		return true;
+	/* a magic link of a process the walker may not read: proc's
+	 * get_link refuses it (no step records the refusal) */
+	if (ino && WT_S_ISLNK(ino->mode) && (ino->magic_mnt || ino->magic_dentry) &&
+	    wt_fact_may_read_task(j->cred, ino))
 		return true;
 	/* open's may_open and O_CREAT's write check are not recorded */
 	if (j->r->entry == WT_ENTRY_OPEN || j->r->entry == WT_ENTRY_OPEN_ROOT)

@@ -42,6 +42,20 @@ int wt_fact_permission(const struct cred *cred, uint32_t mode, uint32_t uid,
 	return -EACCES;
 }
 
+int wt_fact_may_read_task(const struct cred *cred,
+			  const struct wt_inode_fact *link)
+{
+	if (!link->task_pid || link->task_pid == cred->tgid)
+		return 0;
+	if (cred->cap_sys_ptrace)
+		return 0;
+	/* no capability: the caller's ids must be the process's, and even
+	 * then a process that is not dumpable keeps itself to itself */
+	if (link->task_uid != cred->uid || link->task_gid != cred->gid)
+		return -EACCES;
+	return link->task_nondumpable ? -EACCES : 0;
+}
+
 static int mount_fs_kind(const struct oj *j, uint64_t mnt)
 {
 	const struct wt_mount_fact *m = wt_ns_mount(j->ns, mnt);
@@ -545,6 +559,15 @@ enum holds holds_jump(struct oj *j, const struct wt_step *s)
 		       (unsigned long long)ino->id,
 		       (unsigned long long)ino->magic_mnt,
 		       (unsigned long long)ino->magic_dentry);
+		return FAILS;
+	}
+	/* proc_pid_get_link would have refused before jumping */
+	if (wt_fact_may_read_task(j->cred, ino)) {
+		oj_why(j, "magic link inode %llu belongs to process %u (uid %u "
+		       "gid %u%s), which uid %u may not read",
+		       (unsigned long long)ino->id, ino->task_pid, ino->task_uid,
+		       ino->task_gid, ino->task_nondumpable ? ", not dumpable" : "",
+		       j->cred->uid);
 		return FAILS;
 	}
 	return HOLDS;

@@ -35,7 +35,8 @@ struct rw {
 	const char *stack[MAXSYMLINKS + 1];
 };
 
-static const struct cred rw_root_cred = { .cap_dac_override = true };
+static const struct cred rw_root_cred = { .cap_dac_override = true,
+					  .cap_sys_ptrace = true };
 
 static uint64_t inode_of(const struct rw *w, uint64_t dentry)
 {
@@ -133,9 +134,17 @@ static int may_follow_link(const struct rw *w, const struct wt_inode_fact *link)
 	return -EACCES;
 }
 
-/* nd_jump_link: a magic link's target. */
+/*
+ * A magic link's get_link, then nd_jump_link to its target.  proc asks
+ * whether the caller may read the link's process before it hands over
+ * the target, so its EACCES comes before every refusal of the jump.
+ */
 static int jump_link(struct rw *w, const struct wt_inode_fact *link)
 {
+	int err = wt_fact_may_read_task(w->cred, link);
+
+	if (err)
+		return err;
 	if (w->flags & LOOKUP_NO_MAGICLINKS)
 		return -ELOOP;
 	if ((w->flags & LOOKUP_NO_XDEV) && w->pos.mnt != link->magic_mnt)

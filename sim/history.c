@@ -153,9 +153,17 @@ static void cap_inode(struct fact_buf *b, struct inode *inode)
 	if (f->flags & S_MAGICLINK) {
 		struct path target;
 
+		struct wt_proc_owner owner;
+
 		if (wt_proc_magic_target(inode, &target)) {
 			f->magic_mnt = real_mount(target.mnt)->wt.id;
 			f->magic_dentry = target.dentry->wt.id;
+		}
+		if (wt_proc_magic_owner(inode, &owner)) {
+			f->task_pid = owner.pid;
+			f->task_uid = owner.uid;
+			f->task_gid = owner.gid;
+			f->task_nondumpable = owner.nondumpable;
 		}
 	}
 }

@@ -109,6 +109,12 @@ struct wt_inode_fact {
 	const char *link;	/* symlink body, or NULL */
 	uint64_t magic_mnt;	/* magic link target (mount id, dentry id), */
 	uint64_t magic_dentry;	/* 0 when not a magic link */
+	/* a magic link's process (proc's ptrace-style check): pid 0 when
+	 * none; its uid and gid, and whether it is not dumpable */
+	uint32_t task_pid;
+	uint32_t task_uid;
+	uint32_t task_gid;
+	bool task_nondumpable;
 	uint64_t handle;	/* remote: the server node it names, else 0 */
 };
 

@@ -6,6 +6,7 @@
  * slowperm and autofs knobs).  Name and mount operations are in
  * ops_dir.c and ops_mount.c.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -366,7 +367,8 @@ static void proc_task_made(void *arg, struct dentry *d, const char *name)
 	wt_origin_set(log->w, d->d_inode, "proc:", name, strlen(name));
 }
 
-int wt_op_proc_task(struct wt_world *w, const struct wt_proc_task *t)
+int wt_op_proc_task(struct wt_world *w, const struct wt_proc_task *t,
+		    bool self)
 {
 	struct super_block *procs[16];
 	unsigned n = 0;
@@ -388,13 +390,78 @@ int wt_op_proc_task(struct wt_world *w, const struct wt_proc_task *t)
 		log.rec = wt_history_begin(w, "proc-task", "proc-task.d_instantiate",
 					   "%u", t->pid);
 		WT_OP_STEP("proc-task.d_instantiate", procs[i]);
-		err = wt_proc_add_task(procs[i], t, true, proc_task_made, &log);
+		err = wt_proc_add_task(procs[i], t, self, proc_task_made, &log);
 		wt_history_commit(log.rec);
 		inode_unlock(root);
 	}
 	if (!err && n)
 		wt_writer_done(w);
 	wt_writer_unlock(w);
+	return err ? err : (int)n;
+}
+
+static void process_put(struct wt_proc_task *t)
+{
+	struct path *ps[] = { &t->root, &t->cwd, &t->exe };
+
+	for (unsigned i = 0; i < 3; i++)
+		if (ps[i]->dentry)
+			wt_path_put(ps[i]);
+	for (unsigned k = 0; k < t->nfds; k++)
+		wt_path_put(&t->fds[k].path);
+}
+
+/* Every path of p, referenced in *t; 0, or -errno with *bad. */
+static int process_resolve(struct wt_world *w, const struct wt_process *p,
+			   struct wt_proc_task *t, unsigned *bad)
+{
+	const char *names[] = { p->root, p->cwd, p->exe };
+	struct path *ps[] = { &t->root, &t->cwd, &t->exe };
+	int err;
+
+	for (unsigned i = 0; i < 3; i++) {
+		if (!names[i])
+			continue;
+		err = wt_resolve(w, names[i], WT_RES_FOLLOW |
+				 (i < 2 ? WT_RES_DIRECTORY : 0), ps[i]);
+		if (err) {
+			*bad = i + 1;
+			return err;
+		}
+	}
+	for (unsigned k = 0; k < p->nfds; k++) {
+		err = wt_resolve(w, p->fds[k].path, WT_RES_FOLLOW,
+				 &t->fds[k].path);
+		if (err) {
+			*bad = 4 + k;
+			return err;
+		}
+		t->fds[k].fd = p->fds[k].fd;
+		t->nfds = k + 1;
+	}
+	return 0;
+}
+
+int wt_op_process(struct wt_world *w, const struct wt_process *p,
+		  unsigned *bad)
+{
+	struct wt_proc_task t = {
+		.pid = p->pid, .uid = p->uid, .gid = p->gid,
+		.nondumpable = p->nondumpable,
+	};
+	int err;
+
+	assert(p->nfds <= WT_PROC_MAX_FDS);
+	*bad = 0;
+	err = process_resolve(w, p, &t, bad);
+	if (!err) {
+		err = wt_op_proc_task(w, &t, false);
+		if (err == 0)		/* no proc to show it in */
+			err = -ENOENT;
+		else if (err > 0)
+			err = 0;
+	}
+	process_put(&t);
 	return err;
 }
 

@@ -117,10 +117,34 @@ int wt_op_shrink(struct wt_world *w);
  * aimed at target (resolved, followed). */
 int wt_op_proc_magic(struct wt_world *w, const char *procpath,
 		     const char *name, const char *target);
-/* The caller's process (sim/fs/proc.h) in every proc instance of the
- * world: /proc/PID with root, cwd, exe and fd/N, and self -> PID. */
+/* A process (sim/fs/proc.h) in every proc instance of the world:
+ * /proc/PID with root, cwd, exe and fd/N, and with self (the caller's
+ * own process) self -> PID.  The number of proc instances (>= 0), or
+ * -errno (-EEXIST: the PID is there already). */
 struct wt_proc_task;
-int wt_op_proc_task(struct wt_world *w, const struct wt_proc_task *t);
+int wt_op_proc_task(struct wt_world *w, const struct wt_proc_task *t,
+		    bool self);
+/* The tree verb proc-task: a process given by paths, each resolved from
+ * the namespace root as root, following links (root and cwd must be
+ * directories; exe NULL: none).  0, or -errno with *bad saying what
+ * failed: 0 the process itself (-EEXIST; -ENOENT: no proc mounted),
+ * 1 root, 2 cwd, 3 exe, 4 + k the path of fds[k]. */
+struct wt_process {
+	uint32_t pid;
+	uint32_t uid;
+	uint32_t gid;
+	bool nondumpable;
+	const char *root;
+	const char *cwd;
+	const char *exe;
+	unsigned nfds;
+	struct {
+		unsigned fd;
+		const char *path;
+	} fds[8];
+};
+int wt_op_process(struct wt_world *w, const struct wt_process *p,
+		  unsigned *bad);
 /* Server-side changes behind a remote fs's client (sim/fs/remote.h):
  * fspath is where it is mounted, paths are relative to its root. */
 enum wt_remote_change {

@@ -117,7 +117,7 @@ const char *wt_verb_names(void)
 	return "mkdir, touch, ln, chmod, chown, mv, rm, rmdir, mount, umount, "
 	       "shrink, proc-magic, remote-create, remote-mkdir, remote-symlink, "
 	       "remote-rm, remote-mv, remote-invalidate, remote-expire, "
-	       "acl-uncache, autofs-busy, remote-bad, remote-layer";
+	       "acl-uncache, autofs-busy, remote-bad, remote-layer, proc-task";
 }
 
 /* Move word i of ws into v's operands (ownership passes). */
@@ -521,6 +521,119 @@ static int parse_misc(struct wt_verb *v, struct words *ws,
 	}
 }
 
+/* A copy of s as the next operand of v, at column col. */
+static int put(struct wt_verb *v, const char *s, unsigned col,
+	       struct wt_verb_error *e)
+{
+	char *copy = strdup(s);
+
+	if (!copy)
+		return fail(e, col, "out of memory");
+	v->col[v->argc] = col;
+	v->argv[v->argc++] = copy;
+	return 0;
+}
+
+/* --fd N=PATH: a descriptor number and an absolute path. */
+static int parse_fd(const char *s, unsigned col, uint32_t *fd,
+		    const char **path, struct wt_verb_error *e)
+{
+	const char *eq = strchr(s, '=');
+
+	if (!eq || parse_id(s, eq, fd) || *fd > 1048575)
+		return fail(e, col, "bad --fd '%s' (N=PATH, N a descriptor "
+			    "number up to 1048575)", s);
+	if (eq[1] != '/')
+		return fail(e, col + (unsigned)(eq + 1 - s), "path '%s' is not "
+			    "absolute", eq + 1);
+	*path = eq + 1;
+	return 0;
+}
+
+/*
+ * proc-task [-u UID:GID] [--root DIR] [--cwd DIR] [--exe FILE]
+ * [--fd N=PATH]... [--nondumpable] PID.  The operands, in order: PID,
+ * ROOT, CWD, EXE ("" for none), then N and PATH for each --fd.
+ */
+static int parse_proc_task(struct wt_verb *v, struct words *ws,
+			   struct wt_verb_error *e)
+{
+	static const char usage[] = "proc-task [-u UID:GID] [--root DIR] "
+		"[--cwd DIR] [--exe FILE] [--fd N=PATH]... [--nondumpable] PID";
+	static const char *const path_opts[] = { "--root", "--cwd", "--exe" };
+	const char *paths[3] = { "/", "/", "" }, *fd_path[8];
+	unsigned pcol[3] = { 0, 0, 0 }, fcol[8], pid_at = 0, nfd = 0;
+	uint32_t pid, fds[8];
+
+	for (unsigned i = 1; i < ws->n; i++) {
+		const char *w = ws->v[i];
+		bool valued = !strcmp(w, "-u") || !strcmp(w, "--fd");
+		unsigned k;
+
+		for (k = 0; k < 3 && strcmp(w, path_opts[k]); k++)
+			;
+		valued = valued || k < 3;
+		if (valued && i + 1 >= ws->n)
+			return fail(e, ws->col[i], "%s needs a value: usage: %s",
+				    w, usage);
+		if (!strcmp(w, "-u")) {
+			i++;
+			if (parse_owner(ws->v[i], ws->col[i], v, e))
+				return -1;
+		} else if (k < 3) {
+			i++;
+			if (ws->v[i][0] != '/')
+				return fail(e, ws->col[i], "path '%s' is not "
+					    "absolute", ws->v[i]);
+			paths[k] = ws->v[i];
+			pcol[k] = ws->col[i];
+		} else if (!strcmp(w, "--fd")) {
+			i++;
+			if (nfd == 8)
+				return fail(e, ws->col[i], "too many --fd (at "
+					    "most 8)");
+			if (parse_fd(ws->v[i], ws->col[i], &fds[nfd],
+				     &fd_path[nfd], e))
+				return -1;
+			for (unsigned j = 0; j < nfd; j++)
+				if (fds[j] == fds[nfd])
+					return fail(e, ws->col[i], "fd %u given "
+						    "twice", fds[nfd]);
+			fcol[nfd++] = ws->col[i];
+		} else if (!strcmp(w, "--nondumpable")) {
+			v->flags |= WT_VERB_NONDUMPABLE;
+		} else if (w[0] == '-') {
+			return fail(e, ws->col[i], "unknown option '%s': usage: %s",
+				    w, usage);
+		} else if (pid_at) {
+			return fail(e, ws->col[i], "too many operands: usage: %s",
+				    usage);
+		} else {
+			pid_at = i;
+		}
+	}
+	if (!pid_at)
+		return fail(e, ws->col[ws->n - 1], "missing PID: usage: %s",
+			    usage);
+	if (parse_id(ws->v[pid_at], ws->v[pid_at] + strlen(ws->v[pid_at]),
+		     &pid) || !pid)
+		return fail(e, ws->col[pid_at], "bad PID '%s' (a number from 1)",
+			    ws->v[pid_at]);
+	if (put(v, ws->v[pid_at], ws->col[pid_at], e))
+		return -1;
+	for (unsigned k = 0; k < 3; k++)
+		if (put(v, paths[k], pcol[k] ? pcol[k] : ws->col[0], e))
+			return -1;
+	for (unsigned j = 0; j < nfd; j++) {
+		char num[16];
+
+		snprintf(num, sizeof(num), "%u", fds[j]);
+		if (put(v, num, fcol[j], e) || put(v, fd_path[j], fcol[j], e))
+			return -1;
+	}
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	enum wt_verb_kind kind;
@@ -531,7 +644,7 @@ static const struct {
 	{ "umount", WT_V_UMOUNT }, { "shrink", WT_V_SHRINK },
 	{ "proc-magic", WT_V_PROC_MAGIC }, { "acl-uncache", WT_V_ACL_UNCACHE },
 	{ "autofs-busy", WT_V_AUTOFS_BUSY }, { "remote-bad", WT_V_REMOTE_BAD },
-	{ "remote-layer", WT_V_REMOTE_LAYER },
+	{ "remote-layer", WT_V_REMOTE_LAYER }, { "proc-task", WT_V_PROC_TASK },
 };
 
 static int parse_words(struct wt_verb *v, struct words *ws,
@@ -560,6 +673,8 @@ static int parse_words(struct wt_verb *v, struct words *ws,
 			return parse_mount(v, ws, e);
 		case WT_V_UMOUNT:
 			return parse_umount(v, ws, e);
+		case WT_V_PROC_TASK:
+			return parse_proc_task(v, ws, e);
 		default:
 			return parse_misc(v, ws, e);
 		}

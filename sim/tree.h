@@ -46,6 +46,17 @@
  *   umount [-l] PATH                  sync, or lazy (MNT_DETACH)
  *   shrink                            drop every unused dentry
  *   proc-magic PROCPATH NAME TARGET   a magic link PROCPATH/NAME -> TARGET
+ *   proc-task [-u UID:GID] [--root DIR] [--cwd DIR] [--exe FILE]
+ *             [--fd N=PATH]... [--nondumpable] PID
+ *                                     a process in every proc mounted so
+ *                                     far: /proc/PID (owner UID:GID, default
+ *                                     0:0) with the magic links root and cwd
+ *                                     (default /), exe, fd/N (at most 8);
+ *                                     following them is the ptrace-style
+ *                                     check (same uid and gid and dumpable,
+ *                                     or root, or the walker's own PID);
+ *                                     --nondumpable: refused to all but
+ *                                     root, fd/ and the links root-owned
  *   remote-create FSPATH PATH [MODE]  server-side changes behind a remote
  *   remote-mkdir FSPATH PATH [MODE]   fs's client (PATH relative to the fs
  *   remote-symlink FSPATH TARGET PATH root; FSPATH where it is mounted)
@@ -96,6 +107,7 @@ enum wt_verb_kind {
 	WT_V_REMOTE_BAD,
 	WT_V_REMOTE_LAYER,
 	WT_V_REMOUNT,
+	WT_V_PROC_TASK,
 	WT_V__COUNT
 };
 
@@ -118,6 +130,7 @@ struct wt_verb {
 
 #define WT_VERB_PARENTS	0x100	/* mkdir -p */
 #define WT_VERB_NO_DEREF	0x200	/* touch -h */
+#define WT_VERB_NONDUMPABLE	0x400	/* proc-task --nondumpable */
 #define WT_VERB_REMOUNT_BIND	0x10000	/* mount -o remount,bind (beside MNT_*) */
 
 struct wt_verb_error {

@@ -30,6 +30,7 @@ static const char *const verb_names[WT_V__COUNT] = {
 	[WT_V_ACL_UNCACHE] = "acl-uncache", [WT_V_AUTOFS_BUSY] = "autofs-busy",
 	[WT_V_REMOTE_BAD] = "remote-bad", [WT_V_REMOTE_LAYER] = "remote-layer",
 	[WT_V_REMOUNT] = "mount -o remount",
+	[WT_V_PROC_TASK] = "proc-task",
 };
 
 static int run_failed(const struct wt_verb *v, unsigned i, int err,
@@ -73,7 +74,35 @@ static int run_each(struct wt_world *w, const struct wt_verb *v,
 	return 0;
 }
 
-static int run_one(struct wt_world *w, const struct wt_verb *v)
+/*
+ * proc-task: argv holds PID, ROOT, CWD, EXE ("" for none), then N and
+ * PATH for each --fd (tree.c's parse_proc_task).  *bad: the operand a
+ * failure is about.
+ */
+static int run_proc_task(struct wt_world *w, const struct wt_verb *v,
+			 unsigned *bad)
+{
+	struct wt_process p = {
+		.pid = (uint32_t)strtoul(v->argv[0], NULL, 10),
+		.uid = v->uid, .gid = v->gid,
+		.nondumpable = v->flags & WT_VERB_NONDUMPABLE,
+		.root = v->argv[1], .cwd = v->argv[2],
+		.exe = v->argv[3][0] ? v->argv[3] : NULL,
+		.nfds = (v->argc - 4) / 2,
+	};
+	unsigned what;
+	int err;
+
+	for (unsigned k = 0; k < p.nfds; k++) {
+		p.fds[k].fd = (unsigned)strtoul(v->argv[4 + 2 * k], NULL, 10);
+		p.fds[k].path = v->argv[5 + 2 * k];
+	}
+	err = wt_op_process(w, &p, &what);
+	*bad = what < 4 ? what : 5 + 2 * (what - 4);
+	return err;
+}
+
+static int run_one(struct wt_world *w, const struct wt_verb *v, unsigned *bad)
 {
 	char *const *a = v->argv;
 
@@ -108,6 +137,8 @@ static int run_one(struct wt_world *w, const struct wt_verb *v)
 	}
 	case WT_V_PROC_MAGIC:
 		return wt_op_proc_magic(w, a[0], a[1], a[2]);
+	case WT_V_PROC_TASK:
+		return run_proc_task(w, v, bad);
 	case WT_V_REMOTE:
 		if (v->remote == WT_REMOTE_SYMLINK)	/* TARGET PATH, as ln -s */
 			return wt_op_remote(w, v->remote, a[0], a[2], a[1], 0);
@@ -129,6 +160,7 @@ static int run_one(struct wt_world *w, const struct wt_verb *v)
 int wt_verb_run(struct wt_world *w, const struct wt_verb *v,
 		struct wt_verb_error *e)
 {
+	unsigned bad;
 	int err;
 
 	switch (v->kind) {
@@ -138,12 +170,12 @@ int wt_verb_run(struct wt_world *w, const struct wt_verb *v,
 	case WT_V_RMDIR:
 		return run_each(w, v, e);
 	default:
-		err = run_one(w, v);
+		bad = v->kind == WT_V_MOUNT ? 2 :
+		      v->kind == WT_V_CHMOD || v->kind == WT_V_CHOWN ||
+		      v->kind == WT_V_SYMLINK ? 1 : 0;
+		err = run_one(w, v, &bad);
 		if (err)
-			return run_failed(v, v->kind == WT_V_MOUNT ? 2 :
-					  v->kind == WT_V_CHMOD ||
-					  v->kind == WT_V_CHOWN ||
-					  v->kind == WT_V_SYMLINK ? 1 : 0, err, e);
+			return run_failed(v, bad, err, e);
 		return 0;
 	}
 }

@@ -19,6 +19,9 @@
 #define DIR_MODE	(WT_S_IFDIR | 0755)
 #define REG_MODE	(WT_S_IFREG | 0644)
 
+static const struct cred root_cred = { .cap_dac_override = true,
+				       .cap_sys_ptrace = true };
+
 static struct super_block *new_sb(struct wt_world *w, const char *type)
 {
 	struct super_block *sb = wt_sb_create(w, wt_fs_type_lookup(type), type);
@@ -442,13 +445,13 @@ Test(fs, remote_uncached_symlink)
 	inode = d_inode(l);
 	cr_assert(inode->i_flags & S_LINK_UNCACHED);
 	cr_assert_null(inode->i_link);
-	body = inode->i_op->get_link(NULL, inode, &jump);
+	body = inode->i_op->get_link(&root_cred, NULL, inode, &jump);
 	cr_assert_eq(PTR_ERR(body), -ECHILD);
-	body = inode->i_op->get_link(l, inode, &jump);
+	body = inode->i_op->get_link(&root_cred, l, inode, &jump);
 	cr_assert(!IS_ERR(body));
 	cr_assert_str_eq(body, "a/b");
 	cr_assert_not(inode->i_flags & S_LINK_UNCACHED);
-	body = inode->i_op->get_link(NULL, inode, &jump);
+	body = inode->i_op->get_link(&root_cred, NULL, inode, &jump);
 	cr_assert_str_eq(body, "a/b", "cached: RCU mode gets it now");
 	cr_assert_null(jump.mnt);
 	dput(l);
@@ -530,10 +533,10 @@ Test(fs, proc_magic_link)
 	cr_assert(inode->i_flags & S_MAGICLINK);
 	cr_assert(wt_proc_magic_target(inode, &out));
 	cr_assert(path_equal(&out, &target));
-	r = inode->i_op->get_link(NULL, inode, &jump);
+	r = inode->i_op->get_link(&root_cred, NULL, inode, &jump);
 	cr_assert_eq(PTR_ERR(r), -ECHILD);
 	cr_assert_null(jump.mnt);
-	r = inode->i_op->get_link(d, inode, &jump);
+	r = inode->i_op->get_link(&root_cred, d, inode, &jump);
 	cr_assert_null(r);
 	cr_assert(path_equal(&jump, &target));
 	cr_assert_eq(mnt_get_count(w->root_mnt), mc + 2);
@@ -545,6 +548,96 @@ Test(fs, proc_magic_link)
 	wt_sb_discard(sb);
 	cr_assert_eq(mnt_get_count(w->root_mnt), mc, "the link let go");
 	cr_assert_eq(d_count(target.dentry), dc);
+	wt_world_destroy(w);
+}
+
+/* d_lookup of name under parent, which must find it. */
+static struct dentry *proc_child(struct dentry *parent, const char *name)
+{
+	struct qstr q = tq(name);
+	struct dentry *d = d_lookup(parent, &q);
+
+	cr_assert_not_null(d, "%s", name);
+	return d;
+}
+
+/* get_link of the magic link d as cred: 0 (a jump, dropped) or -errno. */
+static int proc_follow(struct dentry *d, const struct cred *cred)
+{
+	struct path jump = { 0 };
+	const char *r = d_inode(d)->i_op->get_link(cred, d, d_inode(d), &jump);
+
+	if (IS_ERR(r))
+		return (int)PTR_ERR(r);
+	cr_assert_null(r);
+	dput(jump.dentry);
+	mntput(jump.mnt);
+	return 0;
+}
+
+/*
+ * proc's processes: who may follow a process's magic links (its own
+ * process, CAP_SYS_PTRACE, or the same uid and gid on a dumpable one,
+ * else EACCES -- RCU mode still answers ECHILD first), and who owns its
+ * entries (a non-dumpable process's fd directory and links are root's,
+ * its PID directory stays its own).
+ */
+Test(fs, proc_task_ptrace_check)
+{
+	struct wt_world *w = t_world(3, 8, 4);
+	struct super_block *sb = new_sb(w, "proc");
+	struct path root = wt_world_root(w), jump = { 0 };
+	struct wt_proc_task t = { .pid = 42, .uid = 1000, .gid = 1000,
+				  .root = root, .cwd = root, .nfds = 1 };
+	const struct cred same = { .uid = 1000, .gid = 1000 };
+	const struct cred other_gid = { .uid = 1000, .gid = 1001 };
+	const struct cred other_uid = { .uid = 1001, .gid = 1000 };
+	const struct cred itself = { .uid = 7, .gid = 7, .tgid = 43 };
+	struct dentry *p42, *p43, *cwd, *fd, *fd3, *cwd43, *fd43;
+
+	t.fds[0].fd = 3;
+	t.fds[0].path = root;
+	mutex_lock(&d_inode(sb->s_root)->i_rwsem);
+	cr_assert_eq(wt_proc_add_task(sb, &t, false, NULL, NULL), 0);
+	t.pid = 43;
+	t.nondumpable = true;
+	cr_assert_eq(wt_proc_add_task(sb, &t, false, NULL, NULL), 0);
+	mutex_unlock(&d_inode(sb->s_root)->i_rwsem);
+	p42 = proc_child(sb->s_root, "42");
+	p43 = proc_child(sb->s_root, "43");
+	cwd = proc_child(p42, "cwd");
+	fd = proc_child(p42, "fd");
+	fd3 = proc_child(fd, "3");
+	cwd43 = proc_child(p43, "cwd");
+	fd43 = proc_child(p43, "fd");
+
+	cr_assert_eq(proc_follow(cwd, &root_cred), 0, "CAP_SYS_PTRACE");
+	cr_assert_eq(proc_follow(cwd, &same), 0, "same ids, dumpable");
+	cr_assert_eq(proc_follow(fd3, &same), 0);
+	cr_assert_eq(proc_follow(cwd, &other_gid), -EACCES);
+	cr_assert_eq(proc_follow(fd3, &other_uid), -EACCES);
+	cr_assert_eq(proc_follow(cwd43, &same), -EACCES, "not dumpable");
+	cr_assert_eq(proc_follow(cwd43, &root_cred), 0);
+	cr_assert_eq(proc_follow(cwd43, &itself), 0, "its own process");
+	cr_assert_eq(PTR_ERR(d_inode(cwd)->i_op->get_link(&other_uid, NULL,
+							  d_inode(cwd), &jump)),
+		     -ECHILD, "RCU mode leaves before the check");
+
+	cr_assert_eq(d_inode(p42)->i_uid, 1000);
+	cr_assert_eq(d_inode(fd)->i_uid, 1000);
+	cr_assert_eq(d_inode(cwd)->i_uid, 1000);
+	cr_assert_eq(d_inode(p43)->i_uid, 1000, "the PID directory shows it");
+	cr_assert_eq(d_inode(fd43)->i_uid, 0, "task_dump_owner: root's");
+	cr_assert_eq(d_inode(fd43)->i_gid, 0);
+	cr_assert_eq(d_inode(cwd43)->i_uid, 0);
+	dput(fd43);
+	dput(cwd43);
+	dput(fd3);
+	dput(fd);
+	dput(cwd);
+	dput(p43);
+	dput(p42);
+	wt_sb_discard(sb);
 	wt_world_destroy(w);
 }
 

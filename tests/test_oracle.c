@@ -22,13 +22,15 @@
 #include "sim/ns.h"
 #include "sim/ops.h"
 #include "sim/resolve.h"
+#include "sim/tree.h"
 #include "sim/vfs/world.h"
 
 static struct wt_world *w;
 static struct wt_record *rec;
 static struct wt_oracle_result res;
 static const struct cred root_cred = { .uid = 0, .gid = 0,
-				       .cap_dac_override = true };
+				       .cap_dac_override = true,
+				       .cap_sys_ptrace = true };
 static const struct cred user_cred = { .uid = 1000, .gid = 1000 };
 
 static void setup(void)
@@ -533,6 +535,87 @@ ORACLE_TEST(dotdot_from_removed_directory)
 /* Each mount layer is its own step; a walk that did not cross a mount
  * that was there all along is rejected, one that looked before the mount
  * was attached is not. */
+/* The answer of the reference resolver for path as cred. */
+static int refwalk_as(const struct cred *cred, const char *path, unsigned flags)
+{
+	struct wt_ns *ns = wt_ns_create(w->history, now());
+	struct wt_refwalk_opts o = { .cred = cred, .flags = flags };
+	struct wt_refwalk_result r;
+
+	cr_assert_not_null(ns);
+	wt_refwalk(ns, path, &o, &r);
+	wt_ns_destroy(ns);
+	return r.error;
+}
+
+/*
+ * proc's processes: a magic link of a process the walker may not read
+ * (another uid, a non-dumpable process; not its own, not for root) is
+ * EACCES in REF-walk, before RESOLVE_NO_MAGICLINKS' ELOOP; a walk that
+ * ends there with EACCES is explained only when the check refuses it,
+ * and a walk that jumps through such a link is rejected.
+ */
+ORACLE_TEST(magic_links_of_other_processes)
+{
+	static const char *const lines[] = {
+		"mkdir /d", "mkdir /p", "mount -t proc p /p",
+		"proc-task -u 1000:1000 --cwd /d 42",
+		"proc-task -u 1000:1000 --cwd /d --nondumpable 43",
+	};
+	const struct cred own43 = { .uid = 1000, .gid = 1000, .tgid = 43 };
+	struct wt_ident root, p, proot, t43, cwd, d;
+	struct wt_verb_error e;
+	uint64_t v;
+
+	for (unsigned i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		cr_assert_eq(wt_verb_exec(w, lines[i], &e), 0, "%s", lines[i]);
+	cr_assert_eq(refwalk_as(&user_cred, "/p/42/cwd", LOOKUP_FOLLOW), 0);
+	cr_assert_eq(refwalk_as(&user_cred, "/p/43/cwd", LOOKUP_FOLLOW), -EACCES);
+	cr_assert_eq(refwalk_as(&user_cred, "/p/43/cwd",
+				LOOKUP_FOLLOW | LOOKUP_NO_MAGICLINKS), -EACCES);
+	cr_assert_eq(refwalk_as(&user_cred, "/p/42/cwd",
+				LOOKUP_FOLLOW | LOOKUP_NO_MAGICLINKS), -ELOOP);
+	cr_assert_eq(refwalk_as(&own43, "/p/43/cwd", LOOKUP_FOLLOW), 0);
+	cr_assert_eq(refwalk_as(&root_cred, "/p/43/cwd", LOOKUP_FOLLOW), 0);
+	cr_assert_eq(refwalk_as(&user_cred, "/p/43/cwd", 0), 0, "not followed");
+
+	v = now();
+	root = ident_at(v, "/");
+	p = child_at(v, root, "p");
+	proot = ident_at(v, "/p");
+	t43 = ident_at(v, "/p/43");
+	cwd = ident_at(v, "/p/43/cwd");
+	d = ident_at(v, "/d");
+	reset_record();
+	attempt(LOOKUP_RCU | LOOKUP_FOLLOW, v, v, -EACCES);
+	start(root, "/p/43/cwd");
+	perm(root, 0);
+	lookup(root, "p", p);
+	step(WT_STEP_MOUNT, p, proot, NULL, 0, 0);
+	perm(proot, 0);
+	lookup(proot, "43", t43);
+	perm(t43, 0);
+	lookup(t43, "cwd", cwd);
+	end(cwd, -EACCES);
+	cr_assert_eq(judge_as(&user_cred, "/p/43/cwd"), WT_VERDICT_OK, "%s",
+		     res.explain);
+	cr_assert_eq(judge_as(&own43, "/p/43/cwd"), WT_VERDICT_REJECTED,
+		     "its own process: no refusal");
+	cr_assert(strstr(res.explain, "EACCES"), "%s", res.explain);
+	cr_assert_eq(judge_as(&root_cred, "/p/43/cwd"), WT_VERDICT_REJECTED);
+
+	/* the jump through it, as if nothing had been checked */
+	rec->nsteps--;
+	rec->attempts[0].count--;
+	rec->attempts[0].result = rec->result = 0;
+	step(WT_STEP_JUMP, none, d, NULL, 0, 1);
+	end(d, 0);
+	cr_assert_eq(judge_as(&user_cred, "/p/43/cwd"), WT_VERDICT_REJECTED);
+	cr_assert(strstr(res.explain, "may not read"), "%s", res.explain);
+	cr_assert_eq(judge_as(&own43, "/p/43/cwd"), WT_VERDICT_OK, "%s",
+		     res.explain);
+}
+
 ORACLE_TEST(mount_crossings)
 {
 	struct wt_ident root, mp, mroot;

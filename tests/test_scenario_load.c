@@ -109,7 +109,7 @@ Test(scenario_load, bad_verb)
 		     "chmod, chown, mv, rm, rmdir, mount, umount, shrink, "
 		     "proc-magic, remote-create, remote-mkdir, remote-symlink, "
 		     "remote-rm, remote-mv, remote-invalidate, remote-expire, "
-		     "acl-uncache, autofs-busy, remote-bad, remote-layer); "
+		     "acl-uncache, autofs-busy, remote-bad, remote-layer, proc-task); "
 		     "or a walk: stat, lstat, open, "
 		     "openat2, parentat, mountpoint, open_root");
 }

@@ -57,6 +57,62 @@ Test(tree, parse_errors_have_file_line_col)
 	parse_err("mount -t tmpfs -o nosymfollow t\n", 1, 31, "missing operands");
 	parse_err("mount -t tmpfs t /a -o noexec\n", 1, 21, "unknown option '-o'");
 	parse_err("ln -s -x /a\n", 1, 7, "unknown option '-x'");
+	/* proc-task: its options, values and PID */
+	parse_err("proc-task\n", 1, 1, "missing PID");
+	parse_err("proc-task -u 1000 42\n", 1, 14, "bad owner");
+	parse_err("proc-task --cwd d 42\n", 1, 17, "not absolute");
+	parse_err("proc-task 42 --root\n", 1, 14, "--root needs a value");
+	parse_err("proc-task --fd x=/a 42\n", 1, 16, "bad --fd 'x=/a'");
+	parse_err("proc-task --fd 3=a 42\n", 1, 18, "path 'a' is not absolute");
+	parse_err("proc-task --fd 3=/a --fd 3=/b 42\n", 1, 26, "fd 3 given twice");
+	parse_err("proc-task --dumpable 42\n", 1, 11, "unknown option '--dumpable'");
+	parse_err("proc-task 0\n", 1, 11, "bad PID '0'");
+	parse_err("proc-task 4x\n", 1, 11, "bad PID");
+	parse_err("proc-task 42 43\n", 1, 14, "too many operands");
+	parse_err("proc-task --fd 0=/ --fd 1=/ --fd 2=/ --fd 3=/ --fd 4=/ "
+		  "--fd 5=/ --fd 6=/ --fd 7=/ --fd 8=/ 42\n", 1, 88,
+		  "too many --fd");
+}
+
+Test(tree, proc_task_verb)
+{
+	/* proc-task parses to PID, ROOT, CWD, EXE and N/PATH pairs, runs
+	 * into every proc mounted so far, and fails by naming the operand:
+	 * a root that is no directory, a PID already there, no proc. */
+	struct wt_world *w = t_build(NULL);
+	struct wt_verb_error e;
+	struct wt_verb v;
+	char buf[600];
+	FILE *f;
+
+	cr_assert_eq(wt_verb_parse("proc-task -u 5:6 --nondumpable --exe /f "
+				   "--fd 7=/f --cwd /d 42", &v, &e), 0);
+	cr_assert_eq(v.kind, WT_V_PROC_TASK);
+	cr_assert_eq(v.uid, 5);
+	cr_assert_eq(v.gid, 6);
+	cr_assert(v.flags & WT_VERB_NONDUMPABLE);
+	cr_assert_eq(v.argc, 6);
+	cr_assert_str_eq(v.argv[0], "42");
+	cr_assert_str_eq(v.argv[1], "/");
+	cr_assert_str_eq(v.argv[2], "/d");
+	cr_assert_str_eq(v.argv[3], "/f");
+	cr_assert_str_eq(v.argv[4], "7");
+	cr_assert_str_eq(v.argv[5], "/f");
+	wt_verb_free(&v);
+	t_verb(w, "mkdir /d", 0);
+	t_verb(w, "touch /f", 0);
+	t_verb(w, "proc-task 42", -ENOENT);	/* no proc yet */
+	t_verb(w, "mkdir /p", 0);
+	t_verb(w, "mount -t proc p /p", 0);
+	t_verb(w, "proc-task -u 5:6 --nondumpable --exe /f --fd 7=/f --cwd /d 42", 0);
+	t_verb(w, "proc-task 42", -EEXIST);
+	cr_assert_eq(wt_tree_build_string(w, "proc-task --root /f 44\n", "p.tree",
+					  &e), -ENOTDIR);
+	f = fmemopen(buf, sizeof(buf), "w");
+	wt_verb_error_print(&e, f);
+	fclose(f);
+	cr_assert(strstr(buf, "p.tree:1: proc-task /f: ENOTDIR"), "%s", buf);
+	wt_ops_world_destroy(w);
 }
 
 Test(tree, words_quotes_comments)
@@ -262,6 +318,16 @@ Test(tree, command_exit_codes)
 	example(path, sizeof(path), "bad.tree");
 	cr_assert_eq(run_tree(path), 2);
 	cr_assert_eq(run_tree("/nonexistent/x.tree"), 2);
+	{
+		char bad[] = "/tmp/wt-tree-proc.XXXXXX";
+		int fd = mkstemp(bad);
+
+		cr_assert_geq(fd, 0);
+		cr_assert_eq(write(fd, "mkdir /p\nproc-task --fd 3 42\n", 29), 29);
+		close(fd);
+		cr_assert_eq(run_tree(bad), 2, "a bad proc-task line");
+		unlink(bad);
+	}
 	cr_assert_eq(run_tree("--bogus"), 2);
 }
 

@@ -382,6 +382,47 @@ Test(walk, nosymfollow_mount, .init = base, .fini = wfx_fini)
 }
 
 /*
+ * proc's processes: following another process's magic link is a
+ * ptrace-style read check that proc's get_link makes before the jump.
+ * uid 1000 follows those of a dumpable uid-1000 process, not those of a
+ * non-dumpable one nor root's (EACCES -- under RESOLVE_NO_MAGICLINKS too,
+ * whose ELOOP comes only after), and always its own process's; root
+ * follows all.  A non-dumpable process's fd directory is root's (0500):
+ * the walk stops there, at the permission check.  The oracle judges
+ * every walk (without proc's check it rejects the refusals).
+ */
+Test(walk, proc_task_access, .init = base, .fini = wfx_fini)
+{
+	wfx_verb("mkdir /proc");
+	wfx_verb("mount -t proc p /proc");
+	wfx_verb("proc-task -u 1000:1000 --cwd /a --fd 3=/a/b/f 42");
+	wfx_verb("proc-task -u 1000:1000 --cwd /a --fd 3=/a/b/f --nondumpable 43");
+	wfx_verb("proc-task --cwd /a 44");
+	wfx_cred(1000, 1000);
+	expect_same("/proc/42/cwd/b", 0, "/a/b", false);
+	expect_same("/proc/42/fd/3", LOOKUP_FOLLOW, "/a/b/f", false);
+	cr_expect_eq(lk_err("/proc/43/cwd", LOOKUP_FOLLOW), -EACCES);
+	cr_expect_eq(lk_err("/proc/43/fd/3", LOOKUP_FOLLOW), -EACCES);
+	cr_expect_eq(lk_err("/proc/44/cwd/b", 0), -EACCES);
+	cr_expect_eq(lk_err("/proc/44/root/a", 0), -EACCES);
+	cr_expect_eq(lk_err("/proc/44/cwd", LOOKUP_FOLLOW | LOOKUP_NO_MAGICLINKS),
+		     -EACCES, "the access check comes before the flag's ELOOP");
+	cr_expect_eq(lk_err("/proc/42/cwd", LOOKUP_FOLLOW | LOOKUP_NO_MAGICLINKS),
+		     -ELOOP);
+	cr_expect_eq(lk_err("/proc/44/cwd", 0), 0, "not followed: no check");
+	fx.task.cred.tgid = 43;		/* the walker is process 43 */
+	expect_same("/proc/43/cwd/b", 0, "/a/b", false);
+	wfx_cred(1000, 1001);
+	cr_expect_eq(lk_err("/proc/42/cwd/b", 0), -EACCES, "another gid");
+	wfx_cred(0, 0);
+	fx.task.cred.tgid = 0;
+	expect_same("/proc/43/cwd/b", 0, "/a/b", false);
+	expect_same("/proc/43/fd/3", LOOKUP_FOLLOW, "/a/b/f", false);
+	expect_same("/proc/44/root/a", 0, "/a", false);
+	expect_clean();
+}
+
+/*
  * A magic link's jump is refused by the scoping flags (nd_jump_link):
  * under RESOLVE_NO_XDEV when it lands on another mount, under
  * RESOLVE_BENEATH and RESOLVE_IN_ROOT always (EXDEV), even when the

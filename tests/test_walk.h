@@ -90,6 +90,7 @@ static inline void wfx_cred(uint32_t uid, uint32_t gid)
 	fx.task.cred.uid = uid;
 	fx.task.cred.gid = gid;
 	fx.task.cred.cap_dac_override = uid == 0;
+	fx.task.cred.cap_sys_ptrace = uid == 0;
 }
 
 /*

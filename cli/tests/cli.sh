@@ -457,6 +457,20 @@ lookup)
 	has 7 '"result": "ENOENT"'
 	look --open O_PATH,O_NOFOLLOW /proc/self/root
 	has 1 '"object": "proc:1/root", "type": "symlink", "mount": "/proc"'
+	# other processes (proc-task): their magic links are proc's
+	# ptrace-style check, whose EACCES comes before no-magiclinks' ELOOP
+	printf 'proc-task -u 1000:1000 --cwd /d 42\nproc-task -u 1000:1000 --cwd /d --nondumpable 43\n' >>"$TMP/t.tree"
+	look --uid 1000 --gid 1000 /proc/42/cwd /proc/43/cwd /proc/self/cwd /proc/43
+	has 1 '"object": "/d", "type": "dir"'
+	has 2 '"result": "EACCES"'
+	has 3 '"object": "/", "type": "dir"'
+	has 4 '"object": "proc:43", "type": "dir"'
+	look --uid 1000 --gid 1000 --resolve no-magiclinks /proc/42/cwd /proc/43/cwd
+	has 1 '"result": "ELOOP"'
+	has 2 '"result": "EACCES"'
+	look /proc/43/cwd
+	has 1 '"object": "/d", "type": "dir"'
+	expect_usage_error "lookup: the walker's process 42 in proc: EEXIST" lookup --tree "$TMP/t.tree" --pid 42 /x
 	# bad input: exit 2, nothing printed
 	expect_usage_error "lookup: --exe '/d': EISDIR|lookup: --exe '/nope': ENOENT" lookup --tree "$TMP/t.tree" --exe /nope /x
 	expect_usage_error "lookup: bad --pid '0'" lookup --tree "$TMP/t.tree" --pid 0 /x

@@ -38,12 +38,13 @@ static const struct dentry_operations simple_dentry_operations = {
 	.d_delete = always_delete_dentry,
 };
 
-const char *simple_get_link(struct dentry *dentry, struct inode *inode,
-			    struct path *jump)
+const char *simple_get_link(const struct cred *cred, struct dentry *dentry,
+			    struct inode *inode, struct path *jump)
 {
 	const char *body = wt_load_acquire(inode, i_link);
 	const struct wt_obj *o;
 
+	(void)cred;
 	(void)dentry;
 	(void)jump;
 	if (!body)

@@ -27,8 +27,8 @@ struct dentry *simple_lookup(struct inode *dir, struct dentry *dentry,
 int always_delete_dentry(const struct dentry *dentry);
 /* The body in i_link (checked alive: a freed body is reported and
  * answers -EIO); -EIO for a symlink without one. */
-const char *simple_get_link(struct dentry *dentry, struct inode *inode,
-			    struct path *jump);
+const char *simple_get_link(const struct cred *cred, struct dentry *dentry,
+			    struct inode *inode, struct path *jump);
 
 extern const struct inode_operations wt_simple_dir_iop;
 extern const struct inode_operations wt_simple_file_iop;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* proc: see sim/fs/proc.h. */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,29 +10,70 @@
 
 struct proc_magic {
 	struct path target;
+	struct wt_proc_owner owner;	/* fixed for the inode's life */
 };
 
-bool wt_proc_magic_target(const struct inode *inode, struct path *out)
+static const struct proc_magic *magic_of(const struct inode *inode)
 {
 	const struct proc_magic *pm = inode->i_private;
 
 	if (!(wt_load(inode, i_flags) & S_MAGICLINK) || !pm)
+		return NULL;
+	return pm;
+}
+
+bool wt_proc_magic_target(const struct inode *inode, struct path *out)
+{
+	const struct proc_magic *pm = magic_of(inode);
+
+	if (!pm)
 		return false;
 	*out = pm->target;
 	return true;
 }
 
-static const char *proc_get_link(struct dentry *dentry, struct inode *inode,
+bool wt_proc_magic_owner(const struct inode *inode, struct wt_proc_owner *out)
+{
+	const struct proc_magic *pm = magic_of(inode);
+
+	if (!pm)
+		return false;
+	*out = pm->owner;
+	return true;
+}
+
+bool wt_proc_may_read(const struct cred *cred, const struct wt_proc_owner *t)
+{
+	assert(cred && t);
+	if (!t->pid || t->pid == cred->tgid)	/* no process, or ourselves */
+		return true;
+	if (cred->cap_sys_ptrace)
+		return true;
+	/* the ids match, and then the process must let itself be read */
+	return cred->uid == t->uid && cred->gid == t->gid && !t->nondumpable;
+}
+
+static const char *proc_get_link(const struct cred *cred,
+				 struct dentry *dentry, struct inode *inode,
 				 struct path *jump)
 {
+	const struct proc_magic *pm = magic_of(inode);
 	struct path target;
 
-	if (!wt_proc_magic_target(inode, &target))
-		return simple_get_link(dentry, inode, jump);
+	if (!pm)
+		return simple_get_link(cred, dentry, inode, jump);
 	/* RCU-walk: nd_jump_link needs references, which only REF mode
 	 * takes -- proc_pid_get_link refuses a NULL dentry the same way. */
 	if (!dentry)
 		return ERR_PTR(-ECHILD);
+	/*
+	 * May the caller look at this process at all?  Asked here, before
+	 * the walker's nd_jump_link sees the target: a refused caller gets
+	 * EACCES even where RESOLVE_NO_MAGICLINKS would have answered ELOOP.
+	 */
+	if (!wt_proc_may_read(cred, &pm->owner))
+		return ERR_PTR(-EACCES);
+	target = pm->target;
 	jump->mnt = mntget(target.mnt);
 	jump->dentry = dget(target.dentry);
 	return NULL;
@@ -51,12 +93,33 @@ static void proc_evict_inode(struct inode *inode, bool teardown)
 	free(pm);
 }
 
-/* The inode of a new magic link, holding its target. */
-static struct inode *proc_magic_inode(struct super_block *sb,
-				      const struct path *target)
+/*
+ * Who owns a process's entry of mode mode (task_dump_owner): the
+ * process, unless it is not dumpable -- then root, except for the
+ * world-readable PID directory, whose owner stays visible (stat of
+ * /proc/PID is how tools learn a process's uid).
+ */
+static void proc_owner_ids(const struct wt_proc_task *t, umode_t mode,
+			   uint32_t *uid, uint32_t *gid)
 {
-	struct inode *inode = wt_inode_alloc(sb, WT_S_IFLNK | 0777, 0, 0);
+	bool shown = mode == (WT_S_IFDIR | 0555);
+
+	*uid = t && (shown || !t->nondumpable) ? t->uid : 0;
+	*gid = t && (shown || !t->nondumpable) ? t->gid : 0;
+}
+
+/* The inode of a new magic link, holding its target; t its process, or
+ * NULL for none. */
+static struct inode *proc_magic_inode(struct super_block *sb,
+				      const struct path *target,
+				      const struct wt_proc_task *t)
+{
+	uint32_t uid, gid;
+	struct inode *inode;
 	struct proc_magic *pm;
+
+	proc_owner_ids(t, WT_S_IFLNK | 0777, &uid, &gid);
+	inode = wt_inode_alloc(sb, WT_S_IFLNK | 0777, uid, gid);
 
 	if (!inode)
 		return NULL;
@@ -67,6 +130,13 @@ static struct inode *proc_magic_inode(struct super_block *sb,
 	}
 	pm->target.mnt = mntget(target->mnt);
 	pm->target.dentry = dget(target->dentry);
+	pm->owner = (struct wt_proc_owner){ 0 };
+	if (t) {
+		pm->owner.pid = t->pid;
+		pm->owner.uid = t->uid;
+		pm->owner.gid = t->gid;
+		pm->owner.nondumpable = t->nondumpable;
+	}
 	inode->i_private = pm;
 	inode->i_flags |= S_MAGICLINK;
 	return inode;
@@ -110,7 +180,7 @@ int wt_proc_add_magic(struct super_block *sb, const char *name,
 
 	if (sb->s_type != &wt_proc_type)
 		return -EINVAL;
-	d = proc_add(sb->s_root, name, proc_magic_inode(sb, &target));
+	d = proc_add(sb->s_root, name, proc_magic_inode(sb, &target, NULL));
 	if (IS_ERR(d))
 		return (int)PTR_ERR(d);
 	dput(d);
@@ -132,7 +202,10 @@ static int proc_made(struct dentry *d, const char *name, wt_proc_made_fn made,
 static struct inode *proc_dir_inode(struct super_block *sb, umode_t perm,
 				    const struct wt_proc_task *t)
 {
-	return wt_inode_alloc(sb, WT_S_IFDIR | perm, t->uid, t->gid);
+	uint32_t uid, gid;
+
+	proc_owner_ids(t, (umode_t)(WT_S_IFDIR | perm), &uid, &gid);
+	return wt_inode_alloc(sb, WT_S_IFDIR | perm, uid, gid);
 }
 
 /* The fd directory and its links, under the PID directory pid (locked). */
@@ -157,7 +230,7 @@ static int proc_add_fds(struct super_block *sb, struct dentry *pid,
 		snprintf(num, sizeof(num), "%u", t->fds[i].fd);
 		snprintf(name, sizeof(name), "%u/fd/%u", t->pid, t->fds[i].fd);
 		err = proc_made(proc_add(fd, num,
-					 proc_magic_inode(sb, &t->fds[i].path)),
+					 proc_magic_inode(sb, &t->fds[i].path, t)),
 				name, made, arg);
 	}
 	mutex_unlock(&fd->d_inode->i_rwsem);
@@ -188,7 +261,7 @@ int wt_proc_add_task(struct super_block *sb, const struct wt_proc_task *t,
 			continue;
 		snprintf(name, sizeof(name), "%u/%s", t->pid, links[i]);
 		err = proc_made(proc_add(pid, links[i],
-					 proc_magic_inode(sb, targets[i])),
+					 proc_magic_inode(sb, targets[i], t)),
 				name, made, arg);
 	}
 	if (!err)

@@ -664,14 +664,15 @@ static const char *remote_fetch_link(struct inode *inode)
 	mutex_unlock(&inode->i_rwsem);
 	if (err)
 		return ERR_PTR(err);
-	return simple_get_link(NULL, inode, NULL);
+	return simple_get_link(NULL, NULL, inode, NULL);
 }
 
-static const char *remote_get_link(struct dentry *dentry, struct inode *inode,
+static const char *remote_get_link(const struct cred *cred,
+				   struct dentry *dentry, struct inode *inode,
 				   struct path *jump)
 {
 	if (!(wt_load(inode, i_flags) & S_LINK_UNCACHED))
-		return simple_get_link(dentry, inode, jump);
+		return simple_get_link(cred, dentry, inode, jump);
 	/* Not in memory, and fetching sleeps. */
 	if (!dentry)
 		return ERR_PTR(-ECHILD);

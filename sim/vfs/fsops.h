@@ -19,11 +19,13 @@
  *    plain dir), -ECHILD (rcu_walk and it would block).
  *  - permission(cred, inode, mask): 0, -EACCES, or -ECHILD when mask has
  *    MAY_NOT_BLOCK and the answer needs to block (uncached ACL).
- *  - get_link(dentry, inode, jump): the body; in RCU mode dentry is NULL,
- *    and a body not in memory answers ERR_PTR(-ECHILD).  A magic link
- *    (proc-like) fills *jump with a referenced path and returns NULL: the
- *    walker then does nd_jump_link (REF mode only; in RCU mode a magic link
- *    answers -ECHILD).
+ *  - get_link(cred, dentry, inode, jump): the body; in RCU mode dentry is
+ *    NULL, and a body not in memory answers ERR_PTR(-ECHILD).  A magic
+ *    link (proc-like) fills *jump with a referenced path and returns NULL:
+ *    the walker then does nd_jump_link (REF mode only; in RCU mode a magic
+ *    link answers -ECHILD).  cred is the caller's (the kernel's current
+ *    credentials): proc refuses a process's links to a caller that may
+ *    not read it (ERR_PTR(-EACCES)).
  *  - lookup(dir, dentry, flags): fill a fresh in-lookup dentry (d_add it
  *    positive or negative); returns NULL, or another dentry to use instead,
  *    or ERR_PTR (-ESTALE from a remote server with a stale handle).
@@ -35,8 +37,8 @@
 
 struct inode_operations {
 	int (*permission)(const struct cred *cred, struct inode *inode, int mask);
-	const char *(*get_link)(struct dentry *dentry, struct inode *inode,
-				struct path *jump);
+	const char *(*get_link)(const struct cred *cred, struct dentry *dentry,
+				struct inode *inode, struct path *jump);
 	struct dentry *(*lookup)(struct inode *dir, struct dentry *dentry,
 				 unsigned flags);
 };

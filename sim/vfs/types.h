@@ -87,6 +87,10 @@ struct cred {
 	uint32_t ngroups;
 	uint32_t groups[WT_NGROUPS_MAX];
 	bool cap_dac_override;	/* root: bypass rwx bits (not x on non-dirs without any x) */
+	bool cap_sys_ptrace;	/* root: proc's magic links of any process */
+	/* The caller's process (thread group) as proc shows it, for proc's
+	 * "is it us" tests (same_thread_group); 0: not a process in proc. */
+	uint32_t tgid;
 };
 
 struct dentry;

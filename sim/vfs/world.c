@@ -200,6 +200,7 @@ void wt_task_init(struct wt_task *task, struct wt_world *w, uint32_t uid,
 	task->cred.uid = uid;
 	task->cred.gid = gid;
 	task->cred.cap_dac_override = uid == 0;
+	task->cred.cap_sys_ptrace = uid == 0;
 	task->umask = 022;
 	task->root = wt_world_root(w);
 	task->pwd = task->root;

@@ -80,8 +80,9 @@ static inline bool wt_bug(const struct wt_world *w, unsigned bug)
 struct path wt_world_root(const struct wt_world *w);
 
 /* A walker's or writer's task: credentials, root, cwd (referenced).
- * wt_task_init: uid 0 gets cap_dac_override; root and pwd are the
- * namespace root, each with a mount and a dentry reference; umask 022. */
+ * wt_task_init: uid 0 gets cap_dac_override and cap_sys_ptrace; root and
+ * pwd are the namespace root, each with a mount and a dentry reference;
+ * umask 022; cred.tgid 0 (no process in proc). */
 struct wt_task {
 	struct wt_world *world;
 	struct cred cred;
