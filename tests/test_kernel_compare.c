@@ -42,6 +42,12 @@
  * mounts (mount --bind -o ro, mount -o remount[,bind],ro|rw: EROFS from
  * writers and from opens that write).
  *
+ * And proc's processes (proc_processes_agree): real helper processes
+ * with other uids, gids and dumpable flags against the model's
+ * `proc-task` lines, their magic links followed as root and as uid 1000
+ * (the ptrace-style check, its EACCES before RESOLVE_NO_MAGICLINKS'
+ * ELOOP), and the querier's own /proc/self.
+ *
  * Needs root and unshare(CLONE_NEWNS); skipped with the reason otherwise.
  * WT_KC_SEEDS=N WT_KC_FIRST=S run a longer hunt.
  */
@@ -58,6 +64,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -205,12 +212,18 @@ static const struct kc_known kc_known[] = {
  * The path a mode resolves for query q: a start mode makes every other
  * query relative (to its dirfd, cwd or root), so both kinds are asked.
  */
-static const char *kc_mode_path(unsigned mode, unsigned q, const char *path)
+static const char *kc_start_path(enum kc_start start, unsigned q,
+				 const char *path)
 {
-	if (kc_modes[mode].start != KC_FROM_CWD && q % 2 == 1)
+	if (start != KC_FROM_CWD && q % 2 == 1)
 		while (*path == '/' && path[1])
 			path++;
 	return path;
+}
+
+static const char *kc_mode_path(unsigned mode, unsigned q, const char *path)
+{
+	return kc_start_path(kc_modes[mode].start, q, path);
 }
 
 /* ------------------------------------------------------------------ */
@@ -681,22 +694,23 @@ static void kc_json_str(const char *line, const char *key, char *out,
 	out[n] = '\0';
 }
 
-/* Run walktorture lookup for one mode over every path; 0, or the exit
- * status with the first lines of its output in msg. */
-static int kc_model(const char *tree, const char *start, unsigned mode,
-		    char (*paths)[KC_STR], unsigned n, struct kc_answer *ans,
-		    char *msg, size_t msize)
+/* Run walktorture lookup for mode m over every path (as process pid
+ * when not NULL); 0, or the exit status with the first lines of its
+ * output in msg. */
+static int kc_model_as(const char *tree, const char *start,
+		       const struct kc_mode *m, const char *pid,
+		       char (*paths)[KC_STR], unsigned n, struct kc_answer *ans,
+		       char *msg, size_t msize)
 {
 	static const char *const start_opt[] = {
 		[KC_AT] = "--at", [KC_CWD] = "--cwd", [KC_ROOT] = "--root",
 	};
-	const struct kc_mode *m = &kc_modes[mode];
-	char *argv[KC_QUERIES + 16];
+	char *argv[KC_QUERIES + 18];
 	int argc = 0, pipefd[2], status;
 	posix_spawn_file_actions_t fa;
 	char line[2048];
 	unsigned q = 0;
-	pid_t pid;
+	pid_t child;
 	FILE *f;
 
 	argv[argc++] = kc_cli;
@@ -731,8 +745,12 @@ static int kc_model(const char *tree, const char *start, unsigned mode,
 		argv[argc++] = "--cwd";
 		argv[argc++] = (char *)start;
 	}
+	if (pid) {
+		argv[argc++] = "--pid";
+		argv[argc++] = (char *)pid;
+	}
 	for (unsigned i = 0; i < n; i++)
-		argv[argc++] = (char *)kc_mode_path(mode, i, paths[i]);
+		argv[argc++] = (char *)kc_start_path(m->start, i, paths[i]);
 	argv[argc] = NULL;
 	if (pipe(pipefd)) {
 		tg_snprintf(msg, msize, "pipe: %s", strerror(errno));
@@ -742,7 +760,7 @@ static int kc_model(const char *tree, const char *start, unsigned mode,
 	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
 	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
 	posix_spawn_file_actions_addclose(&fa, pipefd[0]);
-	if ((errno = posix_spawn(&pid, kc_cli, &fa, NULL, argv, environ))) {
+	if ((errno = posix_spawn(&child, kc_cli, &fa, NULL, argv, environ))) {
 		tg_snprintf(msg, msize, "posix_spawn: %s", strerror(errno));
 		posix_spawn_file_actions_destroy(&fa);
 		close(pipefd[0]);
@@ -769,11 +787,19 @@ static int kc_model(const char *tree, const char *start, unsigned mode,
 	}
 	if (f)
 		fclose(f);
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+	if (waitpid(child, &status, 0) < 0 || !WIFEXITED(status))
 		return -1;
 	if (WEXITSTATUS(status) > 1 || q != n)
 		return WEXITSTATUS(status) ? WEXITSTATUS(status) : -1;
 	return 0;
+}
+
+static int kc_model(const char *tree, const char *start, unsigned mode,
+		    char (*paths)[KC_STR], unsigned n, struct kc_answer *ans,
+		    char *msg, size_t msize)
+{
+	return kc_model_as(tree, start, &kc_modes[mode], NULL, paths, n, ans,
+			   msg, msize);
 }
 
 /*
@@ -892,6 +918,7 @@ static bool kc_same(const struct kc_answer *k, const struct kc_answer *s)
 	       !strcmp(k->mount, s->mount);
 }
 
+__attribute__((noinline))
 static void kc_describe(char *buf, size_t size, const struct kc_answer *a)
 {
 	if (strcmp(a->result, "ok"))
@@ -1276,6 +1303,311 @@ Test(kernel, directed_cases_agree, .timeout = 300)
 	printf("walktorture: kernel-compare directed cases=%zu answers=%u "
 	       "differences=%u\n", KC_NCASES, compared, differences);
 	kc_run_end(&r);
+	cr_assert_eq(differences, 0, "%u answers differ from the kernel's "
+		     "(see the !!! lines)", differences);
+}
+
+/* ------------------------------------------------------------------ */
+/* proc's processes: the ptrace-style check on their magic links        */
+
+/*
+ * Real processes in the kernel, tree lines in the model: each helper is
+ * forked in the private namespace with its cwd, an open file as fd 3,
+ * its uid and gid (setresuid/setresgid) and its dumpable flag (prctl,
+ * after the id change that cleared it), and waits; its real PID goes
+ * into the model's `proc-task` line.  Each query mode asks from a
+ * querier process of its own (its PID is the model's `lookup --pid`, so
+ * /p/self and /p/PID/... of itself are compared too).
+ */
+#define KC_NHELPERS	4
+#define KC_PROC_NQ	20
+
+struct kc_helper {
+	unsigned uid, gid;
+	bool nondumpable;
+};
+
+static const struct kc_helper kc_helpers[KC_NHELPERS] = {
+	{ 1000, 1000, false },		/* %1: the same ids, dumpable */
+	{ 1000, 1000, true },		/* %2: the same ids, not dumpable */
+	{ 0, 0, false },		/* %3: root's */
+	{ 1000, 1001, false },		/* %4: another gid */
+};
+
+static const char *const kc_proc_lines[] = {
+	"mkdir -m 0755 /d", "mkdir -m 0755 /p", "mount -t proc p /p",
+	"touch /d/f", "mkdir -m 0700 /d/priv",
+};
+
+/* %1..%4: a helper's PID, %s: the querier's own */
+static const char *const kc_proc_paths[] = {
+	"/p/%1/cwd", "/p/%1/cwd/f", "/p/%1/fd/3", "/p/%1/root/d",
+	"/p/%1/cwd/priv", "/p/%2/cwd", "/p/%2/fd/3", "/p/%2/root",
+	"/p/%3/cwd", "/p/%3/fd/3", "/p/%3/root/d/f", "/p/%4/cwd/f",
+	"/p/%4/fd/3", "/p/%s/cwd", "/p/%s/root/d/f", "/p/self/cwd",
+	"/p/self/root/d",
+};
+#define KC_PROC_NPATHS (sizeof(kc_proc_paths) / sizeof(kc_proc_paths[0]))
+
+static const struct kc_mode kc_proc_modes[] = {
+	{ 0, false, NULL, 0, KC_FROM_CWD, NULL, 0, false },
+	{ 1000, false, NULL, 0, KC_FROM_CWD, NULL, 0, false },
+	{ 1000, false, "no-magiclinks", KC_RESOLVE_NO_MAGICLINKS, KC_FROM_CWD,
+	  NULL, 0, false },
+	{ 0, false, "no-magiclinks", KC_RESOLVE_NO_MAGICLINKS, KC_FROM_CWD,
+	  NULL, 0, false },
+	{ 1000, false, NULL, 0, KC_FROM_CWD, "O_RDONLY", O_RDONLY, false },
+};
+#define KC_PROC_NMODES (sizeof(kc_proc_modes) / sizeof(kc_proc_modes[0]))
+
+struct kc_proc_shared {
+	char msg[512];
+	pid_t helper[KC_NHELPERS];
+	pid_t querier[KC_PROC_NMODES];
+	char paths[KC_PROC_NMODES][KC_PROC_NQ][KC_STR];
+	struct kc_answer ans[KC_PROC_NMODES][KC_PROC_NQ];
+};
+
+static void kc_proc_expand(const char *tmpl, const pid_t *helper, pid_t self,
+			   char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (const char *p = tmpl; *p && n + 16 < size; p++) {
+		if (*p != '%') {
+			out[n++] = *p;
+			continue;
+		}
+		p++;
+		n += (size_t)snprintf(out + n, size - n, "%d",
+				      *p == 's' ? (int)self : (int)helper[*p - '1']);
+	}
+	out[n] = '\0';
+}
+
+/* A helper: its state set up, then it says so and waits for EOF on hold. */
+static void kc_helper_run(const struct kc_helper *h, int ready, int hold)
+{
+	gid_t none = 0;
+	char c = 'r';
+	int fd = open("/d/f", O_RDONLY);
+
+	if (fd < 0 || dup2(fd, 3) != 3 || chdir("/d") ||
+	    setgroups(0, &none) || setresgid(h->gid, h->gid, h->gid) ||
+	    setresuid(h->uid, h->uid, h->uid) ||
+	    prctl(PR_SET_DUMPABLE, h->nondumpable ? 0 : 1, 0, 0, 0))
+		_exit(1);
+	if (write(ready, &c, 1) != 1)
+		_exit(1);
+	while (read(hold, &c, 1) > 0)
+		;
+	_exit(0);
+}
+
+/* Start the helpers; 0, or -1 with sh->msg. */
+static int kc_helpers_start(struct kc_proc_shared *sh, int hold[2])
+{
+	for (unsigned i = 0; i < KC_NHELPERS; i++) {
+		int ready[2];
+		pid_t pid;
+		char c;
+
+		if (pipe(ready))
+			return -1;
+		/* the shared page is written by the parent only: a child's
+		 * own fork() answer is 0 */
+		pid = fork();
+		if (pid == 0) {
+			close(ready[0]);
+			close(hold[1]);
+			kc_helper_run(&kc_helpers[i], ready[1], hold[0]);
+		}
+		sh->helper[i] = pid;
+		close(ready[1]);
+		if (pid < 0 || read(ready[0], &c, 1) != 1) {
+			tg_snprintf(sh->msg, sizeof(sh->msg), "helper %u did not "
+				    "start", i);
+			close(ready[0]);
+			return -1;
+		}
+		close(ready[0]);
+	}
+	return 0;
+}
+
+/* One mode's queries from a querier process of its own. */
+static int kc_proc_query(unsigned mode, struct kc_proc_shared *sh)
+{
+	const struct kc_mode *m = &kc_proc_modes[mode];
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		gid_t none = 0;
+
+		if (m->uid && (setgroups(0, &none) ||
+			       setresgid(m->uid, m->uid, m->uid) ||
+			       setresuid(m->uid, m->uid, m->uid)))
+			_exit(1);
+		sh->querier[mode] = getpid();
+		for (unsigned q = 0; q < KC_PROC_NPATHS; q++) {
+			kc_proc_expand(kc_proc_paths[q], sh->helper, getpid(),
+				       sh->paths[mode][q], KC_STR);
+			kc_resolve(m, AT_FDCWD, sh->paths[mode][q],
+				   &sh->ans[mode][q]);
+		}
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		return -1;
+	return 0;
+}
+
+static int kc_proc_child(const char *dir, struct kc_proc_shared *sh)
+{
+	int procfd, hold[2], ret = 0;
+
+	if (unshare(CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("wtkc", dir, "tmpfs", 0, "mode=0755")) {
+		tg_snprintf(sh->msg, sizeof(sh->msg), "unshare -m: %s", strerror(errno));
+		return KC_SKIP;
+	}
+	procfd = open("/proc", O_DIRECTORY | O_RDONLY);
+	if (procfd < 0 || chdir(dir) || chroot(".") || chdir("/")) {
+		tg_snprintf(sh->msg, sizeof(sh->msg), "chroot: %s", strerror(errno));
+		return KC_SKIP;
+	}
+	umask(0);
+	kc_nobjs = 0;
+	kc_origin("/", "", false);
+	for (unsigned i = 0; i < sizeof(kc_proc_lines) / sizeof(kc_proc_lines[0]); i++)
+		if (kc_apply(kc_proc_lines[i])) {
+			tg_snprintf(sh->msg, sizeof(sh->msg), "'%s' failed",
+				    kc_proc_lines[i]);
+			return 1;
+		}
+	kc_read_mounts(procfd);
+	if (pipe(hold))
+		return 1;
+	if (kc_helpers_start(sh, hold))
+		ret = 1;
+	for (unsigned m = 0; !ret && m < KC_PROC_NMODES; m++)
+		if (kc_proc_query(m, sh)) {
+			tg_snprintf(sh->msg, sizeof(sh->msg), "querier %u failed", m);
+			ret = 1;
+		}
+	close(hold[1]);		/* the helpers see EOF and leave */
+	for (unsigned i = 0; i < KC_NHELPERS; i++)
+		if (sh->helper[i] > 0)
+			waitpid(sh->helper[i], NULL, 0);
+	return ret;
+}
+
+/* The model's tree: the same lines, and a proc-task line per helper. */
+static void kc_proc_tree(const struct kc_proc_shared *sh, char *file, size_t size)
+{
+	FILE *f;
+	int fd;
+
+	tg_snprintf(file, size, "/tmp/wtkc-proc.XXXXXX");
+	fd = mkstemp(file);
+	cr_assert_geq(fd, 0);
+	f = fdopen(fd, "w");
+	for (unsigned i = 0; i < sizeof(kc_proc_lines) / sizeof(kc_proc_lines[0]); i++)
+		fprintf(f, "%s\n", kc_proc_lines[i]);
+	for (unsigned i = 0; i < KC_NHELPERS; i++)
+		fprintf(f, "proc-task -u %u:%u --cwd /d --fd 3=/d/f%s %d\n",
+			kc_helpers[i].uid, kc_helpers[i].gid,
+			kc_helpers[i].nondumpable ? " --nondumpable" : "",
+			(int)sh->helper[i]);
+	fclose(f);
+}
+
+/*
+ * Other processes' magic links, in the kernel and in the model: as root
+ * (CAP_SYS_PTRACE: every link), as uid 1000 (a dumpable uid-1000:1000
+ * process's links; EACCES for a non-dumpable one's, whose fd directory
+ * is root's too, for root's and for another gid's), under
+ * RESOLVE_NO_MAGICLINKS (EACCES before ELOOP) and with open(O_RDONLY),
+ * and the querier's own process (/p/self, /p/PID).  Compared: the errno,
+ * and on success the type, the object and its mount.  Not compared: the
+ * owners of the proc entries (stat's uid; the model's follow
+ * task_dump_owner, tested in test_fs) and links of fds the querier
+ * holds itself (the model's walker has only --at's fd 3).
+ */
+Test(kernel, proc_processes_agree, .timeout = 120)
+{
+	struct kc_proc_shared *sh;
+	struct kc_answer model[KC_PROC_NQ];
+	char dir[64], tree[64], msg[1024], pid[16];
+	unsigned compared = 0, differences = 0, eacces = 0, eloop = 0, ok = 0;
+	int status;
+	pid_t child;
+
+	if (geteuid() != 0)
+		cr_skip_test("not root: the kernel side needs unshare -m, mount and chroot");
+	if (!wt_test_find_cli(kc_cli, sizeof(kc_cli)))
+		cr_skip_test("no walktorture binary next to the tests (%s)", kc_cli);
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	cr_assert(sh != MAP_FAILED);
+	memset(sh, 0, sizeof(*sh));
+	tg_snprintf(dir, sizeof(dir), "/tmp/wtkc-root.XXXXXX");
+	cr_assert_not_null(mkdtemp(dir));
+	child = fork();
+	if (child == 0)
+		_exit(kc_proc_child(dir, sh));
+	cr_assert_geq(child, 0);
+	cr_assert_geq(waitpid(child, &status, 0), 0);
+	rmdir(dir);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == KC_SKIP)
+		cr_skip_test("%s", sh->msg);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		  "the kernel side failed: %s", sh->msg);
+	kc_proc_tree(sh, tree, sizeof(tree));
+	for (unsigned m = 0; m < KC_PROC_NMODES; m++) {
+		const struct kc_mode *km = &kc_proc_modes[m];
+		int err;
+
+		tg_snprintf(pid, sizeof(pid), "%d", (int)sh->querier[m]);
+		memset(model, 0, sizeof(model));
+		err = kc_model_as(tree, "/", km, pid, sh->paths[m],
+				  KC_PROC_NPATHS, model, msg, sizeof(msg));
+		cr_assert_eq(err, 0, "walktorture lookup --tree %s failed (%d): %s",
+			     tree, err, msg);
+		for (unsigned q = 0; q < KC_PROC_NPATHS; q++) {
+			const struct kc_answer *k = &sh->ans[m][q];
+			char kd[2 * KC_STR + 64], md[2 * KC_STR + 64];
+
+			compared++;
+			ok += !strcmp(k->result, "ok");
+			eacces += !strcmp(k->result, "EACCES");
+			eloop += !strcmp(k->result, "ELOOP");
+			if (kc_same(k, &model[q]))
+				continue;
+			differences++;
+			kc_describe(kd, sizeof(kd), k);
+			kc_describe(md, sizeof(md), &model[q]);
+			fprintf(stderr, "!!! proc uid %u%s%s%s%s '%s': kernel %s, "
+				"walktorture %s\n", km->uid,
+				km->resolve ? " resolve=" : "",
+				km->resolve ? km->resolve : "",
+				km->open ? " open=" : "", km->open ? km->open : "",
+				sh->paths[m][q], kd, md);
+		}
+	}
+	printf("walktorture: kernel-compare proc processes=%u modes=%zu answers=%u "
+	       "ok=%u eacces=%u eloop=%u differences=%u\n", KC_NHELPERS,
+	       KC_PROC_NMODES, compared, ok, eacces, eloop, differences);
+	if (!differences)
+		unlink(tree);
+	else
+		fprintf(stderr, "!!! the model's tree: %s\n", tree);
+	munmap(sh, sizeof(*sh));
 	cr_assert_eq(differences, 0, "%u answers differ from the kernel's "
 		     "(see the !!! lines)", differences);
 }
