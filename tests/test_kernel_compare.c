@@ -46,7 +46,9 @@
  * with other uids, gids and dumpable flags against the model's
  * `proc-task` lines, their magic links followed as root and as uid 1000
  * (the ptrace-style check, its EACCES before RESOLVE_NO_MAGICLINKS'
- * ELOOP), and the querier's own /proc/self.
+ * ELOOP), and the querier's own /proc/self.  And open(O_CREAT) on
+ * read-only mounts (creat_on_readonly_mounts), each mode on a fresh tree
+ * on both sides, as creating changes it.
  *
  * Needs root and unshare(CLONE_NEWNS); skipped with the reason otherwise.
  * WT_KC_SEEDS=N WT_KC_FIRST=S run a longer hunt.
@@ -524,6 +526,8 @@ static void kc_resolve(const struct kc_mode *m, int dirfd, const char *path,
 		struct kc_open_how how = {
 			.flags = (m->open ? m->open_bits : O_PATH) | O_CLOEXEC |
 				 (m->nofollow ? O_NOFOLLOW : 0),
+			/* lookup --open O_CREAT's default mode */
+			.mode = (m->open_bits & O_CREAT) ? 0644 : 0,
 			.resolve = m->resolve_bits,
 		};
 		int fd = (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
@@ -1603,6 +1607,192 @@ Test(kernel, proc_processes_agree, .timeout = 120)
 	printf("walktorture: kernel-compare proc processes=%u modes=%zu answers=%u "
 	       "ok=%u eacces=%u eloop=%u differences=%u\n", KC_NHELPERS,
 	       KC_PROC_NMODES, compared, ok, eacces, eloop, differences);
+	if (!differences)
+		unlink(tree);
+	else
+		fprintf(stderr, "!!! the model's tree: %s\n", tree);
+	munmap(sh, sizeof(*sh));
+	cr_assert_eq(differences, 0, "%u answers differ from the kernel's "
+		     "(see the !!! lines)", differences);
+}
+
+/* ------------------------------------------------------------------ */
+/* O_CREAT on read-only mounts                                          */
+
+/*
+ * open(O_CREAT) creates, so each mode gets a fresh tree on both sides: a
+ * kernel child of its own (namespace, tmpfs, the lines), and a lookup
+ * run of its own (each run builds the tree anew).  The tree: a writable
+ * /w (a 0777 /w/pub in it), its read-only bind /b, and a tmpfs /m
+ * remounted read-only.
+ */
+static const char *const kc_creat_lines[] = {
+	"mkdir -m 0755 /w", "mkdir -m 0777 /w/pub", "touch /w/f",
+	"mkdir -m 0755 /b", "mount --bind -o ro /w /b", "mkdir -m 0755 /m",
+	"mount -t tmpfs t0 /m", "chmod 0755 /m", "touch /m/g",
+	"mount -o remount,ro /m",
+};
+
+static const char *const kc_creat_paths[] = {
+	"/b/new", "/b/f", "/b/pub/new", "/m/new", "/m/g", "/w/new", "/w/new",
+	"/w/pub/u", "/w/pub/u", "/w/u", "/b/f/x", "/b/nodir/x", "/b", "/m/",
+	"/w/new/", "/b/pub",
+};
+#define KC_CREAT_NPATHS (sizeof(kc_creat_paths) / sizeof(kc_creat_paths[0]))
+
+static const struct kc_mode kc_creat_modes[] = {
+	{ 0, false, NULL, 0, KC_FROM_CWD, "O_CREAT,O_WRONLY", O_CREAT | O_WRONLY, false },
+	{ 0, false, NULL, 0, KC_FROM_CWD, "O_CREAT,O_RDONLY", O_CREAT | O_RDONLY, false },
+	{ 0, false, NULL, 0, KC_FROM_CWD, "O_CREAT,O_EXCL,O_RDONLY",
+	  O_CREAT | O_EXCL | O_RDONLY, false },
+	{ 1000, false, NULL, 0, KC_FROM_CWD, "O_CREAT,O_RDONLY", O_CREAT | O_RDONLY, false },
+	{ 1000, false, NULL, 0, KC_FROM_CWD, "O_CREAT,O_WRONLY,O_TRUNC",
+	  O_CREAT | O_WRONLY | O_TRUNC, false },
+};
+#define KC_CREAT_NMODES (sizeof(kc_creat_modes) / sizeof(kc_creat_modes[0]))
+
+struct kc_creat_shared {
+	char msg[512];
+	struct kc_answer ans[KC_CREAT_NPATHS];
+};
+
+/* The queries as the mode's uid; a file made here is named by its path,
+ * as the model names what an open created. */
+static void kc_creat_queries(const struct kc_mode *m, struct kc_creat_shared *sh)
+{
+	gid_t none = 0;
+
+	if (m->uid && (setgroups(0, &none) || setresgid(m->uid, m->uid, m->uid) ||
+		       setresuid(m->uid, m->uid, m->uid)))
+		_exit(1);
+	for (unsigned q = 0; q < KC_CREAT_NPATHS; q++) {
+		struct kc_answer *a = &sh->ans[q];
+		struct statx stx;
+
+		kc_resolve(m, AT_FDCWD, kc_creat_paths[q], a);
+		if (strcmp(a->result, "ok") || strncmp(a->object, "?dev=", 5))
+			continue;
+		kc_origin(kc_creat_paths[q], "", true);
+		if (!statx(AT_FDCWD, kc_creat_paths[q], 0, STATX_TYPE | STATX_INO |
+			   STATX_MNT_ID, &stx))
+			kc_fill(a, &stx);
+	}
+	_exit(0);
+}
+
+static int kc_creat_child(const char *dir, const struct kc_mode *m,
+			  struct kc_creat_shared *sh)
+{
+	int procfd, status;
+	pid_t pid;
+
+	if (unshare(CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("wtkc", dir, "tmpfs", 0, "mode=0755")) {
+		tg_snprintf(sh->msg, sizeof(sh->msg), "unshare -m: %s", strerror(errno));
+		return KC_SKIP;
+	}
+	procfd = open("/proc", O_DIRECTORY | O_RDONLY);
+	if (procfd < 0 || chdir(dir) || chroot(".") || chdir("/")) {
+		tg_snprintf(sh->msg, sizeof(sh->msg), "chroot: %s", strerror(errno));
+		return KC_SKIP;
+	}
+	umask(0);
+	kc_nobjs = 0;
+	kc_origin("/", "", false);
+	for (unsigned i = 0; i < sizeof(kc_creat_lines) / sizeof(kc_creat_lines[0]); i++)
+		if (kc_apply(kc_creat_lines[i])) {
+			tg_snprintf(sh->msg, sizeof(sh->msg), "'%s' failed",
+				    kc_creat_lines[i]);
+			return 1;
+		}
+	kc_read_mounts(procfd);
+	pid = fork();
+	if (pid == 0)
+		kc_creat_queries(m, sh);
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		return 1;
+	return 0;
+}
+
+/*
+ * Opens with O_CREAT where the mount or the filesystem is read-only:
+ * EROFS for an absent name (lookup_open's create_error, before the
+ * directory's permission check: uid 1000 too), for a write or truncate
+ * of an existing file; a read of an existing file goes through; on the
+ * writable mount the file is made (then found: EEXIST with O_EXCL), and
+ * uid 1000 gets EACCES where it may not write the directory.  Compared:
+ * the errno, and on success the type, the object and its mount.
+ */
+Test(kernel, creat_on_readonly_mounts, .timeout = 120)
+{
+	struct kc_creat_shared *sh;
+	struct kc_answer model[KC_CREAT_NPATHS];
+	char tree[64], msg[1024];
+	unsigned compared = 0, differences = 0, erofs = 0, ok = 0;
+	int fd;
+	FILE *f;
+
+	if (geteuid() != 0)
+		cr_skip_test("not root: the kernel side needs unshare -m, mount and chroot");
+	if (!wt_test_find_cli(kc_cli, sizeof(kc_cli)))
+		cr_skip_test("no walktorture binary next to the tests (%s)", kc_cli);
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	cr_assert(sh != MAP_FAILED);
+	tg_snprintf(tree, sizeof(tree), "/tmp/wtkc-creat.XXXXXX");
+	fd = mkstemp(tree);
+	cr_assert_geq(fd, 0);
+	f = fdopen(fd, "w");
+	for (unsigned i = 0; i < sizeof(kc_creat_lines) / sizeof(kc_creat_lines[0]); i++)
+		fprintf(f, "%s\n", kc_creat_lines[i]);
+	fclose(f);
+	for (unsigned m = 0; m < KC_CREAT_NMODES; m++) {
+		const struct kc_mode *km = &kc_creat_modes[m];
+		char paths[KC_CREAT_NPATHS][KC_STR], dir[64];
+		int status, err;
+		pid_t child;
+
+		memset(sh, 0, sizeof(*sh));
+		tg_snprintf(dir, sizeof(dir), "/tmp/wtkc-root.XXXXXX");
+		cr_assert_not_null(mkdtemp(dir));
+		child = fork();
+		if (child == 0)
+			_exit(kc_creat_child(dir, km, sh));
+		cr_assert_geq(child, 0);
+		cr_assert_geq(waitpid(child, &status, 0), 0);
+		rmdir(dir);
+		if (WIFEXITED(status) && WEXITSTATUS(status) == KC_SKIP)
+			cr_skip_test("%s", sh->msg);
+		cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+			  "the kernel side failed: %s", sh->msg);
+		for (unsigned q = 0; q < KC_CREAT_NPATHS; q++)
+			tg_snprintf(paths[q], KC_STR, "%s", kc_creat_paths[q]);
+		memset(model, 0, sizeof(model));
+		err = kc_model_as(tree, "/", km, NULL, paths, KC_CREAT_NPATHS,
+				  model, msg, sizeof(msg));
+		cr_assert_eq(err, 0, "walktorture lookup --tree %s failed (%d): %s",
+			     tree, err, msg);
+		for (unsigned q = 0; q < KC_CREAT_NPATHS; q++) {
+			const struct kc_answer *k = &sh->ans[q];
+			char kd[2 * KC_STR + 64], md[2 * KC_STR + 64];
+
+			compared++;
+			ok += !strcmp(k->result, "ok");
+			erofs += !strcmp(k->result, "EROFS");
+			if (kc_same(k, &model[q]))
+				continue;
+			differences++;
+			kc_describe(kd, sizeof(kd), k);
+			kc_describe(md, sizeof(md), &model[q]);
+			fprintf(stderr, "!!! creat uid %u open=%s '%s': kernel %s, "
+				"walktorture %s\n", km->uid, km->open, paths[q], kd, md);
+		}
+	}
+	printf("walktorture: kernel-compare creat modes=%zu answers=%u ok=%u "
+	       "erofs=%u differences=%u\n", KC_CREAT_NMODES, compared, ok, erofs,
+	       differences);
 	if (!differences)
 		unlink(tree);
 	else
