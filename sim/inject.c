@@ -180,15 +180,15 @@ uint64_t wt_fnv1a(uint64_t h, const void *data, size_t len)
 	return h;
 }
 
-static uint64_t *point_hashes;
+const uint64_t *wt_point_hashes;
 
-uint64_t wt_point_name_hash(const struct wt_point *p)
+uint64_t wt_point_name_hash_slow(const struct wt_point *p)
 {
 	uint32_t n = wt_point_count();
 
 	if (!p)
 		return 0;
-	if (!point_hashes) {
+	if (!wt_point_hashes) {
 		/* Built once at start-up (wt_run calls it before any thread
 		 * runs), like the name table. */
 		uint64_t *h = calloc(n ? n : 1, sizeof(*h));
@@ -200,9 +200,9 @@ uint64_t wt_point_name_hash(const struct wt_point *p)
 
 			h[i] = wt_fnv1a(WT_FNV1A_INIT, name, strlen(name));
 		}
-		point_hashes = h;
+		wt_point_hashes = h;
 	}
-	return point_hashes[wt_point_id(p)];
+	return wt_point_hashes[wt_point_id(p)];
 }
 
 /*

@@ -266,8 +266,18 @@ static inline bool wt_alloc_should_fail(const struct wt_point *p)
 	WT_POINT_OR_NULL(WT_K_ALLOC, (name), NULL, "allocation " name)
 
 /* FNV-1a of the point's dotted name: what traces hash, so that digests
- * do not depend on link order or addresses. */
-uint64_t wt_point_name_hash(const struct wt_point *p);
+ * do not depend on link order or addresses.  The table is made once, by
+ * the first call (wt_run makes it before any thread runs); then a lookup
+ * inline, as the sim digests an event per point. */
+extern const uint64_t *wt_point_hashes;
+uint64_t wt_point_name_hash_slow(const struct wt_point *p);
+
+static inline uint64_t wt_point_name_hash(const struct wt_point *p)
+{
+	if (__builtin_expect(p && wt_point_hashes, 1))
+		return wt_point_hashes[wt_point_id(p)];
+	return wt_point_name_hash_slow(p);
+}
 uint64_t wt_fnv1a(uint64_t h, const void *data, size_t len);
 #define WT_FNV1A_INIT 0xcbf29ce484222325ull
 

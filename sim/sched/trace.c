@@ -37,20 +37,6 @@ void wt_trace_buf_reset(struct wt_trace_buf *b)
 	b->digest = WT_FNV1A_INIT;
 }
 
-uint64_t wt_trace_digest_event(uint64_t h, uint32_t thread,
-			       const struct wt_point *p, uint16_t flags)
-{
-	/* Two words, each folded in with one multiply (trace.h); the
-	 * values, not their bytes in memory: the same on any host. */
-	uint64_t w = (uint64_t)thread |
-		     (uint64_t)(flags & WT_EV_DIGEST_FLAGS) << 32;
-
-	h = (h ^ wt_point_name_hash(p)) * WT_DIGEST_MUL;
-	h ^= h >> 32;
-	h = (h ^ w) * WT_DIGEST_MUL;
-	return h ^ (h >> 32);
-}
-
 uint64_t wt_trace_digest_arg(uint64_t h, uint32_t arg)
 {
 	h = (h ^ (uint64_t)arg) * WT_DIGEST_MUL;
