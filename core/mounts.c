@@ -305,15 +305,22 @@ static bool __follow_mount_rcu(struct nameidata *nd, struct path *path,
 					nd_record(nd, WT_STEP_MOUNT, &from, &to, NULL, 0,
 						  0, 0, NULL, 0);
 				/*
-				 * Validates the crossing: with mount_lock unmoved
-				 * since path_init, REF-walk could have crossed this
-				 * same mount here.  Without it a mount --move or
-				 * umount in between leaves us on a mount REF-walk
-				 * would not reach.  Zoo WT_BUG_FOLLOW_MOUNT_NO_STOP
-				 * (`--bug follow_mount_no_stop`, kernel b37199e6)
-				 * goes on regardless.
+				 * Validates the crossing at once: with mount_lock
+				 * unmoved since path_init, REF-walk could have
+				 * crossed this same mount here.  Without it an
+				 * umount in between leaves us in a detached tree,
+				 * whose later changes (a rename exchange in its
+				 * filesystem) can end the walk in a hard error
+				 * before any unlazy rechecks mount_lock.  Zoo
+				 * WT_BUG_FOLLOW_MOUNT_NO_RECHECK (`--bug
+				 * follow_mount_no_recheck`: Linux before
+				 * 20aac6c60981) goes on regardless, and so does
+				 * WT_BUG_FOLLOW_MOUNT_NO_STOP (`--bug
+				 * follow_mount_no_stop`, kernel b37199e6, which
+				 * removes the check below as well).
 				 */
-				if (nd_bug(nd, WT_BUG_FOLLOW_MOUNT_NO_STOP))
+				if (nd_bug(nd, WT_BUG_FOLLOW_MOUNT_NO_STOP) ||
+				    nd_bug(nd, WT_BUG_FOLLOW_MOUNT_NO_RECHECK))
 					continue;
 				if (read_seqretry_at(&w->mount_lock, nd->m_seq,
 						     "follow_mount_rcu.mount_lock"))

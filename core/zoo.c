@@ -421,6 +421,25 @@ static const struct wt_zoo_bug zoo[] = {
 		.fires = "mount_tree",
 		.stress = NULL,
 	},
+	{
+		.id = WT_BUG_FOLLOW_MOUNT_NO_RECHECK,
+		.name = "follow_mount_no_recheck",
+		.description = "__follow_mount_rcu does not recheck mount_lock "
+			"right after crossing onto a mount's root: after a "
+			"umount detached that mount, a rename exchange in its "
+			"filesystem puts a cached negative dentry on the walk's "
+			"way and RCU-walk answers ENOENT, a hard error no unlazy "
+			"rechecks, where the fixed walk restarts and REF-walk "
+			"finds the covered name (counts and result only: the "
+			"fixed kernel gives the same ENOENT when the umount "
+			"comes right after the recheck)",
+		.reference = "Linux commit 20aac6c60981 (fs/namei.c: "
+			"__follow_mount_rcu(): verify that mount_lock remains "
+			"unchanged, 2022)",
+		.scenario = "zoo/follow_mount_no_recheck.yaml",
+		.fires = "expectation",
+		.stress = NULL,
+	},
 };
 
 #define ZOO_N (sizeof(zoo) / sizeof(zoo[0]))

@@ -6,7 +6,9 @@
  * seqcounts the kernel bumps, logs each visible step in the history at
  * its publication point, and returns 0 or -errno with the kernel's
  * errors.  Writers are serialised among themselves by the world's writer
- * mutex (they are not what is under test; walkers never take it) and
+ * mutex (they are not what is under test; walkers never take it; umount
+ * lets go of it while it waits for its grace period, as the kernel's
+ * namespace_unlock holds nothing then that other writers need) and
  * otherwise take the kernel's locks where readers care: i_rwsem of the
  * directories, rename_lock around d_move, namespace_sem and mount_lock
  * (lock_mount_hash) around every mount-tree change, d_lock inside the

@@ -431,6 +431,24 @@ int wt_op_move_mount(struct wt_world *w, const char *src, const char *dst)
 /* umount                                                               */
 
 /*
+ * namespace_unlock's grace period.  The kernel waits for it holding
+ * nothing other writers need (namespace_sem is already dropped, and
+ * rename or unlink never take it), so the world's writer mutex is let
+ * go for the wait: another writer may change the tree -- a filesystem
+ * this umount just detached included -- while RCU walkers that crossed
+ * onto the mount before the detach are still inside (zoo
+ * follow_mount_no_recheck needs that window).  The mountpoints are put
+ * before it; the tail, the mntputs, runs under the writer mutex again.
+ */
+static void umount_grace_period(struct wt_world *w)
+{
+	wt_writer_unlock(w);
+	synchronize_rcu();
+	/* cannot fail: the writer side was set up by our own first lock */
+	(void)wt_writer_lock(w);
+}
+
+/*
  * Lazy (MNT_DETACH): the whole subtree leaves the tree now, top first;
  * each mount gets MNT_UMOUNT but not MNT_SYNC_UMOUNT, and after a grace
  * period the tree's references are dropped: whoever puts last -- a
@@ -457,16 +475,18 @@ static void umount_lazy(struct wt_world *w, struct mount *m, const char *path)
 		wt_history_dentry(rec, (struct dentry *)mps.v[i]);
 	wt_history_commit(rec);
 	mutex_unlock(&w->namespace_sem);
-	synchronize_rcu();	/* namespace_unlock: lazy umount waits too */
 	/*
-	 * Every mountpoint reference goes before any mount's: as
-	 * namespace_unlock's shrink_dentry_list of ex_mountpoints runs before
-	 * its mntputs.  Interleaved, the final mntput of a mount in the tree
-	 * kills its super_block while the reference on the mountpoint of a
-	 * mount below it is still held ("still in use at umount").
+	 * Every mountpoint reference goes before the grace period, and so
+	 * before any mount's: as namespace_unlock's shrink_dentry_list of
+	 * ex_mountpoints runs before its wait and its mntputs.  A mountpoint
+	 * may be the root of a mount this tree hung from; once the writer
+	 * mutex is let go, another writer may umount that one, and its
+	 * super_block must not die while we still pin the dentry ("still in
+	 * use at umount").
 	 */
 	for (size_t i = 0; i < mps.n; i++)
 		dput((struct dentry *)mps.v[i]);
+	umount_grace_period(w);	/* namespace_unlock: lazy umount waits too */
 	for (size_t i = 0; i < l.n; i++)
 		mntput(&l.v[i]->mnt);	/* the tree's reference */
 	free(l.v);
@@ -512,8 +532,8 @@ static int umount_sync(struct wt_world *w, struct mount *m, const char *path)
 	wt_history_dentry(rec, mp);
 	wt_history_commit(rec);
 	mutex_unlock(&w->namespace_sem);
-	synchronize_rcu();
-	dput(mp);
+	dput(mp);		/* before the wait, as in umount_lazy */
+	umount_grace_period(w);
 	mntput(&m->mnt);	/* the tree's reference (namespace_unlock) */
 	return 0;
 }
