@@ -503,11 +503,19 @@ unsigned wt_rcu_poll(void)
 
 /* Grace period */
 
+/*
+ * done is the harness's flag, on the waiter's stack, not simulated
+ * memory: plain __atomic accesses, never sim/atomic.h.  Under memory=tso
+ * or pso a WRITE_ONCE here sat in the waiter's store buffer after
+ * wt_synchronize_rcu returned, and its flush wrote into whatever frame
+ * used that stack next (ASan saw it when umount took the writer mutex
+ * right after its grace period).
+ */
 static void rcu_sync_cb(ck_epoch_entry_t *e)
 {
 	struct wt_rcu_sync *s = wt_container_of(e, struct wt_rcu_sync, entry);
 
-	WRITE_ONCE(s->done, true);
+	__atomic_store_n(&s->done, true, __ATOMIC_RELEASE);
 }
 
 /* The waiter's condition: its own callback ran, so every reader that was
@@ -517,9 +525,9 @@ static bool rcu_sync_done(const void *arg)
 {
 	struct wt_rcu_sync *s = (struct wt_rcu_sync *)arg;
 
-	if (!READ_ONCE(s->done))
+	if (!__atomic_load_n(&s->done, __ATOMIC_ACQUIRE))
 		reader_poll(s->reader);
-	return READ_ONCE(s->done);
+	return __atomic_load_n(&s->done, __ATOMIC_ACQUIRE);
 }
 
 void wt_synchronize_rcu(const struct wt_point *p)
