@@ -221,7 +221,7 @@ static const char *sig_name(int sig)
  */
 static void lost_child(struct wt_scn_result *r, const struct wt_scn_opts *o,
 		       const struct wt_scn_live *live, bool hang, int status,
-		       double secs)
+		       double stall, double secs)
 {
 	const struct wt_scenario *s = r->s;
 	char msg[512], replay[1536], seed[24];
@@ -233,8 +233,9 @@ static void lost_child(struct wt_scn_result *r, const struct wt_scn_opts *o,
 		iseed = o->replay ? r->seed : wt_seed_iteration(r->seed, 0);
 	if (hang)
 		snprintf(msg, sizeof(msg), "no progress for %.0f s in iteration %"
-			 PRIu64 ": killed (timeout %" PRIu64 " ms + %d s)", secs,
-			 it, s->timeout_ms, WT_SCN_HANG_GRACE_S);
+			 PRIu64 ", %.0f s into the run: killed (timeout %" PRIu64
+			 " ms + %d s)", stall, it, secs, s->timeout_ms,
+			 WT_SCN_HANG_GRACE_S);
 	else if (WIFSIGNALED(status))
 		snprintf(msg, sizeof(msg), "the harness died of %s (%s) in "
 			 "iteration %" PRIu64, sig_name(WTERMSIG(status)),
@@ -303,7 +304,7 @@ int wt_scn_run_isolated(const struct wt_scenario *s,
 {
 	FILE *out = o->out ? o->out : stdout;
 	double hang_s = (double)s->timeout_ms * 1e-3 + WT_SCN_HANG_GRACE_S;
-	double t0 = wt_scn_now_s(), last;
+	double t0 = wt_scn_now_s(), last, stall = 0;
 	struct wt_scn_live *live;
 	struct blob b = { 0 };
 	uint64_t beat = 0;
@@ -350,6 +351,7 @@ int wt_scn_run_isolated(const struct wt_scenario *s,
 		}
 		if (now - last > hang_s) {
 			hang = true;
+			stall = now - last;
 			kill(pid, SIGKILL);
 			break;
 		}
@@ -365,7 +367,7 @@ int wt_scn_run_isolated(const struct wt_scenario *s,
 		munmap(live, sizeof(*live));
 		return ret;
 	}
-	lost_child(r, o, live, hang, status, wt_scn_now_s() - t0);
+	lost_child(r, o, live, hang, status, stall, wt_scn_now_s() - t0);
 	wt_scn_print_outcome(out, r);
 	free(b.p);
 	munmap(live, sizeof(*live));
