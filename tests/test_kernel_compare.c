@@ -1543,7 +1543,7 @@ static void kc_proc_tree(const struct kc_proc_shared *sh, char *file, size_t siz
  * task_dump_owner, tested in test_fs) and links of fds the querier
  * holds itself (the model's walker has only --at's fd 3).
  */
-Test(kernel, proc_processes_agree, .timeout = 120)
+Test(kernel, proc_processes_agree)
 {
 	struct kc_proc_shared *sh;
 	struct kc_answer model[KC_PROC_NQ];
@@ -1725,7 +1725,7 @@ static int kc_creat_child(const char *dir, const struct kc_mode *m,
  * uid 1000 gets EACCES where it may not write the directory.  Compared:
  * the errno, and on success the type, the object and its mount.
  */
-Test(kernel, creat_on_readonly_mounts, .timeout = 120)
+Test(kernel, creat_on_readonly_mounts)
 {
 	struct kc_creat_shared *sh;
 	struct kc_answer model[KC_CREAT_NPATHS];
