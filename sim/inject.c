@@ -222,8 +222,13 @@ void wt_hook_slow(struct wt_thread *t, const struct wt_point *p,
 	 * need untorn values (preempt-until, the watchdog's report). */
 	__atomic_store_n(&t->last_point, p, __ATOMIC_RELAXED);
 	__atomic_store_n(&t->arrivals, t->arrivals + 1, __ATOMIC_RELAXED);
-	if (t->hits)
-		__atomic_store_n(&t->hits[id], t->hits[id] + 1, __ATOMIC_RELAXED);
+	if (t->hits) {
+		uint64_t v = t->hits[id];
+
+		if (!v)
+			t->touched[t->ntouched++] = id;
+		__atomic_store_n(&t->hits[id], v + 1, __ATOMIC_RELAXED);
+	}
 	t->pending_delay_ns = 0;
 	t->pending_yield = false;
 	t->pending_fail = false;

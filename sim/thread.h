@@ -94,6 +94,10 @@ struct wt_thread {
 
 	/* Runtime state (wt_run). */
 	uint64_t *hits;			/* arrivals per point id, or NULL */
+	/* With hits: the ids whose count left 0, in that order, so that
+	 * summing and clearing the counters visits only those. */
+	uint32_t *touched;
+	uint32_t ntouched;
 	uint64_t arrivals;		/* points reached (relaxed atomic) */
 	struct wt_rule_state *rules;	/* compiled rules, or NULL */
 	struct wt_prng prng;		/* this thread's stream (rules, delays) */

@@ -511,14 +511,48 @@ static int run_in(struct wt_run_cache *cache, const char *text,
 	return rc;
 }
 
+/* a's counters are b's, per thread and summed, and a's touched list has
+ * every point with hits exactly once. */
+static void assert_same_hits(const struct wt_run_result *a,
+			     const struct wt_run_result *b)
+{
+	uint8_t *listed = calloc(a->npoints + 1, 1);
+	uint32_t nonzero = 0;
+
+	cr_assert_not_null(listed);
+	cr_assert_eq(a->npoints, b->npoints);
+	cr_assert_eq(a->nthreads, b->nthreads);
+	for (uint32_t p = 0; p < a->npoints; p++) {
+		cr_assert_eq(a->hits[p], b->hits[p], "%s",
+			     wt_point_name(wt_point_by_id(p)));
+		for (unsigned i = 0; i < a->nthreads; i++) {
+			size_t at = (size_t)i * a->npoints + p;
+
+			cr_assert_eq(a->thread_hits[at], b->thread_hits[at]);
+		}
+		nonzero += a->hits[p] != 0;
+	}
+	cr_assert_eq(a->ntouched, nonzero);
+	for (uint32_t k = 0; k < a->ntouched; k++) {
+		uint32_t p = a->touched[k];
+
+		cr_assert(p < a->npoints && a->hits[p] && !listed[p]);
+		listed[p] = 1;
+	}
+	free(listed);
+}
+
 /*
  * Runs that end early leave a cache as good as new: a deadlock found when
  * a thread's body ends (alice ends holding the lock bob waits for: the
  * run is abandoned from alice's parked fiber), a deadlock found when the
  * last thread blocks (ABBA), and a stuck run (max_points) are each
  * followed, on the same cache, by a run whose trace is byte-identical to
- * the same seed's run on fresh fibers.  A parked fiber that the abandon
- * overwrote, or an abandoned one resumed, would crash or change the trace.
+ * the same seed's run on fresh fibers, with the same hit counters (the
+ * cache's, cleared where the runs before touched them, for 2 threads then
+ * 3).  A parked fiber that the abandon overwrote, or an abandoned one
+ * resumed, would crash or change the trace; a count left over would
+ * change the hits.
  */
 Test(sched_sim, a_cache_survives_runs_that_end_early)
 {
@@ -551,6 +585,9 @@ Test(sched_sim, a_cache_survives_runs_that_end_early)
 		cr_assert_eq(memcmp(res.trace->ev, fresh.trace->ev,
 				    res.trace->n * sizeof(res.trace->ev[0])), 0);
 		cr_assert_eq(res.digest, fresh.digest);
+		cr_assert(res.counters_cached && !fresh.counters_cached);
+		assert_same_hits(&res, &fresh);
+		assert_same_hits(&fresh, &res);
 		wt_run_result_free(&res);
 	}
 	wt_run_result_free(&fresh);

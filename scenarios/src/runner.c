@@ -336,8 +336,12 @@ static void accumulate(struct wt_scn_result *r, struct wt_scn_iter *it,
 	r->tso_stores += res->tso_stores;
 	r->tso_stale += res->tso_stale;
 	r->tso_flush_events += res->tso_flush_events;
-	for (uint32_t p = 0; p < res->npoints && p < r->npoints; p++)
-		r->points[p] += res->hits[p];
+	for (uint32_t k = 0; k < res->ntouched; k++) {
+		uint32_t p = res->touched[k];
+
+		if (p < r->npoints)
+			r->points[p] += res->hits[p];
+	}
 	r->deadlocks += res->status == WT_RUN_DEADLOCK;
 	r->stuck += res->status == WT_RUN_STUCK;
 	r->schedule_errors += res->status == WT_RUN_SCHEDULE_ERROR;
@@ -447,8 +451,8 @@ static int run_iteration(struct wt_scn_result *r, const struct wt_scenario *s,
 	if (ex && res.status != WT_RUN_CONFIG_ERROR)
 		explore_feed(ex, o, &it, &res);
 	io->digest = res.digest;
-	for (uint32_t p = 0; p < res.npoints; p++)
-		io->points += res.hits[p];
+	for (uint32_t k = 0; k < res.ntouched; k++)
+		io->points += res.hits[res.touched[k]];
 	io->failed = io->nfailures > 0;
 	io->trace = res.trace;
 	res.trace = NULL;

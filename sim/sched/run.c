@@ -117,9 +117,12 @@ static int check_config(const struct wt_run_config *cfg, unsigned n,
 
 static void setup_thread(struct wt_thread *t, const struct wt_run_config *cfg,
 			 uint64_t iteration_seed, uint64_t *hits,
-			 struct wt_ruleset *rs, uint32_t *stop)
+			 uint32_t *touched, struct wt_ruleset *rs,
+			 uint32_t *stop)
 {
 	t->hits = hits;
+	t->touched = hits ? touched : NULL;
+	t->ntouched = 0;
 	t->rules = wt_ruleset_thread(rs, t);
 	wt_prng_seed(&t->prng, wt_seed_thread(iteration_seed, t->id));
 	t->arrivals = 0;
@@ -144,6 +147,8 @@ static void clear_thread(struct wt_thread *t)
 	wt_thread_arm(t, false);
 	t->sched = NULL;
 	t->hits = NULL;
+	t->touched = NULL;
+	t->ntouched = 0;
 	t->rules = NULL;
 	t->trace_buf = NULL;
 	t->trace_note = 0;
@@ -165,12 +170,60 @@ static void collect(struct wt_run_result *out, unsigned n,
 		tr->clock_ns = t->clock_ns;
 		tr->finished = t->finished;
 		tr->aborted = t->aborted;
-		for (uint32_t p = 0; p < out->npoints; p++)
+		/* Only the points the thread reached: its row is 0 elsewhere. */
+		for (uint32_t k = 0; t->hits && k < t->ntouched; k++) {
+			uint32_t p = t->touched[k];
+
+			if (!out->hits[p])
+				out->touched[out->ntouched++] = p;
 			out->hits[p] += out->thread_hits[(size_t)i * out->npoints + p];
+		}
 	}
 	out->nrules = nrules;
 	for (unsigned i = 0; rs && i < nrules && i < 64; i++)
 		wt_ruleset_stats(rs, i, &out->rule_matches[i], &out->rule_fires[i]);
+}
+
+void wt_run_counters_free(struct wt_run_counters *k)
+{
+	free(k->hits);
+	free(k->thread_hits);
+	free(k->touched);
+	free(k->thread_touched);
+	memset(k, 0, sizeof(*k));
+}
+
+/* Zeroed counters for n threads: a cache's, cleared where its last run
+ * touched them, or new ones (the old freed) when they do not fit. */
+static int counters_take(struct wt_run_counters *k, unsigned n, uint32_t np)
+{
+	if (k->hits && k->npoints == np && k->rows >= n) {
+		for (uint32_t j = 0; j < k->ntouched; j++) {
+			uint32_t p = k->touched[j];
+
+			k->hits[p] = 0;
+			for (unsigned i = 0; i < k->used; i++)
+				k->thread_hits[(size_t)i * np + p] = 0;
+		}
+	} else {
+		wt_run_counters_free(k);
+		k->hits = calloc((size_t)np + 1, sizeof(*k->hits));
+		k->thread_hits = calloc((size_t)n * np + 1,
+					sizeof(*k->thread_hits));
+		k->touched = calloc((size_t)np + 1, sizeof(*k->touched));
+		k->thread_touched = calloc((size_t)n * np + 1,
+					   sizeof(*k->thread_touched));
+		k->npoints = np;
+		k->rows = n;
+		if (!k->hits || !k->thread_hits || !k->touched ||
+		    !k->thread_touched) {
+			wt_run_counters_free(k);
+			return -1;
+		}
+	}
+	k->used = n;
+	k->ntouched = 0;
+	return 0;
 }
 
 int wt_run(const struct wt_run_config *config, unsigned nthreads,
@@ -185,6 +238,7 @@ int wt_run(const struct wt_run_config *config, unsigned nthreads,
 	uint64_t iteration_seed, saved_bugs;
 	uint32_t stop = 0;
 	bool count;
+	struct wt_run_counters own = { 0 }, *k;
 	char err[256];
 	int rc;
 
@@ -205,13 +259,18 @@ int wt_run(const struct wt_run_config *config, unsigned nthreads,
 		if (!rs)
 			return config_error(out, err);
 	}
-	out->hits = calloc(out->npoints ? out->npoints : 1, sizeof(uint64_t));
-	out->thread_hits = calloc((size_t)nthreads * out->npoints + 1,
-				  sizeof(uint64_t));
-	if (!out->hits || !out->thread_hits) {
+	/* Kept by a sim cache (stress threads get fresh ones each run). */
+	k = cfg->cache && cfg->backend == WT_BACKEND_SIM ?
+	    wt_run_cache_counters(cfg->cache) : &own;
+	if (counters_take(k, nthreads, out->npoints)) {
 		wt_ruleset_destroy(rs);
 		return config_error(out, "out of memory");
 	}
+	out->hits = k->hits;
+	out->thread_hits = k->thread_hits;
+	out->touched = k->touched;
+	out->thread_touched = k->thread_touched;
+	out->counters_cached = k != &own;
 	/* Preemption points count arrivals per thread and point. */
 	count = cfg->count_hits || wt_ruleset_needs_hits(rs) ||
 		cfg->npreempts || cfg->feedback;
@@ -222,13 +281,16 @@ int wt_run(const struct wt_run_config *config, unsigned nthreads,
 	for (unsigned i = 0; i < nthreads; i++)
 		setup_thread(threads[i], cfg, iteration_seed,
 			     count ? &out->thread_hits[(size_t)i * out->npoints]
-				   : NULL, rs, &stop);
+				   : NULL,
+			     &out->thread_touched[(size_t)i * out->npoints],
+			     rs, &stop);
 	if (cfg->backend == WT_BACKEND_SIM)
 		rc = wt_run_sim(cfg, nthreads, threads, body, args, out);
 	else
 		rc = wt_run_stress(cfg, nthreads, threads, body, args, out);
 	wt_primitive_bugs = saved_bugs;
 	collect(out, nthreads, threads, rs, cfg->nrules);
+	k->ntouched = out->ntouched;	/* what the next run clears */
 	for (unsigned i = 0; i < nthreads; i++)
 		clear_thread(threads[i]);
 	wt_ruleset_destroy(rs);
@@ -237,8 +299,16 @@ int wt_run(const struct wt_run_config *config, unsigned nthreads,
 
 void wt_run_result_free(struct wt_run_result *r)
 {
-	free(r->hits);
-	free(r->thread_hits);
+	if (!r->counters_cached) {
+		free(r->hits);
+		free(r->thread_hits);
+		free(r->touched);
+		free(r->thread_touched);
+	}
+	r->touched = NULL;
+	r->thread_touched = NULL;
+	r->ntouched = 0;
+	r->counters_cached = false;
 	wt_trace_free(r->trace);
 	free(r->feedback);
 	free(r->feedback_at);

@@ -164,8 +164,9 @@ struct wt_run_config {
 	const char *cpus;		/* stress: "0,1" or "0-3" (PU os index) */
 	uint64_t timeout_ms;		/* stress: watchdog */
 	size_t stack_size;		/* sim: bytes per fiber stack */
-	/* sim: fibers kept from one run to the next (wt_run_cache_create);
-	 * NULL: made for this run and freed after it. */
+	/* sim: fibers kept from one run to the next (wt_run_cache_create),
+	 * and the hit counters (a result's hits are then the cache's, valid
+	 * until its next run); NULL: made for this run and freed after it. */
 	struct wt_run_cache *cache;
 	enum wt_memory memory;		/* sim: SC (default) or TSO */
 	/* TSO: at each decision outside a directed schedule or a replay,
@@ -210,6 +211,15 @@ struct wt_run_result {
 	uint32_t npoints;
 	uint64_t *hits;			/* [npoints], summed over threads */
 	uint64_t *thread_hits;		/* [nthreads][npoints] */
+	/* The ids with hits > 0, each once (the order of a thread's first
+	 * arrivals, thread by thread): what a sum over hits needs to visit. */
+	uint32_t *touched;
+	uint32_t ntouched;
+	uint32_t *thread_touched;	/* [nthreads][npoints] (internal) */
+	/* hits, thread_hits and the touched lists are cfg.cache's: valid
+	 * until its next run or its destruction (wt_run_result_free leaves
+	 * them); otherwise the result's own. */
+	bool counters_cached;
 	struct wt_run_thread_result threads[WT_RUN_MAX_THREADS];
 	uint64_t points;		/* arrivals, all threads */
 	struct wt_trace *trace;		/* when cfg.trace */
@@ -276,6 +286,25 @@ int wt_memory_parse(const char *s);		/* -1 unknown */
 struct wt_run_cache;
 struct wt_run_cache *wt_run_cache_create(void);
 void wt_run_cache_destroy(struct wt_run_cache *c);
+
+/*
+ * A run's hit counters (internal to sim/sched): run.c allocates them for
+ * a run, or takes a cache's, which it keeps across sim runs; only what
+ * the last run touched is cleared before the next (a few dozen entries
+ * of a twin, not the whole [nthreads][npoints] table).
+ */
+struct wt_run_counters {
+	uint64_t *hits;			/* [npoints] */
+	uint64_t *thread_hits;		/* [rows][npoints] */
+	uint32_t *touched;		/* [npoints] */
+	uint32_t *thread_touched;	/* [rows][npoints] */
+	uint32_t npoints;
+	unsigned rows;			/* allocated */
+	unsigned used;			/* rows of the last run */
+	uint32_t ntouched;		/* the last run's touched ids */
+};
+struct wt_run_counters *wt_run_cache_counters(struct wt_run_cache *c);
+void wt_run_counters_free(struct wt_run_counters *k);
 
 /* The backends (internal to sim/sched). */
 int wt_run_sim(const struct wt_run_config *cfg, unsigned n,

@@ -85,6 +85,7 @@ struct wt_fiber_slot {
 struct wt_run_cache {
 	struct wt_sim *sim;	/* zeroed per run */
 	struct wt_fiber_slot slot[WT_RUN_MAX_THREADS];
+	struct wt_run_counters counters;	/* run.c's */
 };
 
 /* Making a fiber: the slot, and the context to return to once it has
@@ -500,8 +501,14 @@ void wt_run_cache_destroy(struct wt_run_cache *c)
 	for (unsigned i = 0; i < WT_RUN_MAX_THREADS; i++)
 		slot_free(&c->slot[i]);
 	wt_trace_buf_fini(&c->sim->trace);
+	wt_run_counters_free(&c->counters);
 	free(c->sim);
 	free(c);
+}
+
+struct wt_run_counters *wt_run_cache_counters(struct wt_run_cache *c)
+{
+	return &c->counters;
 }
 
 static int fiber_init(struct wt_sim *s, struct wt_fiber *f,
