@@ -25,6 +25,7 @@ struct tso_entry {
 	uint8_t size;
 	uint8_t val[WORD_SIZE];
 	uint32_t epoch;			/* pso: the buffer's epoch when stored */
+	uint64_t sn;			/* the buffer's store count before it */
 };
 
 struct wt_tso_buf {
@@ -36,6 +37,7 @@ struct wt_tso_buf {
 	/* pso: bumped by smp_wmb() and before a release store; an entry may
 	 * reach memory only when no older entry has a smaller epoch */
 	uint32_t epoch;
+	uint64_t next_sn;		/* stores buffered so far (entry sn) */
 	struct tso_entry e[WT_TSO_ENTRIES];
 };
 
@@ -56,6 +58,8 @@ struct wt_tso {
 	uint64_t pending;		/* entries, all buffers */
 	struct tso_word *slot;		/* open addressing, linear probing */
 	struct wt_tso_stats stats;
+	wt_tso_flush_hook hook;		/* see wt_tso_set_flush_hook() */
+	void *hook_ctx;
 	struct wt_tso_buf buf[];
 };
 
@@ -234,6 +238,7 @@ static void buf_flush_oldest(struct wt_tso_buf *b)
 	struct wt_tso *t = b->tso;
 	struct tso_entry *e = &b->e[b->head];
 	struct tso_word *x = word_find(t, WORD_OF(e->addr));
+	uint64_t sn = e->sn;
 
 	assert(b->count > 0);
 	assert(x && x->pending > 0);
@@ -244,6 +249,8 @@ static void buf_flush_oldest(struct wt_tso_buf *b)
 	t->stats.flushes++;
 	if (--x->pending == 0)
 		word_settle(t, x);
+	if (t->hook)
+		t->hook(t->hook_ctx, b->thread, sn);
 }
 
 /* ---- pso: entries that may leave out of order ---- */
@@ -404,6 +411,31 @@ unsigned wt_tso_depth(const struct wt_tso_buf *b)
 	return b->count;
 }
 
+uint64_t wt_tso_next_sn(const struct wt_tso_buf *b)
+{
+	return b->next_sn;
+}
+
+int wt_tso_index_of(struct wt_tso_buf *b, uint64_t sn)
+{
+	for (unsigned i = 0; i < b->count; i++)
+		if (buf_at(b, i)->sn == sn)
+			return (int)i;
+	return -1;
+}
+
+bool wt_tso_buffered(struct wt_tso_buf *b, uint64_t sn)
+{
+	return wt_tso_index_of(b, sn) >= 0;
+}
+
+void wt_tso_set_flush_hook(struct wt_tso *t, wt_tso_flush_hook hook,
+			   void *ctx)
+{
+	t->hook = hook;
+	t->hook_ctx = ctx;
+}
+
 bool wt_tso_set_direct(struct wt_tso_buf *b, bool direct)
 {
 	bool old = b->direct;
@@ -454,6 +486,7 @@ void wt_tso_store(void *addr, const void *val, size_t size)
 	e->addr = a;
 	e->size = (uint8_t)size;
 	e->epoch = b->epoch;
+	e->sn = b->next_sn++;
 	memcpy(e->val, val, size);
 	b->count++;
 	t->pending++;

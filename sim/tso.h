@@ -174,6 +174,24 @@ bool wt_tso_must_precede(struct wt_tso_buf *b, unsigned k, unsigned i);
 /* Flush entry i after every entry that must reach memory before it;
  * returns how many entries went (0: no entry i). */
 unsigned wt_tso_flush_through(struct wt_tso_buf *b, unsigned i);
+/*
+ * Store numbers: every store b buffers gets the next one (0, 1, ...), so
+ * a caller that notes wt_tso_next_sn() before some code knows which
+ * entries that code buffered, and can ask whether one is still waiting.
+ */
+uint64_t wt_tso_next_sn(const struct wt_tso_buf *b);
+bool wt_tso_buffered(struct wt_tso_buf *b, uint64_t sn);
+/* The buffer index (0 = oldest) of store number sn, or -1. */
+int wt_tso_index_of(struct wt_tso_buf *b, uint64_t sn);
+/*
+ * Called after each entry reaches memory, whatever sent it (a scheduler
+ * flush, a drain, a full buffer, another thread's read-modify-write):
+ * the sim's feedback (sim/sched/pos.c) moves a buffered write to the
+ * instant the other threads can see it.  NULL: none (the default).
+ */
+typedef void (*wt_tso_flush_hook)(void *ctx, unsigned thread, uint64_t sn);
+void wt_tso_set_flush_hook(struct wt_tso *t, wt_tso_flush_hook hook,
+			   void *ctx);
 /* Flush all of b; returns how many entries. */
 unsigned wt_tso_drain(struct wt_tso_buf *b);
 void wt_tso_drain_all(struct wt_tso *t);

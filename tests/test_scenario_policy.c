@@ -14,6 +14,7 @@
 #include "tests/test_scenario_util.h"
 
 #define ZOO_STEP WT_SOURCE_DIR "/scenarios/zoo/step_into_no_seq.yaml"
+#define ZOO_TYPE WT_SOURCE_DIR "/scenarios/zoo/type_before_inode.yaml"
 
 /*
  * Under the tsan preset the walktorture runs these tests spawn were
@@ -158,6 +159,67 @@ Test(policy, a_bad_preempts_spec_is_bad_usage)
 		    "walker:lookup_fast.parent_seq:1", NULL });
 	cr_expect_eq(r.status, 2, "%s%s", r.out, r.err);
 	wt_test_run_free(&r);
+}
+
+/*
+ * A flush point (explore.h, "Store buffers"): under memory=pso, at the
+ * walker's fifth arrival at the REF-walk d_flags load the maker's store
+ * number 13 -- d_instantiate's d_flags -- reaches memory, and only the
+ * entries that must go before it (its seq store) go along; d_inode
+ * stays in the buffer, and the walker reads x positive with no inode.
+ * The same seed without the point passes: the flush is the whole
+ * difference.  Two replays print the same bytes.  (An explore run of
+ * the twin found this schedule, seed 4, 6000 iterations; if the model's
+ * points move, take the new one from such a run's replay line.)
+ */
+Test(policy, a_flush_point_sends_one_store_and_replays)
+{
+	const char *with[] = { "replay", "0x8a1aa28655972bc6", ZOO_TYPE,
+			       "--bug", "type_before_inode", "--undirected",
+			       "--policy", "explore", "--preempts",
+			       "walker:nd_d_flags.load.d_flags#4:5>maker#13",
+			       NULL };
+	struct wt_test_run a, b;
+	SPAWNS();
+
+	wt_test_run(&a, with);
+	wt_test_run(&b, with);
+	cr_expect_eq(a.status, 1, "%s%s", a.out, a.err);
+	cr_expect(strstr(a.out, "!!! check iteration=0") &&
+		  strstr(a.out, "invariant"), "%s", a.out);
+	cr_expect(strstr(a.out, "tso.flush flush@1"), "%s", a.out);
+	cr_expect_str_eq(a.out, b.out, "two replays printed different bytes");
+	wt_test_run_free(&a);
+	wt_test_run_free(&b);
+	with[8] = NULL;		/* no --preempts: plain POS, the same seed */
+	wt_test_run(&a, with);
+	cr_expect_eq(a.status, 0, "%s%s", a.out, a.err);
+	wt_test_run_free(&a);
+}
+
+/* A flush point names a thread of the file and a store number. */
+Test(policy, a_bad_flush_point_is_bad_usage)
+{
+	static const struct { const char *spec, *msg; } bad[] = {
+		{ "walker:nd_d_flags.load.d_flags:1>nobody#1",
+		  "no thread 'nobody'" },
+		{ "walker:nd_d_flags.load.d_flags:1>maker#x",
+		  "bad store number 'x'" },
+		{ "walker:nd_d_flags.load.d_flags:1>maker", "expected" },
+		{ "+walker:nd_d_flags.load.d_flags:1>maker#1", "takes no '+'" },
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct wt_test_run r;
+
+		wt_test_run(&r, (const char *[]){ "replay", "0x1", ZOO_TYPE,
+			    "--undirected", "--policy", "explore",
+			    "--preempts", bad[i].spec, NULL });
+		cr_expect_eq(r.status, 2, "%s: %s%s", bad[i].spec, r.out, r.err);
+		cr_expect(strstr(r.err, bad[i].msg), "%s: %s", bad[i].spec,
+			  r.err);
+		wt_test_run_free(&r);
+	}
 }
 
 /* A results file's explore failure replays from RESULTS.json#N: its

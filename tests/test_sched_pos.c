@@ -5,6 +5,7 @@
  */
 #include <criterion/criterion.h>
 
+#include "sim/atomic.h"
 #include "test_sched_util.h"
 
 static const char *const names2[] = { "alice", "bob" };
@@ -316,4 +317,167 @@ Test(sched_pos, feedback_reports_who_read_whose_store)
 	}
 	cr_assert(kinds[0] && kinds[1] && kinds[2], "%u %u %u", kinds[0],
 		  kinds[1], kinds[2]);
+}
+
+/* ---- store buffers: stale reads, and flush points ---- */
+
+/* Message passing with no barrier: the writer stores data, then flag;
+ * the reader loads flag, then data.  Each word on a line of its own. */
+struct mpx {
+	uint64_t data __attribute__((aligned(64)));
+	uint64_t flag __attribute__((aligned(64)));
+	uint64_t r1, r2;
+};
+
+static struct mpx mpx;
+
+static void mpx_body(struct wt_thread *t, void *arg)
+{
+	(void)arg;
+	if (t->id == 0) {
+		WT_HOOK(WT_K_STORE, "test.mpx.store_data", "data", "data = 1",
+			&mpx);
+		WRITE_ONCE(mpx.data, 1);
+		WT_HOOK(WT_K_STORE, "test.mpx.store_flag", "flag", "flag = 1",
+			&mpx);
+		WRITE_ONCE(mpx.flag, 1);
+		WT_EVENT("test.mpx.written", NULL);
+	} else {
+		WT_EVENT("test.mpx.start", NULL);
+		WT_HOOK(WT_K_LOAD, "test.mpx.load_flag", "flag", "r1 = flag",
+			&mpx);
+		mpx.r1 = READ_ONCE(mpx.flag);
+		WT_HOOK(WT_K_LOAD, "test.mpx.load_data", "data", "r2 = data",
+			&mpx);
+		mpx.r2 = READ_ONCE(mpx.data);
+		WT_EVENT("test.mpx.done", NULL);
+	}
+}
+
+/* The reader waits at its start until the writer has both stores
+ * buffered and waits at its last point; then the reader runs, with the
+ * flush point `extra' if any.  No random flush (tso_flush_p 0).  True
+ * when every point fired: the seed let the reader reach its start
+ * before the writer ended (else the writer's end drained its buffer). */
+static bool run_mpx(uint64_t seed, enum wt_memory memory,
+		    const struct wt_preempt *extra, struct wt_run_result *res)
+{
+	const struct wt_point *start, *written;
+	struct wt_preempt p[3];
+	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
+	struct tthreads ts;
+	unsigned n = 2;
+
+	wt_points_catalogue();
+	start = wt_point_lookup("test.mpx.start");
+	written = wt_point_lookup("test.mpx.written");
+	cr_assert(start && written);
+	p[0] = (struct wt_preempt){ .thread = 1, .point = wt_point_id(start),
+				    .nth = 1 };
+	p[1] = (struct wt_preempt){ .thread = 0,
+				    .point = wt_point_id(written), .nth = 1 };
+	if (extra)
+		p[n++] = *extra;
+	tthreads_init(&ts, 2, names2);
+	memset(&mpx, 0, sizeof(mpx));
+	cfg.seed = seed;
+	cfg.policy = WT_POLICY_POS;
+	cfg.memory = memory;
+	cfg.tso_flush_p = 0;
+	cfg.feedback = true;
+	cfg.trace = true;
+	cfg.preempts = p;
+	cfg.npreempts = n;
+	cr_assert_eq(wt_run(&cfg, 2, ts.p, mpx_body, NULL, res), WT_RUN_OK,
+		     "%s", res->report);
+	return res->preempts_hit == n;
+}
+
+static uint64_t mpx_item(const char *store, uint32_t w, const char *load)
+{
+	return wt_run_feedback_item(WT_FB_READS_FROM,
+				    wt_point_id(wt_point_lookup(store)), w,
+				    wt_point_id(wt_point_lookup(load)), 1);
+}
+
+/*
+ * Under pso the reader runs while both stores wait in the writer's
+ * buffer: it reads 0 twice, and the feedback says so -- two stale reads
+ * (the writer's thread marked WT_FB_STALE), no reads-from of the
+ * writer's stores, which a write counted at its program point would
+ * have claimed.  A flush point at the reader's load of flag (the
+ * writer's store number 1) sends flag alone to memory (pso lets it pass
+ * data): r1 1, r2 0, a reads-from for flag and a stale read of data
+ * (store 0, first seen at the reader's load of data); at store number 0,
+ * data alone.  Under tso the flag's flush takes data along.  A flush
+ * point at a store that is not buffered does nothing.  Every seed whose
+ * priorities let the reader reach its start before the writer's end
+ * (the same seeds with and without the flush point: it fires after).
+ */
+Test(sched_pos, feedback_sees_buffered_stores_and_flush_points_send_them)
+{
+	const char *sf = "test.mpx.store_flag", *sd = "test.mpx.store_data";
+	const char *lf = "test.mpx.load_flag", *ld = "test.mpx.load_data";
+	unsigned applied = 0;
+
+	for (uint64_t seed = 1; seed <= 40; seed++) {
+		struct wt_preempt fl = { .thread = 1, .nth = 1, .flush = true,
+					 .flush_thread = 0, .flush_sn = 1 };
+		struct wt_run_result res;
+		bool stale_data = false;
+
+		wt_points_catalogue();
+		fl.point = wt_point_id(wt_point_lookup(lf));
+		if (!run_mpx(seed, WT_MEMORY_PSO, NULL, &res)) {
+			wt_run_result_free(&res);
+			continue;
+		}
+		applied++;
+		cr_assert_eq(mpx.r1, 0);
+		cr_assert_eq(mpx.r2, 0);
+		cr_assert(has_item(&res, mpx_item(sf, 0 | WT_FB_STALE, lf)));
+		cr_assert(has_item(&res, mpx_item(sd, 0 | WT_FB_STALE, ld)));
+		cr_assert_not(has_item(&res, mpx_item(sf, 0, lf)));
+		cr_assert_not(has_item(&res, mpx_item(sd, 0, ld)));
+		wt_run_result_free(&res);
+
+		cr_assert(run_mpx(seed, WT_MEMORY_PSO, &fl, &res));
+		cr_assert_eq(mpx.r1, 1, "seed %llu", (unsigned long long)seed);
+		cr_assert_eq(mpx.r2, 0);
+		cr_assert(has_item(&res, mpx_item(sf, 0, lf)));
+		cr_assert_not(has_item(&res, mpx_item(sf, 0 | WT_FB_STALE, lf)));
+		for (size_t i = 0; i < res.nfeedback; i++) {
+			const struct wt_run_item_at *at = &res.feedback_at[i];
+
+			if (res.feedback[i] != mpx_item(sd, 0 | WT_FB_STALE, ld))
+				continue;
+			stale_data = true;
+			cr_assert_eq(at->stale_thread, 0);
+			cr_assert_eq(at->stale_sn, 0);
+			cr_assert(is_event(&res, at->read, 1,
+					   wt_point_lookup(ld)));
+		}
+		cr_assert(stale_data);
+		wt_run_result_free(&res);
+
+		fl.flush_sn = 0;
+		cr_assert(run_mpx(seed, WT_MEMORY_PSO, &fl, &res));
+		cr_assert_eq(mpx.r1, 0);
+		cr_assert_eq(mpx.r2, 1);
+		wt_run_result_free(&res);
+
+		fl.flush_sn = 1;
+		cr_assert(run_mpx(seed, WT_MEMORY_TSO, &fl, &res));
+		cr_assert_eq(mpx.r1, 1);
+		cr_assert_eq(mpx.r2, 1);
+		cr_assert(has_item(&res, mpx_item(sd, 0, ld)));
+		wt_run_result_free(&res);
+
+		fl.flush_sn = 7;
+		cr_assert(run_mpx(seed, WT_MEMORY_PSO, &fl, &res));
+		cr_assert_eq(mpx.r1, 0);
+		cr_assert_eq(mpx.r2, 0);
+		wt_run_result_free(&res);
+	}
+	cr_assert_geq(applied, 5, "%u of 40 seeds", applied);
 }

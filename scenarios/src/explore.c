@@ -14,6 +14,7 @@
 #define EXPLORE_SEED_TAG	0x500000000ull
 #define RARE_MAX		4	/* items an entry remembers it found */
 #define HOT_MAX			12	/* arrivals around its new pairs */
+#define STALE_MAX		(HOT_MAX / 3)	/* its new stale reads */
 
 struct entry {
 	struct wt_preempt p[WT_EXPLORE_MAX_PREEMPTS];
@@ -28,6 +29,16 @@ struct entry {
 	struct wt_run_event hot[HOT_MAX];
 	uint32_t hoti[HOT_MAX];
 	unsigned nhot;
+	/* the stale reads it found: the reader's arrival before the read,
+	 * and the store that waited (a flush point there makes the read
+	 * see it) */
+	struct stale {
+		struct wt_run_event ev;
+		uint32_t evi;
+		uint32_t thread;
+		uint64_t sn;
+	} stale[STALE_MAX];
+	unsigned nstale;
 	uint64_t rare[RARE_MAX];
 	unsigned nrare;
 	uint64_t picks;
@@ -155,7 +166,9 @@ static struct entry *choose(struct wt_explore *ex)
 static bool same_point(const struct wt_preempt *a, const struct wt_preempt *b)
 {
 	return a->thread == b->thread && a->point == b->point &&
-	       a->nth == b->nth;
+	       a->nth == b->nth && a->flush == b->flush &&
+	       (!a->flush || (a->flush_thread == b->flush_thread &&
+			      a->flush_sn == b->flush_sn));
 }
 
 /*
@@ -176,18 +189,33 @@ static void insert(struct wt_explore *ex, const struct entry *e,
 
 	if (!e->nev || *np >= WT_EXPLORE_MAX_PREEMPTS)
 		return;
-	if (e->nhot && wt_prng_below(&ex->rng, 2)) {
-		k = (unsigned)wt_prng_below(&ex->rng, e->nhot);
-		ev = &e->hot[k];
-		evi = e->hoti[k];
+	if (e->nstale && wt_prng_below(&ex->rng, 2)) {
+		/* a flush point: the store a stale read missed reaches
+		 * memory right before that read */
+		const struct stale *st =
+			&e->stale[wt_prng_below(&ex->rng, e->nstale)];
+
+		ev = &st->ev;
+		evi = st->evi;
+		q = (struct wt_preempt){ .thread = ev->thread,
+					 .point = ev->point, .nth = ev->nth,
+					 .flush = true,
+					 .flush_thread = st->thread,
+					 .flush_sn = st->sn };
 	} else {
-		k = (unsigned)wt_prng_below(&ex->rng, e->nev);
-		ev = &e->ev[k];
-		evi = e->evi[k];
+		if (e->nhot && wt_prng_below(&ex->rng, 2)) {
+			k = (unsigned)wt_prng_below(&ex->rng, e->nhot);
+			ev = &e->hot[k];
+			evi = e->hoti[k];
+		} else {
+			k = (unsigned)wt_prng_below(&ex->rng, e->nev);
+			ev = &e->ev[k];
+			evi = e->evi[k];
+		}
+		q = (struct wt_preempt){ .thread = ev->thread,
+					 .point = ev->point, .nth = ev->nth,
+					 .promote = wt_prng_below(&ex->rng, 4) == 0 };
 	}
-	q = (struct wt_preempt){ .thread = ev->thread, .point = ev->point,
-				 .nth = ev->nth,
-				 .promote = wt_prng_below(&ex->rng, 4) == 0 };
 	for (unsigned i = 0; i < *np; i++)
 		if (same_point(&p[i], &q))
 			return;
@@ -231,11 +259,11 @@ static void mutate(struct wt_explore *ex, const struct entry *e,
 		}
 		*own = false;
 		break;
-	default:	/* negate */
+	default:	/* negate (a flush point has no direction) */
 		if (!*np)
 			return insert(ex, e, p, np, *own);
 		i = (unsigned)wt_prng_below(&ex->rng, *np);
-		p[i].promote = !p[i].promote;
+		p[i].promote = !p[i].promote && !p[i].flush;
 		break;
 	}
 }
@@ -314,7 +342,7 @@ static uint32_t arrival(const struct wt_run_result *res,
 static void keep(struct wt_explore *ex, const struct wt_preempt *p,
 		 unsigned np, uint64_t seed, const struct wt_run_result *res,
 		 const uint64_t *fresh, unsigned nfresh, const size_t *pairs,
-		 unsigned npairs)
+		 unsigned npairs, const size_t *stales, unsigned nstales)
 {
 	struct entry *e = victim(ex);
 	size_t stride, nconf;
@@ -358,6 +386,16 @@ static void keep(struct wt_explore *ex, const struct wt_preempt *p,
 	/* where the new pairs were first seen: a preemption there changes
 	 * what that read sees (the writer's or the reader's arrival) or
 	 * what follows it (the reader's next) */
+	e->nstale = 0;
+	for (unsigned i = 0; i < nstales; i++) {
+		const struct wt_run_item_at *at = &res->feedback_at[stales[i]];
+
+		if (at->read < res->nevents)
+			e->stale[e->nstale++] = (struct stale){
+				.ev = res->events[at->read], .evi = at->read,
+				.thread = at->stale_thread,
+				.sn = at->stale_sn };
+	}
 	e->nhot = 0;
 	for (unsigned i = 0; i < npairs && res->feedback_at; i++) {
 		const struct wt_run_item_at *at = &res->feedback_at[pairs[i]];
@@ -390,8 +428,8 @@ unsigned wt_explore_feed(struct wt_explore *ex, const struct wt_preempt *p,
 			 const uint64_t *extra, unsigned nextra)
 {
 	uint64_t fresh[RARE_MAX];
-	size_t pairs[HOT_MAX / 3];
-	unsigned nnew = 0, npairs = 0;
+	size_t pairs[HOT_MAX / 3], stales[STALE_MAX];
+	unsigned nnew = 0, npairs = 0, nstales = 0;
 
 	for (size_t i = 0; i < res->nfeedback + nextra; i++) {
 		uint64_t h = i < res->nfeedback ? res->feedback[i]
@@ -402,12 +440,18 @@ unsigned wt_explore_feed(struct wt_explore *ex, const struct wt_preempt *p,
 		if (nnew < RARE_MAX)	/* the first few it found */
 			fresh[nnew] = h;
 		nnew++;
-		if (i < res->nfeedback && npairs < HOT_MAX / 3 &&
-		    wt_run_feedback_kind(h) == WT_FB_READS_FROM)
+		if (i >= res->nfeedback ||
+		    wt_run_feedback_kind(h) != WT_FB_READS_FROM)
+			continue;
+		if (npairs < HOT_MAX / 3)
 			pairs[npairs++] = i;
+		if (nstales < STALE_MAX && res->feedback_at &&
+		    res->feedback_at[i].stale_thread != WT_RUN_AT_NONE)
+			stales[nstales++] = i;
 	}
 	if (nnew) {
-		keep(ex, p, np, seed, res, fresh, nnew, pairs, npairs);
+		keep(ex, p, np, seed, res, fresh, nnew, pairs, npairs, stales,
+		     nstales);
 		ex->st.added++;
 	}
 	return nnew;
@@ -436,9 +480,19 @@ int wt_explore_format(const struct wt_scenario *s, const struct wt_preempt *p,
 		if (p[i].thread >= s->nthreads || !pt)
 			return -1;
 		w = snprintf(buf + k, len - k, "%s%s%s:%s:%u", i ? "," : "",
-			     p[i].promote ? "+" : "",
+			     p[i].promote && !p[i].flush ? "+" : "",
 			     s->threads[p[i].thread].name, wt_point_name(pt),
 			     p[i].nth);
+		if (w < 0 || (size_t)w >= len - k)
+			return -1;
+		k += (size_t)w;
+		if (!p[i].flush)
+			continue;
+		if (p[i].flush_thread >= s->nthreads)
+			return -1;
+		w = snprintf(buf + k, len - k, ">%s#%llu",
+			     s->threads[p[i].flush_thread].name,
+			     (unsigned long long)p[i].flush_sn);
 		if (w < 0 || (size_t)w >= len - k)
 			return -1;
 		k += (size_t)w;
@@ -455,11 +509,11 @@ int wt_explore_parse(const struct wt_scenario *s, const char *spec,
 	*n = 0;
 	wt_points_catalogue();
 	while (*c) {
-		char item[512], *th, *pt, *nth, *end;
+		char item[512], *th, *pt, *nth, *end, *fl;
 		const struct wt_point *point;
 		size_t l = strcspn(c, ",");
 		unsigned long v;
-		int t;
+		int t, ft;
 
 		if (*n == WT_EXPLORE_MAX_PREEMPTS) {
 			snprintf(msg, msglen, "more than %d preemption points",
@@ -496,6 +550,41 @@ int wt_explore_parse(const struct wt_scenario *s, const char *spec,
 		if (!point) {
 			snprintf(msg, msglen, "no point '%s'", pt);
 			return -1;
+		}
+		p[*n].flush = false;
+		if ((fl = strchr(nth, '>')) != NULL) {
+			char *hash = strrchr(fl + 1, '#');
+			unsigned long long sn;
+
+			*fl++ = '\0';
+			if (!hash) {
+				snprintf(msg, msglen, "'%s': expected "
+					 "THREAD:POINT:NTH>THREAD#STORE", fl);
+				return -1;
+			}
+			*hash++ = '\0';
+			ft = -1;
+			for (unsigned i = 0; i < s->nthreads; i++)
+				if (!strcmp(s->threads[i].name, fl))
+					ft = (int)i;
+			if (ft < 0) {
+				snprintf(msg, msglen, "no thread '%s' in %s", fl,
+					 s->name);
+				return -1;
+			}
+			sn = strtoull(hash, &end, 10);
+			if (*end || !*hash || hash[0] == '-') {
+				snprintf(msg, msglen, "bad store number '%s' (from 0)",
+					 hash);
+				return -1;
+			}
+			if (p[*n].promote) {
+				snprintf(msg, msglen, "a flush point ('>') takes no '+'");
+				return -1;
+			}
+			p[*n].flush = true;
+			p[*n].flush_thread = (uint32_t)ft;
+			p[*n].flush_sn = sn;
 		}
 		v = strtoul(nth, &end, 10);
 		if (*end || !*nth || v == 0 || v > UINT32_MAX) {

@@ -71,7 +71,23 @@
  *
  * SPEC: comma-separated `[+]THREAD:POINT:NTH' (thread name, point name
  * as `walktorture points' prints it, 1-based arrival count; `+' a
- * promotion); empty: plain POS.
+ * promotion) or `THREAD:POINT:NTH>WRITER#STORE' (a flush point, below);
+ * empty: plain POS.
+ *
+ * Store buffers (memory: tso, pso).  The sim's feedback counts a write
+ * whose store waits in the writer's buffer when it reaches memory, as
+ * the other threads' loads see it; a read by another thread before that
+ * is a stale read of it, an item of its own (sim/sched/pos.c).  Which
+ * entry reaches memory when is the scheduler's random draw, which a
+ * preemption point does not steer: type_before_inode needs the d_flags
+ * store of d_instantiate in memory and its d_inode store not, in the
+ * few points before d_instantiate's unlock drains them, while a
+ * REF-walk reads both -- explore found it in 10 runs of 20 within 10 s.
+ * So an entry remembers the stale reads it found first (the reader's
+ * arrival before the read, the writer and its store's number), and a
+ * half the inserts from such an entry are flush points: at that
+ * arrival the missed store reaches memory (with the entries that must
+ * go before it) -- when it is buffered then; otherwise nothing.
  */
 #ifndef WT_SCENARIOS_EXPLORE_H
 #define WT_SCENARIOS_EXPLORE_H

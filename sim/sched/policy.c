@@ -417,8 +417,7 @@ static void replay_flushes(struct wt_sim *s)
  * after whatever must go before it (under tso every older entry; under pso
  * the older ones on its word or behind a barrier), each its own event.
  */
-static void directed_flush_through(struct wt_sim *s, unsigned thread,
-				   unsigned entry)
+void wt_sim_flush_through(struct wt_sim *s, unsigned thread, unsigned entry)
 {
 	struct wt_tso_buf *b = wt_sim_tso_buf(s, (int)thread);
 
@@ -459,7 +458,7 @@ static void directed_flushes(struct wt_sim *s)
 			return;
 		}
 		if (ss->step->entry) {
-			directed_flush_through(s, ss->thread, ss->step->entry - 1);
+			wt_sim_flush_through(s, ss->thread, ss->step->entry - 1);
 			step_advance(s);
 			continue;
 		}

@@ -42,6 +42,8 @@ struct wt_fiber {
 	bool pinned;			/* POS: a preemption point set prio */
 	uint32_t ev;			/* feedback: its last arrival's index in
 					 * out->events (WT_RUN_AT_NONE) */
+	uint64_t sn;			/* feedback, tso: its buffer's store
+					 * count at that arrival */
 	sigjmp_buf exit_env;
 };
 
@@ -106,6 +108,18 @@ struct wt_sim {
 	size_t fbcap;			/* out->feedback */
 	int last_thread;		/* -1: none yet */
 	uint32_t last_point;
+	/* feedback, tso: each thread's writes still in its store buffer
+	 * (WT_TSO_ENTRIES a thread), and how many */
+	struct wt_sim_pending *pend;
+	unsigned npend[WT_RUN_MAX_THREADS];
+};
+
+/* A write that went into the writer's store buffer: the location it
+ * will update when its last store (number sn) reaches memory. */
+struct wt_sim_pending {
+	uint64_t sn;
+	const void *obj;
+	uint32_t field;
 };
 
 /* A location the run's operations touched: a field of an object
@@ -127,6 +141,11 @@ struct wt_sim_writer {
 	uint32_t any_thread, any_point, any_ev;
 	uint32_t any_writers;		/* threads that wrote it (bit i) */
 	uint32_t any_accessors;		/* threads that read or wrote it */
+	/* tso: a write still in its thread's store buffer (the newest):
+	 * the others read the last write above until it reaches memory */
+	bool pending;
+	uint32_t pthread, ppoint, pev;
+	uint64_t psn;
 };
 
 /* The tables start small and double up to these: a run of a few
@@ -155,6 +174,9 @@ int wt_sim_decide(struct wt_sim *s);
 
 /* memory=tso: fiber i's store buffer (NULL under SC). */
 struct wt_tso_buf *wt_sim_tso_buf(struct wt_sim *s, int i);
+/* Entry `entry' (0 = oldest) of thread's buffer reaches memory, after
+ * whatever must go before it, each a flush event (policy.c). */
+void wt_sim_flush_through(struct wt_sim *s, unsigned thread, unsigned entry);
 /* memory=tso/pso: the scheduler flushes entry `entry' (0: the oldest;
  * under tso always 0) of thread i's buffer, which must be allowed to go
  * (wt_tso_flush_at) -- a trace event (WT_EV_FLUSH, arg = entry). */

@@ -27,7 +27,9 @@
  * Preemption points (cfg.preempts, the explorer's schedules), in list
  * order -- only the next one is armed: at that thread's nth arrival at
  * that point its priority is pinned, below every drawn one (later pins
- * lower) or above (promote); pinned fibers are not drawn again.  So a
+ * lower) or above (promote); pinned fibers are not drawn again.  A
+ * flush point (memory=tso, pso) instead sends one buffered store of a
+ * thread to memory there, with what must go before it.  So a
  * preemption point is a PCT change point put at a place rather than at
  * a step count, and the list is an ordered script of them.
  *
@@ -37,6 +39,11 @@
  *     refcount step) by thread R at point P observed the last write (or
  *     release) of the object, made by another thread W at point Q:
  *     (Q, W, P, R);
+ *   stale read (memory=tso, pso): R's read at P saw an older value
+ *     while W's store at Q waited in W's store buffer: (Q, W|WT_FB_STALE,
+ *     P, R), a reads-from item of its own (a write whose store is
+ *     buffered counts for the others when it reaches memory: the tso
+ *     flush hook, feedback_flushed);
  *   adjacency: the operation at P of thread B was performed right after
  *     thread A's at Q, A != B: (Q, A, P, B);
  * each reads-from pair with where it was first seen (feedback_at: the
@@ -59,6 +66,7 @@
 
 #include "sim/sched/policy.h"
 #include "sim/sched/prng.h"
+#include "sim/tso.h"
 
 /* Drawn priorities are in [2^62, 2^63): pins go below and above. */
 #define POS_DRAWN	(1ull << 62)
@@ -69,6 +77,8 @@ static uint64_t pos_draw(struct wt_sim *s)
 {
 	return (wt_prng_next(&s->rng) >> 2) | POS_DRAWN;
 }
+
+static void feedback_flushed(void *ctx, unsigned thread, uint64_t sn);
 
 int wt_pos_init(struct wt_sim *s, struct wt_run_result *out)
 {
@@ -88,6 +98,13 @@ int wt_pos_init(struct wt_sim *s, struct wt_run_result *out)
 	s->items = calloc(s->icap, sizeof(*s->items));
 	if (!s->writers || !s->items)
 		return -1;
+	if (s->tso) {
+		s->pend = calloc((size_t)s->n * WT_TSO_ENTRIES,
+				 sizeof(*s->pend));
+		if (!s->pend)
+			return -1;
+		wt_tso_set_flush_hook(s->tso, feedback_flushed, s);
+	}
 	return 0;
 }
 
@@ -169,6 +186,10 @@ void wt_pos_fini(struct wt_sim *s)
 {
 	if (s->writers && s->ev_obj && s->out)
 		mark_conflicts(s);
+	if (s->tso)
+		wt_tso_set_flush_hook(s->tso, NULL, NULL);
+	free(s->pend);
+	s->pend = NULL;
 	free(s->writers);
 	free(s->items);
 	free(s->ev_obj);
@@ -281,7 +302,7 @@ static void add_item(struct wt_sim *s, uint64_t h, struct wt_run_item_at at)
 }
 
 static const struct wt_run_item_at no_at = {
-	WT_RUN_AT_NONE, WT_RUN_AT_NONE, WT_RUN_AT_NONE };
+	WT_RUN_AT_NONE, WT_RUN_AT_NONE, WT_RUN_AT_NONE, WT_RUN_AT_NONE, 0 };
 
 /* The entry of (obj, field), made when there is room (NULL: not
  * tracked). */
@@ -316,11 +337,73 @@ static void reads_from(struct wt_sim *s, const struct wt_sim_writer *w,
 	uint32_t wthread = any ? w->any_thread : w->thread;
 	uint32_t wpoint = any ? w->any_point : w->point;
 	struct wt_run_item_at at = {
-		.write = any ? w->any_ev : w->ev, .read = f->ev, .next = next };
+		.write = any ? w->any_ev : w->ev, .read = f->ev, .next = next,
+		.stale_thread = WT_RUN_AT_NONE };
 
 	if (wthread != me)
 		add_item(s, wt_run_feedback_item(WT_FB_READS_FROM, wpoint,
 						 wthread, pid, me), at);
+}
+
+/* l's write by thread `thread' at `point' (arrival ev) is what the
+ * others read from now on (o: the object's entry, l's own or its
+ * field's). */
+static void commit_write(struct wt_sim *s, struct wt_sim_writer *l,
+			 struct wt_sim_writer *o, uint32_t thread,
+			 uint32_t point, uint32_t ev)
+{
+	l->written = true;
+	l->thread = thread;
+	l->point = point;
+	l->ev = ev;
+	l->stamp = ++s->wstamp;
+	o->any_written = true;
+	o->any_thread = thread;
+	o->any_point = point;
+	o->any_ev = ev;
+}
+
+/*
+ * memory=tso, pso: an entry of `thread''s buffer reached memory.  When
+ * it is the last store of a write the feedback holds back, that write
+ * becomes what the others read (the location's newest pending one; an
+ * older one of the same location, overtaken, is dropped).
+ */
+static void feedback_flushed(void *ctx, unsigned thread, uint64_t sn)
+{
+	struct wt_sim *s = ctx;
+	struct wt_sim_pending *p = s->pend + (size_t)thread * WT_TSO_ENTRIES;
+	unsigned *n = &s->npend[thread];
+
+	for (unsigned i = 0; i < *n; i++) {
+		struct wt_sim_writer *l, *o;
+
+		if (p[i].sn != sn)
+			continue;
+		l = writer_slot(s, p[i].obj, p[i].field);
+		o = writer_slot(s, p[i].obj, 0);
+		if (l->obj && o->obj && l->pending && l->psn == sn &&
+		    l->pthread == thread) {
+			l->pending = false;
+			commit_write(s, l, o, thread, l->ppoint, l->pev);
+		}
+		p[i] = p[--*n];
+		return;
+	}
+}
+
+/* Did f's operation leave its last store in f's buffer?  Its number. */
+static bool write_buffered(struct wt_sim *s, const struct wt_fiber *f,
+			   uint64_t *sn)
+{
+	struct wt_tso_buf *b = s->pend ? wt_sim_tso_buf(s, (int)f->t->id)
+				       : NULL;
+	uint64_t next;
+
+	if (!b || (next = wt_tso_next_sn(b)) == f->sn)
+		return false;
+	*sn = next - 1;
+	return wt_tso_buffered(b, *sn);
 }
 
 /*
@@ -330,13 +413,23 @@ static void reads_from(struct wt_sim *s, const struct wt_sim_writer *w,
  * only, most pairs were of that kind -- a mount's mnt_mountpoint "read
  * from" an mntput -- and the pair a race turns on (mnt_parent loaded
  * after mnt_attach stored it) was indistinguishable from them.
+ *
+ * Under tso and pso a write whose store waits in the writer's buffer is
+ * seen by the others only when it reaches memory (feedback_flushed), as
+ * the loads see it: until then a read by another thread reads from the
+ * write before it, and is also a stale read of the waiting one (a
+ * reads-from item whose writer thread carries WT_FB_STALE) -- the
+ * windows weak-memory races live in, which a write counted at its
+ * program point would hide (the read would look like any later one).
+ * A read by the writer itself sees its own store: no item.
  */
 static void feedback_op(struct wt_sim *s, struct wt_fiber *f,
 			const struct wt_point *done, const void *obj,
 			enum wt_access a, uint32_t next)
 {
 	uint32_t me = f->t->id, pid = wt_point_id(done), field;
-	struct wt_sim_writer *o, *e = NULL;
+	struct wt_sim_writer *o, *e = NULL, *l;
+	uint64_t sn;
 
 	if (s->last_thread >= 0 && (uint32_t)s->last_thread != me)
 		add_item(s, wt_run_feedback_item(WT_FB_ADJACENT, s->last_point,
@@ -352,8 +445,9 @@ static void feedback_op(struct wt_sim *s, struct wt_fiber *f,
 		/* the table may have grown under o: it is there */
 		o = writer_slot(s, obj, 0);
 	}
+	l = e ? e : o;
 	o->any_accessors |= 1u << me;
-	if (a & WT_ACC_READ) {
+	if ((a & WT_ACC_READ) && !(l->pending && l->pthread == me)) {
 		/* a field: the later of its last write and the object's
 		 * last whole-object write; the object: its last write of
 		 * any kind */
@@ -364,21 +458,30 @@ static void feedback_op(struct wt_sim *s, struct wt_fiber *f,
 			reads_from(s, e, false, f, pid, me, next);
 		else if (o->written)
 			reads_from(s, o, false, f, pid, me, next);
+		if (l->pending)
+			add_item(s, wt_run_feedback_item(WT_FB_READS_FROM,
+					l->ppoint, l->pthread | WT_FB_STALE,
+					pid, me),
+				 (struct wt_run_item_at){ .write = l->pev,
+					.read = f->ev, .next = next,
+					.stale_thread = l->pthread,
+					.stale_sn = l->psn });
 	}
 	if (!(a & WT_ACC_WRITE))
 		return;
-	if (!e)
-		e = o;
-	e->written = true;
-	e->thread = me;
-	e->point = pid;
-	e->ev = f->ev;
-	e->stamp = ++s->wstamp;
-	o->any_written = true;
 	o->any_writers |= 1u << me;
-	o->any_thread = me;
-	o->any_point = pid;
-	o->any_ev = f->ev;
+	if (write_buffered(s, f, &sn) && s->npend[me] < WT_TSO_ENTRIES) {
+		l->pending = true;
+		l->pthread = me;
+		l->ppoint = pid;
+		l->pev = f->ev;
+		l->psn = sn;
+		s->pend[(size_t)me * WT_TSO_ENTRIES + s->npend[me]++] =
+			(struct wt_sim_pending){ .sn = sn, .obj = obj,
+						 .field = field };
+		return;
+	}
+	commit_write(s, l, o, me, pid, f->ev);
 }
 
 /* ---- POS and preemption points ---- */
@@ -403,23 +506,42 @@ static void pos_redraw(struct wt_sim *s, struct wt_fiber *f,
 		f->prio = pos_draw(s);
 }
 
-/* Only the next preemption point in list order is armed. */
+/* A flush point: thread's store number sn reaches memory, with what
+ * must go before it, if it is buffered now. */
+static void flush_store(struct wt_sim *s, uint32_t thread, uint64_t sn)
+{
+	struct wt_tso_buf *b = thread < s->n ? wt_sim_tso_buf(s, (int)thread)
+					     : NULL;
+	int i = b ? wt_tso_index_of(b, sn) : -1;
+
+	if (i >= 0)
+		wt_sim_flush_through(s, thread, (unsigned)i);
+}
+
+/* Only the next preemption point in list order is armed; the ones after
+ * it that name the same arrival fire with it (a pin and a flush). */
 static void preempt_points(struct wt_sim *s, struct wt_fiber *f,
 			   const struct wt_point *p)
 {
 	uint32_t id = wt_point_id(p), nth;
-	const struct wt_preempt *pp;
 
-	if (!f->t->hits || s->pins >= s->cfg->npreempts)
+	if (!f->t->hits)
 		return;
 	nth = (uint32_t)f->t->hits[id];
-	pp = &s->cfg->preempts[s->pins];
-	if (pp->thread != f->t->id || pp->point != id || pp->nth != nth)
-		return;
-	s->pins++;
-	f->pinned = true;
-	f->prio = pp->promote ? POS_HIGH + s->pins : POS_LOW - s->pins;
-	s->out->preempts_hit++;
+	while (s->pins < s->cfg->npreempts) {
+		const struct wt_preempt *pp = &s->cfg->preempts[s->pins];
+
+		if (pp->thread != f->t->id || pp->point != id || pp->nth != nth)
+			return;
+		s->pins++;
+		s->out->preempts_hit++;
+		if (pp->flush) {
+			flush_store(s, pp->flush_thread, pp->flush_sn);
+			continue;
+		}
+		f->pinned = true;
+		f->prio = pp->promote ? POS_HIGH + s->pins : POS_LOW - s->pins;
+	}
 }
 
 void wt_pos_arrive(struct wt_sim *s, struct wt_fiber *f,
@@ -440,6 +562,8 @@ void wt_pos_arrive(struct wt_sim *s, struct wt_fiber *f,
 	f->next_p = p;
 	f->next_obj = obj;
 	f->ev = WT_RUN_AT_NONE;		/* until this arrival is recorded */
+	if (s->pend)
+		f->sn = wt_tso_next_sn(wt_sim_tso_buf(s, (int)f->t->id));
 	if (!p)
 		return;
 	if (s->cfg->npreempts)

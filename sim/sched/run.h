@@ -70,6 +70,13 @@ struct wt_preempt {
 	uint32_t point;		/* point id */
 	uint32_t nth;		/* 1-based arrival count of that thread there */
 	bool promote;
+	/* Instead of a pin (memory=tso, pso): at that arrival, store number
+	 * flush_sn of thread flush_thread's buffer (sim/tso.h, 0 its first
+	 * buffered store) reaches memory, with the older entries that must
+	 * go before it -- when it is in the buffer then; else nothing. */
+	bool flush;
+	uint32_t flush_thread;
+	uint64_t flush_sn;
 };
 
 /* One arrival, as the explorer's mutations pick them (cfg.feedback).
@@ -92,6 +99,11 @@ struct wt_run_event {
 #define WT_RUN_AT_NONE	UINT32_MAX
 struct wt_run_item_at {
 	uint32_t write, read, next;
+	/* a stale read (WT_FB_STALE): the writer thread and the number of
+	 * its store that waited (a flush at `read' makes the read see it);
+	 * WT_RUN_AT_NONE otherwise */
+	uint32_t stale_thread;
+	uint64_t stale_sn;
 };
 
 /* The kinds of feedback item (sim/sched/pos.c says what each is). */
@@ -100,6 +112,10 @@ enum wt_feedback_kind {
 	WT_FB_READS_FROM = 2,	/* (P, R) read what (Q, W) wrote, W != R */
 	WT_FB_PATH = 3,		/* the scenario runner's: thread, exit path */
 };
+
+/* In a reads-from item's writer thread: (P, R) read an older value
+ * while (Q, W)'s store waited in W's store buffer (memory=tso, pso). */
+#define WT_FB_STALE	(1u << 31)
 
 /* An item: a hash of its points and threads, with the kind in its low
  * two bits (so never 0; wt_run_feedback_kind gives it back). */
