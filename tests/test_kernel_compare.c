@@ -1338,6 +1338,39 @@ static const struct kc_helper kc_helpers[KC_NHELPERS] = {
 	{ 1000, 1001, false },		/* %4: another gid */
 };
 
+/*
+ * A private mount namespace whose root is a fresh tmpfs on DIR, holding
+ * the tree of LINES (kc_apply), with the mounts read back: the kernel
+ * side of a dedicated comparison.  *procfd is the real /proc, opened
+ * before the chroot.  0, KC_SKIP (no namespace: not root) or 1 (a line
+ * failed), with the reason in msg.
+ */
+static int kc_fresh_root(const char *dir, const char *const *lines, size_t n,
+			 char *msg, size_t msgsz, int *procfd)
+{
+	if (unshare(CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("wtkc", dir, "tmpfs", 0, "mode=0755")) {
+		tg_snprintf(msg, msgsz, "unshare -m: %s", strerror(errno));
+		return KC_SKIP;
+	}
+	*procfd = open("/proc", O_DIRECTORY | O_RDONLY);
+	if (*procfd < 0 || chdir(dir) || chroot(".") || chdir("/")) {
+		tg_snprintf(msg, msgsz, "chroot: %s", strerror(errno));
+		return KC_SKIP;
+	}
+	umask(0);
+	kc_nobjs = 0;
+	kc_origin("/", "", false);
+	for (size_t i = 0; i < n; i++)
+		if (kc_apply(lines[i])) {
+			tg_snprintf(msg, msgsz, "'%s' failed", lines[i]);
+			return 1;
+		}
+	kc_read_mounts(*procfd);
+	return 0;
+}
+
 static const char *const kc_proc_lines[] = {
 	"mkdir -m 0755 /d", "mkdir -m 0755 /p", "mount -t proc p /p",
 	"touch /d/f", "mkdir -m 0700 /d/priv",
@@ -1472,29 +1505,13 @@ static int kc_proc_query(unsigned mode, struct kc_proc_shared *sh)
 
 static int kc_proc_child(const char *dir, struct kc_proc_shared *sh)
 {
-	int procfd, hold[2], ret = 0;
+	int procfd, hold[2], ret;
 
-	if (unshare(CLONE_NEWNS) ||
-	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-	    mount("wtkc", dir, "tmpfs", 0, "mode=0755")) {
-		tg_snprintf(sh->msg, sizeof(sh->msg), "unshare -m: %s", strerror(errno));
-		return KC_SKIP;
-	}
-	procfd = open("/proc", O_DIRECTORY | O_RDONLY);
-	if (procfd < 0 || chdir(dir) || chroot(".") || chdir("/")) {
-		tg_snprintf(sh->msg, sizeof(sh->msg), "chroot: %s", strerror(errno));
-		return KC_SKIP;
-	}
-	umask(0);
-	kc_nobjs = 0;
-	kc_origin("/", "", false);
-	for (unsigned i = 0; i < sizeof(kc_proc_lines) / sizeof(kc_proc_lines[0]); i++)
-		if (kc_apply(kc_proc_lines[i])) {
-			tg_snprintf(sh->msg, sizeof(sh->msg), "'%s' failed",
-				    kc_proc_lines[i]);
-			return 1;
-		}
-	kc_read_mounts(procfd);
+	ret = kc_fresh_root(dir, kc_proc_lines, sizeof(kc_proc_lines) /
+			    sizeof(kc_proc_lines[0]), sh->msg, sizeof(sh->msg),
+			    &procfd);
+	if (ret)
+		return ret;
 	if (pipe(hold))
 		return 1;
 	if (kc_helpers_start(sh, hold))
@@ -1683,30 +1700,14 @@ static void kc_creat_queries(const struct kc_mode *m, struct kc_creat_shared *sh
 static int kc_creat_child(const char *dir, const struct kc_mode *m,
 			  struct kc_creat_shared *sh)
 {
-	int procfd, status;
+	int procfd, status, ret;
 	pid_t pid;
 
-	if (unshare(CLONE_NEWNS) ||
-	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-	    mount("wtkc", dir, "tmpfs", 0, "mode=0755")) {
-		tg_snprintf(sh->msg, sizeof(sh->msg), "unshare -m: %s", strerror(errno));
-		return KC_SKIP;
-	}
-	procfd = open("/proc", O_DIRECTORY | O_RDONLY);
-	if (procfd < 0 || chdir(dir) || chroot(".") || chdir("/")) {
-		tg_snprintf(sh->msg, sizeof(sh->msg), "chroot: %s", strerror(errno));
-		return KC_SKIP;
-	}
-	umask(0);
-	kc_nobjs = 0;
-	kc_origin("/", "", false);
-	for (unsigned i = 0; i < sizeof(kc_creat_lines) / sizeof(kc_creat_lines[0]); i++)
-		if (kc_apply(kc_creat_lines[i])) {
-			tg_snprintf(sh->msg, sizeof(sh->msg), "'%s' failed",
-				    kc_creat_lines[i]);
-			return 1;
-		}
-	kc_read_mounts(procfd);
+	ret = kc_fresh_root(dir, kc_creat_lines, sizeof(kc_creat_lines) /
+			    sizeof(kc_creat_lines[0]), sh->msg, sizeof(sh->msg),
+			    &procfd);
+	if (ret)
+		return ret;
 	pid = fork();
 	if (pid == 0)
 		kc_creat_queries(m, sh);
