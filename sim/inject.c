@@ -31,7 +31,7 @@ static const char *const kind_names[WT_K__COUNT] = {
 	[WT_K_EVENT] = "event",
 };
 
-static const unsigned char kind_access[WT_K__COUNT] = {
+const unsigned char wt_kind_access[WT_K__COUNT] = {
 	[WT_K_SEQ_READ] = WT_ACC_READ,
 	[WT_K_SEQ_RETRY] = WT_ACC_READ,
 	[WT_K_SEQ_WRITE] = WT_ACC_WRITE,
@@ -50,12 +50,6 @@ static const unsigned char kind_access[WT_K__COUNT] = {
 	[WT_K_WAIT] = WT_ACC_NONE,
 	[WT_K_EVENT] = WT_ACC_READ,
 };
-
-enum wt_access wt_point_kind_access(enum wt_point_kind kind)
-{
-	return (unsigned)kind < WT_K__COUNT ? (enum wt_access)kind_access[kind]
-					    : WT_ACC_NONE;
-}
 
 /* The section always has at least this point, so __start/__stop exist. */
 __attribute__((used)) static void wt_point_anchor(void)

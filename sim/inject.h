@@ -102,7 +102,14 @@ enum wt_access {
 	WT_ACC_RMW = 3,
 };
 
-enum wt_access wt_point_kind_access(enum wt_point_kind kind);
+/* Inline: the scheduler's feedback asks it at every point. */
+extern const unsigned char wt_kind_access[WT_K__COUNT];
+
+static inline enum wt_access wt_point_kind_access(enum wt_point_kind kind)
+{
+	return (unsigned)kind < WT_K__COUNT ? (enum wt_access)wt_kind_access[kind]
+					    : WT_ACC_NONE;
+}
 
 /* The kind's dotted name: "seq.read", "load", "lock", ... */
 const char *wt_point_kind_name(enum wt_point_kind kind);
