@@ -59,6 +59,9 @@ struct wt_sim {
 	struct wt_run_result *out;
 	unsigned n;
 	struct wt_thread **threads;
+	/* memory=tso/pso: fiber i's store buffer, NULL under SC (asked at
+	 * every decision, for every thread: kept at hand, not looked up) */
+	struct wt_tso_buf *tbuf[WT_RUN_MAX_THREADS];
 	struct wt_fiber f[WT_RUN_MAX_THREADS];
 	void (*body)(struct wt_thread *t, void *arg);
 	void **args;
@@ -172,8 +175,11 @@ void wt_sim_policy_finished(struct wt_sim *s, struct wt_fiber *f);
 /* Who runs next: a fiber index, or -1 when none can run. */
 int wt_sim_decide(struct wt_sim *s);
 
-/* memory=tso: fiber i's store buffer (NULL under SC). */
-struct wt_tso_buf *wt_sim_tso_buf(struct wt_sim *s, int i);
+/* memory=tso: fiber i's store buffer (NULL under SC, and for i < 0). */
+static inline struct wt_tso_buf *wt_sim_tso_buf(struct wt_sim *s, int i)
+{
+	return i >= 0 ? s->tbuf[i] : NULL;
+}
 /* Entry `entry' (0 = oldest) of thread's buffer reaches memory, after
  * whatever must go before it, each a flush event (policy.c). */
 void wt_sim_flush_through(struct wt_sim *s, unsigned thread, unsigned entry);

@@ -99,11 +99,6 @@ static __thread struct {
 	size_t size;
 } boot;
 
-struct wt_tso_buf *wt_sim_tso_buf(struct wt_sim *s, int i)
-{
-	return s->tso && i >= 0 ? wt_tso_buf_of(s->tso, (unsigned)i) : NULL;
-}
-
 /* The point of a flush event: never reached through a hook. */
 static const struct wt_point *tso_flush_point(void)
 {
@@ -591,8 +586,11 @@ int wt_run_sim(const struct wt_run_config *cfg, unsigned n,
 			goto out_fibers;
 	if (cfg->memory != WT_MEMORY_SC && !(s->tso = wt_tso_create(n)))
 		goto out_fibers;
-	if (s->tso)
+	if (s->tso) {
 		wt_tso_set_partial(s->tso, cfg->memory == WT_MEMORY_PSO);
+		for (unsigned i = 0; i < n; i++)
+			s->tbuf[i] = wt_tso_buf_of(s->tso, i);
+	}
 	if (wt_sim_policy_init(s, out)) {
 		wt_sim_policy_fini(s, out);
 		goto out_fibers;
