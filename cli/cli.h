@@ -46,7 +46,7 @@ int wt_cmd_options(int argc, char **argv);	/* main.c */
  */
 enum {
 	WT_OPT_SEED = 1, WT_OPT_MODE, WT_OPT_ITERATIONS, WT_OPT_DURATION,
-	WT_OPT_CPUS, WT_OPT_BUG, WT_OPT_MEMORY, WT_OPT_POLICY,
+	WT_OPT_CPUS, WT_OPT_BUG, WT_OPT_MEMORY, WT_OPT_POLICY, WT_OPT_JOBS,
 	WT_OPT_SCN__END		/* a command's own ids start here */
 };
 #define WT_OPT_ENTRY_SEED \
@@ -65,7 +65,8 @@ enum {
 	WT_OPT("cpus", WT_OPT_CPUS, 0, "LIST", "stress threads bound to these PUs, e.g. 0-3,6"), \
 	WT_OPT_ENTRY_BUG, \
 	WT_OPT_ENTRY_MEMORY, \
-	WT_OPT_ENTRY_POLICY
+	WT_OPT_ENTRY_POLICY, \
+	WT_OPT("jobs", WT_OPT_JOBS, 0, "N", "scenarios at once, each in its own process (default: the online CPUs; a stress one runs alone)")
 struct wt_scn_opts;
 
 /* --scenario-cap T (run, nightly): an id no command's own enum reaches;
@@ -89,6 +90,10 @@ struct wt_scn_opts;
 int wt_cli_scn_option(int id, const char *v, struct wt_scn_opts *o,
 		      _Bool *seed_set);
 void wt_cli_scn_defaults(struct wt_scn_opts *o);
+/* --jobs N (run, nightly): o->jobs, 1 to WT_CLI_JOBS_MAX; 0, or -1
+ * (reported).  The default is the online CPUs. */
+#define WT_CLI_JOBS_MAX	256
+int wt_cli_jobs(const char *v, struct wt_scn_opts *o);
 /* --memory sc|tso|pso into o->memory: 0, or -1 (reported). */
 int wt_cli_memory_parse(const char *v, struct wt_scn_opts *o);
 /* An unknown bug name: the message, a suggestion and every name. */

@@ -138,6 +138,8 @@ int wt_cli_scn_option(int id, const char *v, struct wt_scn_opts *o,
 			return -1;
 		o->cpus = v;
 		break;
+	case WT_OPT_JOBS:
+		return wt_cli_jobs(v, o) ? -1 : 1;
 	case WT_OPT_BUG:
 		if (wt_scn_bug_parse(v, &o->bugs)) {
 			wt_cli_unknown_bug("--bug", v);
@@ -181,6 +183,32 @@ int wt_cli_policy_parse(const char *v, struct wt_scn_opts *o)
 	return 0;
 }
 
+/* --jobs N: 1 to WT_CLI_JOBS_MAX; 0, or -1 (reported). */
+int wt_cli_jobs(const char *v, struct wt_scn_opts *o)
+{
+	unsigned long x;
+	char *end;
+
+	errno = 0;
+	x = isdigit((unsigned char)*v) ? strtoul(v, &end, 10) : 0;
+	if (!isdigit((unsigned char)*v) || *end || errno || !x ||
+	    x > WT_CLI_JOBS_MAX) {
+		wt_usage_error("bad --jobs '%s' (a count from 1 to %u)", v,
+			       WT_CLI_JOBS_MAX);
+		return -1;
+	}
+	o->jobs = (unsigned)x;
+	return 0;
+}
+
+/* The default of --jobs: a child per online CPU (at least one). */
+static unsigned online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > WT_CLI_JOBS_MAX ? WT_CLI_JOBS_MAX : (unsigned)n;
+}
+
 void wt_cli_scn_defaults(struct wt_scn_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -195,6 +223,7 @@ void wt_cli_scn_defaults(struct wt_scn_opts *o)
 	/* WT_ISOLATE=0: every scenario in this process (a debugger's view
 	 * of a crash); else each in a child (scenarios/src/isolate.c) */
 	o->isolate = !getenv("WT_ISOLATE") || strcmp(getenv("WT_ISOLATE"), "0");
+	o->jobs = online_cpus();
 }
 
 /* *json_written: --json's file is whole (its journal may go). */

@@ -195,3 +195,47 @@ Test(isolation, a_long_injected_delay_ends_at_the_stress_timeout)
 	free(f);
 	wt_test_dir_remove(&d);
 }
+
+/* --jobs: scenarios at once, each in its own child; what a run prints
+ * is a serial run's, in list order. */
+Test(isolation, jobs_at_once_print_what_one_at_a_time_prints)
+{
+	alarm(300);	/* not .timeout: see watchdog() in test_rcu.c */
+	const char *suite = WT_SOURCE_DIR "/scenarios/basic";
+	struct wt_test_run a, b;
+
+	wt_test_run(&a, (const char *[]){ "run", suite, "--seed", "5",
+		"--jobs", "1", NULL });
+	wt_test_run(&b, (const char *[]){ "run", suite, "--seed", "5",
+		"--jobs", "3", NULL });
+	cr_expect_eq(a.status, 0, "%s%s", a.out, a.err);
+	cr_expect_eq(b.status, 0, "%s%s", b.out, b.err);
+	cr_expect(strstr(a.out, " passed, 0 failed"), "%s", a.out);
+	cr_expect_str_eq(a.out, b.out);
+	wt_test_run_free(&a);
+	wt_test_run_free(&b);
+}
+
+/* A crash and a hang beside each other and beside a quiet scenario:
+ * each is its own failure, the quiet one runs whole, and the verdicts
+ * come in list order. */
+Test(isolation, jobs_keep_a_crash_and_a_hang_apart)
+{
+	alarm(300);	/* not .timeout: see watchdog() in test_rcu.c */
+	struct wt_test_run r;
+	const char *a, *b, *c;
+
+	wt_test_run(&r, (const char *[]){ "run", SUITE, "--seed", "3",
+		"--iterations", "20", "--jobs", "3", NULL });
+	cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
+	a = strstr(r.out, "walktorture: a_crash mode=");
+	b = strstr(r.out, "walktorture: b_hang mode=");
+	c = strstr(r.out, "walktorture: c_quiet mode=");
+	cr_assert(a && b && c && a < b && b < c, "%s", r.out);
+	cr_expect(strstr(a, "FAIL") < b, "%s", r.out);
+	cr_expect(strstr(b, "FAIL") < c, "%s", r.out);
+	cr_expect(strstr(c, "iterations=20 failures=0"), "%s", r.out);
+	cr_expect(strstr(r.out, "no progress for"), "%s", r.out);
+	cr_expect(strstr(r.out, "1 passed, 2 failed"), "%s", r.out);
+	wt_test_run_free(&r);
+}

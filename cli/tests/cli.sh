@@ -119,6 +119,8 @@ did_you_mean)
 	expect_usage_error "unknown scenario or suite 'mount'; did you mean 'mounts'\?" nightly mount
 	expect_usage_error "unknown scenario or suite 'nothing-like-it'$" run nothing-like-it
 	grep -q "^walktorture: suites: .*basic" "$TMP/err" || fail "no suite list after an unknown suite"
+	expect_usage_error "bad --jobs '0' \(a count from 1 to 256\)" run --jobs 0 basic
+	expect_usage_error "bad --jobs '2x' \(a count from 1 to 256\)" nightly --jobs 2x
 	;;
 bad_flags)
 	# Every command refuses an unknown flag, a missing value and a

@@ -32,16 +32,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "scenarios/src/isolate.h"
 #include "scenarios/src/iter.h"
 #include "scenarios/src/sanitizer.h"
 #include "scenarios/src/triage.h"
 #include "sim/sched/interrupt.h"
-
-struct blob {
-	char *p;
-	size_t len;
-	size_t cap;
-};
 
 /* --- the child --- */
 
@@ -113,7 +108,7 @@ static __attribute__((noreturn)) void child(const struct wt_scenario *s,
 
 /* The next piece of b from *off into dst (exactly want bytes, or any
  * length when want is SIZE_MAX: then *got and a malloc'd copy). */
-static int take(const struct blob *b, size_t *off, void *dst, size_t want,
+static int take(const struct wt_scn_blob *b, size_t *off, void *dst, size_t want,
 		char **copy, size_t *got)
 {
 	uint64_t n;
@@ -140,7 +135,7 @@ static int take(const struct blob *b, size_t *off, void *dst, size_t want,
 
 /* Rebuild r (already initialised by wt_scn_result_init, which allocated
  * its arrays) from the child's pieces, and print the child's lines. */
-static int unpack(const struct blob *b, struct wt_scn_result *r, FILE *out,
+static int unpack(const struct wt_scn_blob *b, struct wt_scn_result *r, FILE *out,
 		  int *ret)
 {
 	const struct wt_scenario *s = r->s;
@@ -279,7 +274,7 @@ static void lost_child(struct wt_scn_result *r, const struct wt_scn_opts *o,
 	r->digest = 0;
 }
 
-static int blob_read(struct blob *b, int fd)
+static int blob_read(struct wt_scn_blob *b, int fd)
 {
 	ssize_t n;
 
@@ -299,77 +294,130 @@ static int blob_read(struct blob *b, int fd)
 	return n ? 1 : 0;	/* 0: the child closed its end */
 }
 
-int wt_scn_run_isolated(const struct wt_scenario *s,
-			const struct wt_scn_opts *o, struct wt_scn_result *r)
+int wt_scn_iso_start(struct wt_scn_iso *j, const struct wt_scenario *s,
+		     const struct wt_scn_opts *o, struct wt_scn_result *r)
 {
-	FILE *out = o->out ? o->out : stdout;
-	double hang_s = (double)s->timeout_ms * 1e-3 + WT_SCN_HANG_GRACE_S;
-	double t0 = wt_scn_now_s(), last, stall = 0;
-	struct wt_scn_live *live;
-	struct blob b = { 0 };
-	uint64_t beat = 0;
-	bool hang = false, forwarded = false;
-	int fds[2], status = 0, ret = -1, rd = 1;
-	pid_t pid;
+	int fds[2];
 
+	memset(j, 0, sizeof(*j));
+	j->s = s;
+	j->o = *o;
+	j->r = r;
+	j->fd = -1;
 	if (wt_scn_result_init(r, s, o))
 		return -1;
-	live = mmap(NULL, sizeof(*live), PROT_READ | PROT_WRITE,
-		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (live == MAP_FAILED) {
+	j->live = mmap(NULL, sizeof(*j->live), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (j->live == MAP_FAILED) {
 		fprintf(stderr, "walktorture: !!! mmap: %s\n", strerror(errno));
 		return -1;
 	}
-	memset(live, 0, sizeof(*live));
+	memset(j->live, 0, sizeof(*j->live));
 	fflush(NULL);	/* or the child writes our buffers again */
-	if (pipe(fds) || (pid = fork()) < 0) {
+	if (pipe(fds) || (j->pid = fork()) < 0) {
 		fprintf(stderr, "walktorture: !!! fork: %s\n", strerror(errno));
-		munmap(live, sizeof(*live));
+		munmap(j->live, sizeof(*j->live));
 		return -1;
 	}
-	if (!pid) {
+	if (!j->pid) {
 		close(fds[0]);
-		child(s, o, live, fds[1]);
+		child(s, o, j->live, fds[1]);
 	}
 	close(fds[1]);
-	last = t0;
-	while (rd > 0) {
-		struct pollfd p = { .fd = fds[0], .events = POLLIN };
-		uint64_t now_beat = __atomic_load_n(&live->beat,
-						    __ATOMIC_ACQUIRE);
-		double now = wt_scn_now_s();
-
-		if (now_beat != beat) {
-			beat = now_beat;
-			last = now;
-		}
-		/* a kill -INT of this process alone: the child stops too
-		 * (from a terminal both got it; twice is the same) */
-		if (wt_interrupted() && !forwarded) {
-			kill(pid, wt_interrupted());
-			forwarded = true;
-		}
-		if (now - last > hang_s) {
-			hang = true;
-			stall = now - last;
-			kill(pid, SIGKILL);
-			break;
-		}
-		if (poll(&p, 1, 200) > 0)
-			rd = blob_read(&b, fds[0]);
-	}
-	close(fds[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!hang && WIFEXITED(status) && !WEXITSTATUS(status) &&
-	    !unpack(&b, r, out, &ret)) {
-		free(b.p);
-		munmap(live, sizeof(*live));
-		return ret;
-	}
-	lost_child(r, o, live, hang, status, stall, wt_scn_now_s() - t0);
-	wt_scn_print_outcome(out, r);
-	free(b.p);
-	munmap(live, sizeof(*live));
+	j->fd = fds[0];
+	j->t0 = j->last = wt_scn_now_s();
 	return 0;
+}
+
+/* Is j's child hung (its beat still for longer than its timeout and
+ * the grace)?  Then it is killed. */
+static void watch(struct wt_scn_iso *j, double now)
+{
+	uint64_t beat = __atomic_load_n(&j->live->beat, __ATOMIC_ACQUIRE);
+	double hang_s = (double)j->s->timeout_ms * 1e-3 + WT_SCN_HANG_GRACE_S;
+
+	if (beat != j->beat) {
+		j->beat = beat;
+		j->last = now;
+	}
+	/* a kill -INT of this process alone: the child stops too (from a
+	 * terminal both got it; twice is the same) */
+	if (wt_interrupted() && !j->forwarded) {
+		kill(j->pid, wt_interrupted());
+		j->forwarded = true;
+	}
+	if (now - j->last > hang_s) {
+		j->hang = true;
+		j->stall = now - j->last;
+		kill(j->pid, SIGKILL);
+	}
+}
+
+static void reap(struct wt_scn_iso *j)
+{
+	close(j->fd);
+	j->fd = -1;
+	while (waitpid(j->pid, &j->status, 0) < 0 && errno == EINTR)
+		;
+	j->reaped = true;
+}
+
+void wt_scn_iso_wait(struct wt_scn_iso *v, unsigned n, int timeout_ms)
+{
+	struct pollfd p[n ? n : 1];
+	unsigned np = 0, idx[n ? n : 1];
+	double now = wt_scn_now_s();
+
+	for (unsigned i = 0; i < n; i++) {
+		if (v[i].reaped)
+			continue;
+		watch(&v[i], now);
+		if (v[i].hang) {
+			reap(&v[i]);
+			continue;
+		}
+		p[np] = (struct pollfd){ .fd = v[i].fd, .events = POLLIN };
+		idx[np++] = i;
+	}
+	if (!np || poll(p, np, timeout_ms) <= 0)
+		return;
+	for (unsigned k = 0; k < np; k++) {
+		struct wt_scn_iso *j = &v[idx[k]];
+
+		/* 0: the child closed its end (done, or dead); -1: a read
+		 * error, which is no better */
+		if (p[k].revents && blob_read(&j->b, j->fd) <= 0)
+			reap(j);
+	}
+}
+
+int wt_scn_iso_finish(struct wt_scn_iso *j)
+{
+	FILE *out = j->o.out ? j->o.out : stdout;
+	int ret = 0;
+
+	if (j->hang || !WIFEXITED(j->status) || WEXITSTATUS(j->status) ||
+	    unpack(&j->b, j->r, out, &ret)) {
+		lost_child(j->r, &j->o, j->live, j->hang, j->status, j->stall,
+			   wt_scn_now_s() - j->t0);
+		wt_scn_print_outcome(out, j->r);
+		ret = 0;
+	}
+	free(j->b.p);
+	munmap(j->live, sizeof(*j->live));
+	j->b.p = NULL;
+	j->live = NULL;
+	return ret;
+}
+
+int wt_scn_run_isolated(const struct wt_scenario *s,
+			const struct wt_scn_opts *o, struct wt_scn_result *r)
+{
+	struct wt_scn_iso j;
+
+	if (wt_scn_iso_start(&j, s, o, r))
+		return -1;
+	while (!wt_scn_iso_ended(&j))
+		wt_scn_iso_wait(&j, 1, 200);
+	return wt_scn_iso_finish(&j);
 }

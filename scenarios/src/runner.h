@@ -89,6 +89,9 @@ struct wt_scn_opts {
 	 */
 	bool isolate;
 	struct wt_scn_live *live;
+	/* isolated scenarios run at once (--jobs; 0 and 1: one after
+	 * another); a stress scenario always runs alone (driver.c) */
+	unsigned jobs;
 	/* a scenario's real-time cap (--scenario-cap; 0: none): past it
 	 * the scenario stops at an iteration boundary with a failure of
 	 * kind hang, and the run goes on */
