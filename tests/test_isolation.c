@@ -239,3 +239,39 @@ Test(isolation, jobs_keep_a_crash_and_a_hang_apart)
 	cr_expect(strstr(r.out, "1 passed, 2 failed"), "%s", r.out);
 	wt_test_run_free(&r);
 }
+
+/* A stress thread that the watchdog cannot stop (it never reaches a
+ * point again) keeps the child from sending its result; the parent's
+ * hang still says what the watchdog found: each thread and its last
+ * point. */
+Test(isolation, a_hang_in_stress_mode_keeps_the_watchdogs_report)
+{
+	alarm(120);	/* not .timeout: see watchdog() in test_rcu.c */
+	static const char yaml[] =
+		"name: spinner\n"
+		"description: a stress thread that never reaches a point again\n"
+		"mode: stress\n"
+		"sched: {timeout: 1s}\n"
+		"budget: {iterations: 1}\n"
+		"tree: |\n  mkdir -p /a/b\n"
+		"threads:\n  walker:\n    do:\n      - stat /a/b\n"
+		"      - harness-fault hang\n"
+		"  other:\n    do:\n      - stat /a\n";
+	struct wt_test_dir d;
+	struct wt_test_run r;
+	char *f;
+
+	wt_test_dir_make(&d);
+	f = wt_test_write(&d, "spinner.yaml", yaml);
+	wt_test_run(&r, (const char *[]){ "run", f, "--seed", "1", NULL });
+	cr_expect_eq(r.status, 1, "%s%s", r.out, r.err);
+	cr_expect(strstr(r.out, "!!! hang iteration=0"), "%s", r.out);
+	cr_expect(strstr(r.out, "the stress watchdog had found it stuck: "
+			 "no end within timeout_ms=1000"), "%s", r.out);
+	cr_expect(strstr(r.out, "thread walker (#0) running, last point"),
+		  "%s", r.out);
+	cr_expect(strstr(r.out, "thread other (#1) finished"), "%s", r.out);
+	wt_test_run_free(&r);
+	free(f);
+	wt_test_dir_remove(&d);
+}

@@ -219,7 +219,8 @@ static void lost_child(struct wt_scn_result *r, const struct wt_scn_opts *o,
 		       double stall, double secs)
 {
 	const struct wt_scenario *s = r->s;
-	char msg[512], replay[1536], seed[24];
+	char msg[512 + sizeof(live->stuck)], replay[1536], seed[24];
+	uint32_t stuck = __atomic_load_n(&live->stuck_len, __ATOMIC_ACQUIRE);
 	uint64_t it = live->iteration, iseed = live->seed;
 	bool started = live->beat != 0;
 	json_t *f;
@@ -229,8 +230,9 @@ static void lost_child(struct wt_scn_result *r, const struct wt_scn_opts *o,
 	if (hang)
 		snprintf(msg, sizeof(msg), "no progress for %.0f s in iteration %"
 			 PRIu64 ", %.0f s into the run: killed (timeout %" PRIu64
-			 " ms + %d s)", stall, it, secs, s->timeout_ms,
-			 WT_SCN_HANG_GRACE_S);
+			 " ms + %d s)%s%.*s", stall, it, secs, s->timeout_ms,
+			 WT_SCN_HANG_GRACE_S, stuck ? "; the stress watchdog "
+			 "had found it " : "", (int)stuck, live->stuck);
 	else if (WIFSIGNALED(status))
 		snprintf(msg, sizeof(msg), "the harness died of %s (%s) in "
 			 "iteration %" PRIu64, sig_name(WTERMSIG(status)),

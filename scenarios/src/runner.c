@@ -194,6 +194,18 @@ static struct wt_scn_reuse *reuse_create(void)
 	return u;
 }
 
+/* The stress watchdog's report, where the parent finds it if this
+ * child never gets to send its result (isolate.c's hang). */
+static void keep_stuck(const char *report, void *arg)
+{
+	struct wt_scn_live *live = arg;
+	size_t n = strnlen(report, sizeof(live->stuck) - 1);
+
+	memcpy(live->stuck, report, n);
+	live->stuck[n] = '\0';
+	__atomic_store_n(&live->stuck_len, (uint32_t)n, __ATOMIC_RELEASE);
+}
+
 static void make_config(struct wt_run_config *cfg, const struct wt_scenario *s,
 			const struct wt_scn_opts *o, enum wt_scn_mode mode,
 			uint64_t seed, uint64_t pct_steps, bool traced,
@@ -231,6 +243,10 @@ static void make_config(struct wt_run_config *cfg, const struct wt_scenario *s,
 	cfg->count_hits = true;
 	cfg->max_points = s->max_points;
 	cfg->timeout_ms = s->timeout_ms;
+	if (o->live) {
+		cfg->stuck = keep_stuck;
+		cfg->stuck_arg = o->live;
+	}
 	cfg->bugs = o->bugs;	/* the primitives' zoo bits (sim/tso.h) */
 	switch (wt_scn_memory_of(s, o, mode)) {
 	case WT_SCN_PSO:

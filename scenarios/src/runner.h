@@ -129,6 +129,11 @@ struct wt_scn_live {
 	uint64_t nfailures;		/* failures counted so far */
 	uint64_t failing_iterations;	/* iterations with a failure so far */
 	uint64_t beat;			/* moves at every iteration start and end */
+	/* the stress watchdog's report of a stuck iteration, kept here
+	 * when it is made (stuck_len set after the bytes): the threads it
+	 * could not stop may keep the child from ever sending its result */
+	uint32_t stuck_len;
+	char stuck[3072];
 };
 
 /* CLOCK_MONOTONIC in seconds: budgets, progress and watchdogs. */

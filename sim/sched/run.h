@@ -179,6 +179,12 @@ struct wt_run_config {
 	uint64_t max_points;		/* sim: bound on points (0: 10^7) */
 	const char *cpus;		/* stress: "0,1" or "0-3" (PU os index) */
 	uint64_t timeout_ms;		/* stress: watchdog */
+	/* stress: the watchdog hands its report (the threads and their
+	 * last points) to stuck() as soon as it finds the run stuck,
+	 * before it waits for threads that may spin for ever: a caller
+	 * that is killed then (isolate.c) has kept it.  NULL: none. */
+	void (*stuck)(const char *report, void *arg);
+	void *stuck_arg;
 	size_t stack_size;		/* sim: bytes per fiber stack */
 	/* sim: fibers kept from one run to the next (wt_run_cache_create),
 	 * and the hit counters (a result's hits are then the cache's, valid

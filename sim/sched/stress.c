@@ -406,6 +406,8 @@ static void stress_watchdog(struct wt_stress *s, struct wt_run_result *out)
 			 (unsigned long long)ms);
 		wt_run_report_threads(out->report, sizeof(out->report), s->n,
 				      s->threads, state);
+		if (s->cfg->stuck)
+			s->cfg->stuck(out->report, s->cfg->stuck_arg);
 		/* Waits and points now leave through wt_thread_exit(); a
 		 * thread spinning with neither cannot be stopped. */
 		__atomic_store_n(&s->abandon, 1, __ATOMIC_RELAXED);
