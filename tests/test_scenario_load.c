@@ -18,6 +18,7 @@
 
 #include <criterion/criterion.h>
 
+#include "scenarios/src/runner.h"
 #include "tests/test_scenario_util.h"
 
 static const char *const good =
@@ -85,6 +86,49 @@ Test(scenario_load, wrong_type_integer)
 		     "  walker: { do: [\"stat /\"] }\n"
 		     "budget: { iterations: many }\n",
 		     "4:23: 'iterations' must be an integer, not 'many'");
+}
+
+Test(scenario_load, wrong_type_nightly_duration)
+{
+	expect_error("name: x\n"
+		     "threads:\n"
+		     "  walker: { do: [\"stat /\"] }\n"
+		     "budget: { nightly_duration: soon }\n",
+		     "4:29: 'nightly_duration' must be a duration (500ns, 3us, "
+		     "1.5ms, 2s), not 'soon'");
+}
+
+/* The night's real-time cap ends a scenario whose count it would not
+ * reach; a run that is not a night does not see it. */
+Test(scenario_load, nightly_duration_caps_the_night)
+{
+	alarm(120);	/* not .timeout: see watchdog() in test_rcu.c */
+	struct wt_scn_error e = { 0 };
+	struct wt_scenario *s = wt_scenario_load_text("capped.yaml", "t",
+		"name: capped\n"
+		"tree: |\n  mkdir -p /a/b\n"
+		"threads:\n  walker: { do: [\"stat /a/b\"] }\n"
+		"budget: { iterations: 3, nightly_iterations: 1000000000,"
+		" nightly_duration: 300ms }\n", &e);
+	struct wt_scn_opts o = { .seed = 1, .mode = -1, .memory = -1 };
+	struct wt_scn_result r;
+	FILE *devnull = fopen("/dev/null", "w");
+
+	cr_assert_not_null(s, "%s", e.text);
+	cr_assert_eq(s->nightly_duration_ns, 300000000ull);
+	o.out = devnull;
+	cr_assert_eq(wt_scn_run(s, &o, &r), 0);
+	cr_expect_eq(r.iterations, 3);
+	wt_scn_result_free(&r);
+	o.nightly = true;
+	cr_assert_eq(wt_scn_run(s, &o, &r), 0);
+	cr_expect(r.pass);
+	cr_expect_gt(r.iterations, 3);
+	cr_expect_lt(r.iterations, 1000000000ull);
+	cr_expect_geq(r.duration_s, 0.3);
+	wt_scn_result_free(&r);
+	wt_scenario_free(s);
+	fclose(devnull);
 }
 
 Test(scenario_load, bad_walk_option)

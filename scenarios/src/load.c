@@ -440,8 +440,8 @@ static int load_world(struct wt_ld *ld, yaml_node_t *n)
 static int load_budget(struct wt_ld *ld, yaml_node_t *n)
 {
 	static const char *const keys[] = { "iterations", "nightly_iterations",
-		"duration", "virtual", NULL };
-	yaml_node_t *v[5];
+		"duration", "virtual", "nightly_duration", NULL };
+	yaml_node_t *v[6];
 	struct wt_scenario *s = ld->s;
 
 	if (!n)
@@ -451,7 +451,9 @@ static int load_budget(struct wt_ld *ld, yaml_node_t *n)
 	    (v[1] && get_u64(ld, v[1], "nightly_iterations", 1,
 			     &s->nightly_iterations)) ||
 	    (v[2] && get_duration(ld, v[2], "duration", &s->duration_ns)) ||
-	    (v[3] && get_duration(ld, v[3], "virtual", &s->virtual_ns)))
+	    (v[3] && get_duration(ld, v[3], "virtual", &s->virtual_ns)) ||
+	    (v[4] && get_duration(ld, v[4], "nightly_duration",
+				  &s->nightly_duration_ns)))
 		return -1;
 	if (v[3] && s->mode == WT_SCN_STRESS)
 		return wt_ld_fail(ld, v[3], "a 'virtual' budget needs mode sim");

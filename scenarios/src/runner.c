@@ -653,6 +653,8 @@ static struct budget budget_of(const struct wt_scenario *s,
 
 	if (o->nightly && s->nightly_iterations)
 		b.iterations = s->nightly_iterations;
+	if (o->nightly && s->nightly_duration_ns)
+		b.duration_ns = s->nightly_duration_ns;
 	if (o->iterations) {
 		b.iterations = o->iterations;
 		b.duration_ns = b.virtual_ns = 0;

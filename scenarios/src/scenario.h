@@ -202,6 +202,9 @@ struct wt_scenario {
 	/* budget */
 	uint64_t iterations;
 	uint64_t nightly_iterations;	/* 0: iterations */
+	/* the night's real-time cap, whichever of it and the count ends
+	 * first (a stress scenario's cost is the machine's); 0: none */
+	uint64_t nightly_duration_ns;
 	uint64_t duration_ns;		/* real time; 0: none */
 	uint64_t virtual_ns;		/* sim: summed virtual time; 0: none */
 	uint64_t timeout_ms;		/* stress watchdog */

@@ -119,6 +119,7 @@ int wt_scenario_undirect(struct wt_scenario *s, struct wt_scn_error *err)
 	s->policy = WT_SCN_PCT;
 	s->iterations = WT_SCN_TWIN_ITERATIONS;
 	s->nightly_iterations = WT_SCN_TWIN_NIGHTLY;
+	s->nightly_duration_ns = 0;
 	s->duration_ns = 0;
 	s->virtual_ns = 0;
 	return 0;
@@ -175,6 +176,7 @@ int wt_scn_list_explore_twins(struct wt_scn_list *l, uint64_t budget_ns,
 		t->policy = WT_SCN_EXPLORE;
 		t->iterations = 0;
 		t->nightly_iterations = 0;
+		t->nightly_duration_ns = 0;
 		t->duration_ns = budget_ns / directed_in(l, n, s->suite);
 		if (!t->duration_ns)
 			t->duration_ns = 1;
