@@ -21,11 +21,17 @@
  * none), shared evenly among the suite's directed scenarios -- in the
  * night's first seed only.  An explore run is a search that learns as
  * it goes: one run of T finds more than N runs of T/N, and a budget per
- * seed made the default night (4 seeds, 8 suites) spend 8 minutes of
- * wall time on explore alone, a thousand-seed night 33 hours.  So the
- * night's explore cost is 8 x T (2 minutes by default) whatever
- * --seeds says; under --shard the twins are spread over the shards
- * like any job.
+ * seed made a four-seed night (8 suites) spend 8 minutes of wall time
+ * on explore alone, a thousand-seed night 33 hours.  So the night's
+ * explore cost is 8 x T of CPU (2 minutes by default) whatever --seeds
+ * says; under --shard the twins are spread over the shards like any
+ * job.
+ *
+ * The default night is one seed, run --jobs at once (the online CPUs;
+ * driver.c): every scenario at its nightly budget, the twins, the
+ * explore twins and the generated workloads in about 5 minutes of a
+ * 2-core machine.  A farm with more time gives more --seeds; each
+ * adds the scenarios and twins again, not the explore budget.
  *
  * Then --generated N generated workloads (`walktorture fuzz',
  * scenarios/src/generate.h; default 100 when no suite is named, or when
@@ -415,7 +421,7 @@ enum {
 
 const struct wt_opt wt_opts_nightly[] = {
 	WT_OPT_ENTRIES_SCN,
-	WT_OPT("seeds", OPT_SEEDS, 0, "N", "seeds derived from the night's seed (default 4)"),
+	WT_OPT("seeds", OPT_SEEDS, 0, "N", "seeds derived from the night's seed (default 1)"),
 	WT_OPT("shard", OPT_SHARD, 0, "K/N", "run shard K of N (merge the N shards' results)"),
 	WT_OPT("out", OPT_OUT, 'o', "DIR", "the nights' directory: results, reports, index (default nightly)"),
 	WT_OPT("history", OPT_HISTORY, 0, "DB", "the history database (default DIR/history.sqlite)"),
@@ -430,7 +436,7 @@ const struct wt_opt wt_opts_nightly[] = {
 int wt_cmd_nightly(int argc, char **argv)
 {
 	const char **args = calloc((size_t)argc + 64, sizeof(*args));
-	struct night n = { .seeds = 4, .out = "nightly",
+	struct night n = { .seeds = 1, .out = "nightly",
 			   .explore_ns = WT_NIGHT_EXPLORE_NS };
 	struct wt_scn_opts o;
 	struct wt_opts p;
