@@ -440,6 +440,22 @@ static const struct wt_zoo_bug zoo[] = {
 		.fires = "expectation",
 		.stress = NULL,
 	},
+	{
+		.id = WT_BUG_MOUNT_UNLINKED_ANCESTOR,
+		.name = "mount_unlinked_ancestor",
+		.description = "d_set_mounted tests only the mountpoint, not "
+			"the directories above it: after a remote directory was "
+			"invalidated, a mount through a task's cwd inside it "
+			"(/proc/PID/cwd, a relative path, a dirfd) attaches in a "
+			"subtree no name reaches any more, where the fixed code "
+			"answers ENOENT (result and count only: the attached "
+			"mount is one the namespace can hold)",
+		.reference = "Linux commit eed810076685 (vfs: check unlinked "
+			"ancestors before mount, Miklos Szeredi, 2013)",
+		.scenario = "zoo/mount_unlinked_ancestor.yaml",
+		.fires = "expectation",
+		.stress = NULL,
+	},
 };
 
 #define ZOO_N (sizeof(zoo) / sizeof(zoo[0]))

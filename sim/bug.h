@@ -41,6 +41,7 @@ enum wt_bug {
 	WT_BUG_KILL_UNHASHED_NO_SEQ,	/* the kill of an unhashed dentry clears d_inode without moving d_seq (4c0d7cd5c841) */
 	WT_BUG_AUTOMOUNT_DETACHED_PARENT,/* finish_automount attaches under a mount umount -l detached (156cacb1d0d3) */
 	WT_BUG_FOLLOW_MOUNT_NO_RECHECK,	/* __follow_mount_rcu: no mount_lock recheck after crossing (20aac6c60981) */
+	WT_BUG_MOUNT_UNLINKED_ANCESTOR,	/* d_set_mounted: no test of the mountpoint's ancestors (eed810076685) */
 	WT_BUG__COUNT
 };
 

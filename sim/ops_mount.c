@@ -6,7 +6,13 @@
  * seqcount they bump.  The kernel's d_set_mounted also write-locks
  * rename_lock when a dentry first becomes a mountpoint; the model leaves
  * that out, because every reader that cares about a new mount (scoped
- * `..` included) also checks mount_lock, which moves anyway.
+ * `..` included) also checks mount_lock, which moves anyway.  The two
+ * things that lock does for d_set_mounted's walk up the parents are had
+ * otherwise here: the chain cannot change under it (d_move is a writer
+ * verb, and this verb holds the writer mutex), and d_invalidate has no
+ * walk of the subtree for mountpoints to keep in step with (the model's
+ * does not detach submounts: see scenarios/zoo/README.md,
+ * mount_unlinked_ancestor).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -47,11 +53,28 @@ static bool mnt_is_attached(const struct mount *m)
 	return READ_ONCE(m->mnt_attached);
 }
 
-/* d_set_mounted's test: a mountpoint must still be in the tree. */
-static int mountpoint_ok(const struct path *mp, const struct mount *src_root)
+/*
+ * Where a mount may go: lock_mount's and d_set_mounted's tests, then
+ * do_add_mount's.  The mountpoint itself must still have its name
+ * (cant_mount, d_unlinked), and so must every directory above it up to
+ * its filesystem's root: the subtree below an invalidated directory is
+ * still reachable through a task's cwd, a dirfd or /proc/PID/cwd, and
+ * a mount attached there would sit where no path from the root leads.
+ */
+static int mountpoint_ok(struct wt_world *w, const struct path *mp,
+			 const struct mount *src_root)
 {
 	if (mp->dentry != mp->mnt->mnt_root && d_unhashed(mp->dentry))
 		return -ENOENT;
+	/* Zoo WT_BUG_MOUNT_UNLINKED_ANCESTOR (`--bug
+	 * mount_unlinked_ancestor`, Linux before eed810076685): only the
+	 * mountpoint itself was tested.  The bug bit is read first, so
+	 * the correct model's extra loads come only from the walk up. */
+	if (!wt_bug(w, WT_BUG_MOUNT_UNLINKED_ANCESTOR) &&
+	    has_unlinked_ancestor(mp->dentry)) {
+		WT_EVENT("d_set_mounted.unlinked_ancestor", mp->dentry);
+		return -ENOENT;
+	}
 	if (!mnt_is_attached(real_mount(mp->mnt)))
 		return -EINVAL;	/* check_mnt: not in our namespace */
 	if (src_root && d_is_dir(mp->dentry) != d_is_dir(src_root->mnt.mnt_root))
@@ -92,7 +115,7 @@ static int do_new_mount(struct wt_world *w, const struct file_system_type *t,
 	struct wt_hist_rec *rec;
 	struct super_block *sb;
 	struct mount *m;
-	int err = d_can_lookup(mp->dentry) ? mountpoint_ok(mp, NULL) : -ENOTDIR;
+	int err = d_can_lookup(mp->dentry) ? mountpoint_ok(w, mp, NULL) : -ENOTDIR;
 
 	if (err)
 		return err;
@@ -232,7 +255,7 @@ static int do_bind(struct wt_world *w, const struct path *src,
 	if (!err && d_is_dir(src->dentry) != d_is_dir(mp->dentry))
 		err = -ENOTDIR;
 	if (!err)
-		err = mountpoint_ok(mp, NULL);
+		err = mountpoint_ok(w, mp, NULL);
 	if (!err)
 		err = copy_tree(s, src->dentry, recursive, &srcs, &clones);
 	if (err) {
@@ -385,7 +408,7 @@ static int do_move(struct wt_world *w, const struct path *src,
 			return -ELOOP;	/* into its own subtree */
 	if (p == m)
 		return -ELOOP;
-	err = mountpoint_ok(mp, m);
+	err = mountpoint_ok(w, mp, m);
 	if (err)
 		return err;
 	old_mp = dget(m->mnt_mountpoint);	/* logged after the detach */

@@ -6,6 +6,7 @@
  */
 #include "tests/ops_test.h"
 
+#include "sim/bug.h"
 #include "sim/vfs/mount.h"
 
 static char *dump(struct wt_world *w)
@@ -141,6 +142,39 @@ Test(ops, mount_errors)
 	t_verb(w, "umount /m/in", 0);
 	t_verb(w, "umount /m", 0);
 	t_verb(w, "umount /m", -EINVAL);	/* now /m is a plain directory */
+	wt_ops_world_destroy(w);
+}
+
+Test(ops, mount_refuses_a_subtree_cut_off_above_it)
+{
+	/* d_set_mounted (Linux eed810076685): not only the mountpoint but
+	 * every directory above it must still be hashed.  The writer's own
+	 * lookup of /r/p/c invalidates the remote p the server made bad;
+	 * the old c stays, pinned by process 42's cwd, and /proc/42/cwd
+	 * still leads to it.  Every mount verb refuses it; the fresh c is
+	 * fine.  With the zoo bug only the mountpoint is tested. */
+	struct wt_world *w = t_build("mkdir /r /proc /src /mv\n"
+				     "mount -t remote srv /r\nmkdir -p /r/p/c\n"
+				     "mount -t proc p /proc\n"
+				     "proc-task --cwd /r/p/c 42\n"
+				     "mount -t tmpfs mv /mv\n");
+	struct path old, fresh;
+
+	cr_assert_eq(wt_resolve(w, "/proc/42/cwd", WT_RES_FOLLOW, &old), 0);
+	t_verb(w, "remote-bad /r p", 0);
+	cr_assert_eq(wt_resolve(w, "/r/p/c", 0, &fresh), 0);
+	cr_assert_neq(fresh.dentry, old.dentry);
+	cr_assert(d_unhashed(old.dentry->d_parent));
+	cr_assert_not(d_unhashed(old.dentry));
+	t_verb(w, "mount -t tmpfs t /proc/42/cwd", -ENOENT);
+	t_verb(w, "mount --bind /src /proc/42/cwd", -ENOENT);
+	t_verb(w, "mount --move /mv /proc/42/cwd", -ENOENT);
+	t_verb(w, "mount -t tmpfs t /r/p/c", 0);
+	w->cfg.bugs |= 1ull << WT_BUG_MOUNT_UNLINKED_ANCESTOR;
+	t_verb(w, "mount -t tmpfs t /proc/42/cwd", 0);
+	cr_assert(d_mountpoint(old.dentry));
+	wt_path_put(&fresh);
+	wt_path_put(&old);
 	wt_ops_world_destroy(w);
 }
 

@@ -315,6 +315,31 @@ void d_invalidate(struct dentry *d)
 	spin_unlock(&d->d_lock);
 }
 
+/*
+ * Part of d_set_mounted (Linux eed810076685): a mountpoint whose parent,
+ * grandparent, ... up to its filesystem's root has been unhashed lies in
+ * a subtree no name reaches any more -- an invalidated remote directory
+ * that some task still holds a cwd, a dirfd or a /proc/PID/cwd link
+ * into.  A mount there would hang where no path from the root finds it.
+ * Each ancestor is looked at under its own d_lock, so a d_invalidate
+ * dropping it (which holds that lock) comes either before the look or
+ * after it.  The dentry itself is not tested here: its caller has done
+ * that.
+ */
+bool has_unlinked_ancestor(struct dentry *d)
+{
+	for (struct dentry *p = d->d_parent; !IS_ROOT(p); p = p->d_parent) {
+		bool gone;	/* bounded: the chain ends at the root */
+
+		spin_lock(&p->d_lock);
+		gone = d_unhashed(p);
+		spin_unlock(&p->d_lock);
+		if (gone)
+			return true;
+	}
+	return false;
+}
+
 /* ------------------------------------------------------------------ */
 /* Children (under the parent's d_lock)                                */
 

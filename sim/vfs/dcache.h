@@ -182,6 +182,9 @@ void d_lookup_done(struct dentry *d);
 int d_hash_name(const struct dentry *parent, struct qstr *name);
 /* Invalidate: unhash unless it is a mountpoint (d_invalidate). */
 void d_invalidate(struct dentry *d);
+/* Is any ancestor of d, below its filesystem's root, unhashed?  Each
+ * is tested under its d_lock (d_set_mounted's walk up). */
+bool has_unlinked_ancestor(struct dentry *d);
 
 /* --- for filesystems' ->lookup and writer operations --- */
 /*
