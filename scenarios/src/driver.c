@@ -141,8 +141,12 @@ static int run_jobs(const struct wt_scn_list *l, const struct wt_scn_opts *so,
 				solo |= runs_alone(v[i].s, so);
 			}
 		/* start what fits: a stress scenario waits until no other
-		 * child is alive, and nothing starts beside it */
-		while (!stop && next < l->n && alive < so->jobs && !solo) {
+		 * child is alive, and nothing starts beside it.  Nothing
+		 * starts once SIGINT/SIGTERM came: a child forked now would
+		 * inherit the flag and take the parent's forwarded signal
+		 * for the user's second one */
+		while (!stop && !wt_interrupted() && next < l->n &&
+		       alive < so->jobs && !solo) {
 			bool a = runs_alone(l->v[next], so);
 
 			if (a && alive)
