@@ -319,66 +319,6 @@ Test(sched_pos, feedback_reports_who_read_whose_store)
 		  kinds[1], kinds[2]);
 }
 
-/* The last arrival of thread t at p among res's (-1: none). */
-static long last_at(const struct wt_run_result *res, uint32_t t,
-		    const struct wt_point *p)
-{
-	long k = -1;
-
-	for (size_t i = 0; i < res->nevents; i++)
-		if (is_event(res, (uint32_t)i, t, p))
-			k = (long)i;
-	return k;
-}
-
-/*
- * The conflict flag of an arrival (where the explorer draws preemption
- * points): another thread writes its object LATER in the run, or it is
- * a write and another thread touches the object later.  A load of x
- * after the other thread's store of x is past its race: no point there
- * changes what it reads.  The private steps never conflict.
- */
-Test(sched_pos, conflicts_are_the_races_still_ahead)
-{
-	const struct wt_point *load, *store, *priv;
-	unsigned ahead = 0, past = 0;
-
-	wt_points_catalogue();
-	load = wt_point_lookup("test.pos.load");
-	store = wt_point_lookup("test.pos.store");
-	priv = wt_point_lookup("test.pos.private");
-	for (uint64_t seed = 1; seed <= 100; seed++) {
-		struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
-		struct wt_run_result res;
-
-		cfg.feedback = true;
-		cr_assert_eq(run_lu(seed, WT_POLICY_POS, 3, &cfg, &res), WT_RUN_OK);
-		for (size_t i = 0; i < res.nevents; i++) {
-			const struct wt_run_event *ev = &res.events[i];
-			uint32_t o = 1 - ev->thread;
-			bool want;
-
-			if (ev->point == wt_point_id(priv)) {
-				cr_assert(!ev->conflict);
-				continue;
-			}
-			if (ev->point == wt_point_id(load))
-				want = last_at(&res, o, store) > (long)i;
-			else if (ev->point == wt_point_id(store))
-				want = last_at(&res, o, store) > (long)i ||
-				       last_at(&res, o, load) > (long)i;
-			else
-				continue;
-			cr_assert_eq(ev->conflict, want, "seed %llu event %zu",
-				     (unsigned long long)seed, i);
-			if (ev->point == wt_point_id(load))
-				*(want ? &ahead : &past) += 1;
-		}
-		wt_run_result_free(&res);
-	}
-	cr_assert(ahead && past, "%u %u", ahead, past);
-}
-
 /* ---- store buffers: stale reads, and flush points ---- */
 
 /* Message passing with no barrier: the writer stores data, then flag;

@@ -48,8 +48,7 @@
  * swap (two neighbours exchange places) or negate (a demotion becomes a
  * promotion or back).  New points are drawn from the entry run's
  * conflicting arrivals (struct wt_run_event): a preemption before an
- * operation that no other thread's touches later in that run changes no
- * read in it.  Power schedule: an entry's weight is inversely
+ * operation no other thread's touches changes no partial order.  Power schedule: an entry's weight is inversely
  * proportional to how often the rarest item it found has been seen
  * since, and decays with the times it was picked -- rare pairs get the
  * mutations.

@@ -144,9 +144,6 @@ struct wt_sim_writer {
 	uint32_t any_thread, any_point, any_ev;
 	uint32_t any_writers;		/* threads that wrote it (bit i) */
 	uint32_t any_accessors;		/* threads that read or wrote it */
-	/* mark_conflicts' backward pass: the threads that write it, and
-	 * that touch it, after the arrival it is at */
-	uint32_t later_writers, later_accessors;
 	/* tso: a write still in its thread's store buffer (the newest):
 	 * the others read the last write above until it reaches memory */
 	bool pending;

@@ -151,21 +151,7 @@ static struct wt_sim_writer *writer_slot(struct wt_sim *s, const void *obj,
 }
 
 /*
- * The conflict flag of every recorded arrival (struct wt_run_event):
- * another thread writes the object later in the run, or the operation
- * writes it and another thread touches it later (a backward pass over
- * the arrivals).  Only there does a preemption change what is read:
- * pinning a reader low before its load lets a later write come first,
- * pinning a writer low lets a later read see the old value.  An arrival
- * whose object the others touched only before it is past its races in
- * this interleaving; flagged too (as "another thread, at any time"),
- * such arrivals drew a share of the inserts for nothing: 64 explore
- * runs a bug, 20 000 iterations at most, median iterations to the
- * first detection without them against with them: step_into_no_seq 118
- * against 202, inode_no_seq 1721 / 1994, legitimize_full_mntput 245 /
- * 253, negative_after_seq 387 / 491, lookup_fast_no_parent_seq 167 /
- * 208, legitimize_no_mb 1141 / 1264.
- *
+ * The conflict flag of every recorded arrival (struct wt_run_event).
  * Object-granular, unlike reads-from: a preemption before a load of
  * d_inode that another thread's d_lockref or d_flags step precedes can
  * still reorder the walk against that writer's next field store, and
@@ -177,11 +163,11 @@ static void mark_conflicts(struct wt_sim *s)
 {
 	struct wt_run_result *out = s->out;
 
-	for (size_t i = out->nevents; i-- > 0;) {
+	for (size_t i = 0; i < out->nevents; i++) {
 		struct wt_run_event *ev = &out->events[i];
 		const struct wt_point *p = wt_point_by_id(ev->point);
-		struct wt_sim_writer *o;
-		uint32_t me = 1u << ev->thread, others = ~me;
+		const struct wt_sim_writer *o;
+		uint32_t others = ~(1u << ev->thread);
 		enum wt_access a;
 
 		if (!s->ev_obj[i] || !p)
@@ -190,12 +176,9 @@ static void mark_conflicts(struct wt_sim *s)
 		o = writer_slot(s, s->ev_obj[i], 0);
 		if (a == WT_ACC_NONE || !o->obj)
 			continue;
-		ev->conflict = (o->later_writers & others) ||
+		ev->conflict = (o->any_writers & others) ||
 			       ((a & WT_ACC_WRITE) &&
-				(o->later_accessors & others));
-		o->later_accessors |= me;
-		if (a & WT_ACC_WRITE)
-			o->later_writers |= me;
+				(o->any_accessors & others));
 	}
 }
 

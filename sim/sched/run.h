@@ -80,10 +80,10 @@ struct wt_preempt {
 };
 
 /* One arrival, as the explorer's mutations pick them (cfg.feedback).
- * conflict: the operation the thread stopped before there touches an
- * object that another thread writes later in the run, or writes one
- * another thread touches later -- where a preemption can change what is
- * read in this run (known at the end of the run). */
+ * conflict: the operation the thread stopped before there touched an
+ * object that another thread of the run wrote, or wrote one another
+ * thread touched -- where a preemption can change what is read (known
+ * at the end of the run). */
 struct wt_run_event {
 	uint32_t thread;
 	uint32_t point;
