@@ -94,6 +94,11 @@ void wt_cli_scn_defaults(struct wt_scn_opts *o);
  * (reported).  The default is the online CPUs. */
 #define WT_CLI_JOBS_MAX	256
 int wt_cli_jobs(const char *v, struct wt_scn_opts *o);
+/* A count from lo to hi for option opt of command cmd (NULL: an option
+ * every command shares): 0, or -1 with "[CMD: ]bad OPT 'V' (a count
+ * from LO to HI)" (reported). */
+int wt_cli_count(const char *cmd, const char *opt, const char *v,
+		 unsigned lo, unsigned hi, unsigned *out);
 /* --memory sc|tso|pso into o->memory: 0, or -1 (reported). */
 int wt_cli_memory_parse(const char *v, struct wt_scn_opts *o);
 /* An unknown bug name: the message, a suggestion and every name. */

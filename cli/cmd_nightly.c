@@ -30,8 +30,9 @@
  * The default night is one seed, run --jobs at once (the online CPUs;
  * driver.c): every scenario at its nightly budget, the twins, the
  * explore twins and the generated workloads in about 4 minutes of an
- * idle 2-core machine (3 min 55 s, 459 scenarios, twelfth session).  A farm with more time gives more --seeds; each
- * adds the scenarios and twins again, not the explore budget.
+ * idle 2-core machine (3 min 55 s, 459 scenarios, twelfth session).
+ * A farm with more time gives more --seeds; each adds the scenarios
+ * and twins again, not the explore budget.
  *
  * Then --generated N generated workloads (`walktorture fuzz',
  * scenarios/src/generate.h; default 100 when no suite is named, or when
@@ -79,25 +80,6 @@ struct night {
 	const char *junit;
 	unsigned generated;	/* generated workloads (scenarios/src/fuzz.h) */
 };
-
-/* A count from lo to hi: digits only (strtoul takes "-1" as ULONG_MAX,
- * which sized a calloc that wrapped).  0, or -1 (reported). */
-static int parse_count(const char *opt, const char *v, unsigned lo,
-		       unsigned hi, unsigned *out)
-{
-	unsigned long x;
-	char *end;
-
-	errno = 0;
-	x = isdigit((unsigned char)*v) ? strtoul(v, &end, 10) : 0;
-	if (!isdigit((unsigned char)*v) || *end || errno || x < lo || x > hi) {
-		wt_usage_error("nightly: bad %s '%s' (a count from %u to %u)",
-			       opt, v, lo, hi);
-		return -1;
-	}
-	*out = (unsigned)x;
-	return 0;
-}
 
 static int parse_shard(const char *s, struct night *n)
 {
@@ -458,7 +440,7 @@ int wt_cmd_nightly(int argc, char **argv)
 			goto out;
 		switch (id) {
 		case OPT_SEEDS:
-			if (parse_count("--seeds", v, 1, WT_NIGHT_SEEDS_MAX,
+			if (wt_cli_count("nightly", "--seeds", v, 1, WT_NIGHT_SEEDS_MAX,
 					&n.seeds))
 				goto out;
 			break;
@@ -487,7 +469,7 @@ int wt_cmd_nightly(int argc, char **argv)
 				goto out;
 			break;
 		case OPT_GENERATED:
-			if (parse_count("--generated", v, 0, WT_NIGHT_GENERATED_MAX,
+			if (wt_cli_count("nightly", "--generated", v, 0, WT_NIGHT_GENERATED_MAX,
 					&n.generated))
 				goto out;
 			generated_set = true;

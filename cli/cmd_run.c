@@ -183,22 +183,29 @@ int wt_cli_policy_parse(const char *v, struct wt_scn_opts *o)
 	return 0;
 }
 
-/* --jobs N: 1 to WT_CLI_JOBS_MAX; 0, or -1 (reported). */
-int wt_cli_jobs(const char *v, struct wt_scn_opts *o)
+/* Digits only: strtoul takes "-1" as ULONG_MAX, which once sized a
+ * calloc that wrapped. */
+int wt_cli_count(const char *cmd, const char *opt, const char *v,
+		 unsigned lo, unsigned hi, unsigned *out)
 {
 	unsigned long x;
 	char *end;
 
 	errno = 0;
 	x = isdigit((unsigned char)*v) ? strtoul(v, &end, 10) : 0;
-	if (!isdigit((unsigned char)*v) || *end || errno || !x ||
-	    x > WT_CLI_JOBS_MAX) {
-		wt_usage_error("bad --jobs '%s' (a count from 1 to %u)", v,
-			       WT_CLI_JOBS_MAX);
+	if (!isdigit((unsigned char)*v) || *end || errno || x < lo || x > hi) {
+		wt_usage_error("%s%sbad %s '%s' (a count from %u to %u)",
+			       cmd ? cmd : "", cmd ? ": " : "", opt, v, lo, hi);
 		return -1;
 	}
-	o->jobs = (unsigned)x;
+	*out = (unsigned)x;
 	return 0;
+}
+
+/* --jobs N: 1 to WT_CLI_JOBS_MAX; 0, or -1 (reported). */
+int wt_cli_jobs(const char *v, struct wt_scn_opts *o)
+{
+	return wt_cli_count(NULL, "--jobs", v, 1, WT_CLI_JOBS_MAX, &o->jobs);
 }
 
 /* The default of --jobs: a child per online CPU (at least one). */
