@@ -368,7 +368,7 @@ static void check_bound(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 			int err, uint64_t points_before)
 {
 	const struct wt_scn_iter *it = tc->it;
-	int mode = it->opts->mode >= 0 ? it->opts->mode : (int)it->s->mode;
+	enum wt_scn_mode mode = wt_scn_mode_of(it->s, it->opts);
 	uint64_t points = __atomic_load_n(&tc->thread.arrivals,
 					  __ATOMIC_RELAXED) - points_before;
 

@@ -80,7 +80,7 @@ static bool account(const struct wt_scn_list *l, const struct wt_scn_opts *o,
  * interleavings: it runs with nothing else of ours beside it. */
 static bool runs_alone(const struct wt_scenario *s, const struct wt_scn_opts *o)
 {
-	return (o->mode >= 0 ? o->mode : (int)s->mode) == WT_SCN_STRESS;
+	return wt_scn_mode_of(s, o) == WT_SCN_STRESS;
 }
 
 /* A terminal's line while jobs run at once: done of all and what runs. */

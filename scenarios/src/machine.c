@@ -31,8 +31,7 @@ int wt_scn_list_check_machine(const struct wt_scn_list *l,
 
 	for (unsigned i = 0; i < l->n; i++) {
 		const struct wt_scenario *s = l->v[i];
-		enum wt_scn_mode mode = o->mode >= 0 ? (enum wt_scn_mode)o->mode
-						     : s->mode;
+		enum wt_scn_mode mode = wt_scn_mode_of(s, o);
 		struct wt_scn_error err = { 0 };
 
 		/* the pins are used: stress, not skipped, not replaced */

@@ -37,6 +37,12 @@ uint64_t wt_scn_seed(uint64_t run_seed, const char *name)
 			      (uint32_t)(h ^ (h >> 32)));
 }
 
+enum wt_scn_mode wt_scn_mode_of(const struct wt_scenario *s,
+				const struct wt_scn_opts *o)
+{
+	return o->mode >= 0 ? (enum wt_scn_mode)o->mode : s->mode;
+}
+
 enum wt_scn_memory wt_scn_memory_of(const struct wt_scenario *s,
 				    const struct wt_scn_opts *o,
 				    enum wt_scn_mode mode)
@@ -1056,7 +1062,7 @@ int wt_scn_result_init(struct wt_scn_result *r, const struct wt_scenario *s,
 {
 	memset(r, 0, sizeof(*r));
 	r->s = s;
-	r->mode = o->mode >= 0 ? (enum wt_scn_mode)o->mode : s->mode;
+	r->mode = wt_scn_mode_of(s, o);
 	r->policy = wt_scn_policy_of(s, o);
 	r->memory = wt_scn_memory_of(s, o, r->mode);
 	r->seed = o->replay ? o->seed : wt_scn_seed(o->seed, s->name);

@@ -247,6 +247,9 @@ int wt_scn_result_init(struct wt_scn_result *r, const struct wt_scenario *s,
 		       const struct wt_scn_opts *o);
 void wt_scn_print_outcome(FILE *out, const struct wt_scn_result *r);
 
+/* The backend scenario s runs on with opts o (--mode overrides mode:). */
+enum wt_scn_mode wt_scn_mode_of(const struct wt_scenario *s,
+				const struct wt_scn_opts *o);
 /* The memory model scenario s runs under in mode `mode' with opts o. */
 enum wt_scn_memory wt_scn_memory_of(const struct wt_scenario *s,
 				    const struct wt_scn_opts *o,
