@@ -594,7 +594,7 @@ Test(sched_sim, a_cache_survives_runs_that_end_early)
 	wt_run_cache_destroy(cache);
 }
 
-/* ---- the random policy's stay, decided without the candidates ---- */
+/* ---- staying, decided without the candidates ---- */
 
 static unsigned g_evals;
 static bool g_flag;
@@ -622,21 +622,65 @@ static void flag_body(struct wt_thread *t, void *arg)
 		WT_EVENT("test.sched.step", NULL);
 }
 
+/* Directed: alice's first arrival is her wait; bob's first 120 steps
+ * then run while she is blocked, all his own step's, and at his 120th
+ * the step passes to alice while bob could go on. */
+static const char flag_schedule[] =
+	"alice run 1\nbob run 120\nalice finish\nbob finish\n";
+
 static void run_flag(uint64_t seed, enum wt_wait_kind kind,
-		     struct wt_run_result *res)
+		     enum wt_policy policy, struct wt_run_result *res)
 {
 	struct tthreads ts;
 	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
+	struct wt_schedule *sch = NULL;
 
 	tthreads_init(&ts, 2, names2);
 	cfg.seed = seed;
-	cfg.policy = WT_POLICY_RANDOM;
+	cfg.policy = policy;
+	/* PCT: both change points at the first two arrivals, so when
+	 * alice runs first her wait drops her below bob */
+	cfg.pct_steps = 2;
 	cfg.trace = true;
+	if (policy == WT_POLICY_DIRECTED) {
+		sch = tsched_parse(flag_schedule);
+		cfg.schedule = sch;
+	}
 	g_kind = kind;
 	g_flag = false;
 	g_evals = 0;
 	cr_assert_eq(wt_run(&cfg, ts.n, ts.p, flag_body, NULL, res), WT_RUN_OK,
 		     "%s", res->report);
+	wt_schedule_free(sch);
+}
+
+static void assert_stay_is_full_decision(enum wt_policy policy)
+{
+	unsigned waited = 0, pure = 0, polls = 0;
+
+	for (uint64_t seed = 1; seed <= 16; seed++) {
+		struct wt_run_result a, b;
+
+		run_flag(seed, WT_WAIT_SLEEP, policy, &a);
+		pure += g_evals;
+		run_flag(seed, WT_WAIT_SLEEP_POLL, policy, &b);
+		polls += g_evals;
+		cr_assert_eq(a.trace->n, b.trace->n, "%s seed %llu",
+			     wt_policy_name(policy), (unsigned long long)seed);
+		cr_assert_eq(memcmp(a.trace->ev, b.trace->ev,
+				    a.trace->n * sizeof(a.trace->ev[0])), 0,
+			     "%s seed %llu", wt_policy_name(policy),
+			     (unsigned long long)seed);
+		cr_assert_eq(a.digest, b.digest);
+		for (size_t i = 0; i < a.trace->n; i++)
+			waited += !!(a.trace->ev[i].flags & WT_EV_WAIT);
+		wt_run_result_free(&a);
+		wt_run_result_free(&b);
+	}
+	cr_assert_gt(waited, 0, "alice never had to wait: proves nothing");
+	cr_assert_lt(pure, polls, "%s: every decision evaluated the pure "
+		     "condition (%u, polling %u): the short cut was not taken",
+		     wt_policy_name(policy), pure, polls);
 }
 
 /*
@@ -645,32 +689,23 @@ static void run_flag(uint64_t seed, enum wt_wait_kind kind,
  * polls (WT_WAIT_SLEEP_POLL, a grace period's) every decision does.  The
  * two runs of a seed are the same run -- byte-identical traces, equal
  * digests -- so the short cut picks what the full decision picks and
- * draws the same numbers; and it was taken (fewer evaluations).
+ * draws the same numbers; and it was taken (fewer evaluations).  Under
+ * random the stay is the first draw's; under PCT and POS no other fiber
+ * has a priority that could win; in a directed schedule the step is the
+ * running fiber's.
  */
 Test(sched_sim, staying_without_candidates_is_the_full_decision)
 {
-	unsigned waited = 0, pure = 0, polls = 0;
+	assert_stay_is_full_decision(WT_POLICY_RANDOM);
+}
 
-	for (uint64_t seed = 1; seed <= 16; seed++) {
-		struct wt_run_result a, b;
+Test(sched_sim, staying_without_candidates_is_the_full_decision_pct_pos)
+{
+	assert_stay_is_full_decision(WT_POLICY_PCT);
+	assert_stay_is_full_decision(WT_POLICY_POS);
+}
 
-		run_flag(seed, WT_WAIT_SLEEP, &a);
-		pure += g_evals;
-		run_flag(seed, WT_WAIT_SLEEP_POLL, &b);
-		polls += g_evals;
-		cr_assert_eq(a.trace->n, b.trace->n, "seed %llu",
-			     (unsigned long long)seed);
-		cr_assert_eq(memcmp(a.trace->ev, b.trace->ev,
-				    a.trace->n * sizeof(a.trace->ev[0])), 0,
-			     "seed %llu", (unsigned long long)seed);
-		cr_assert_eq(a.digest, b.digest);
-		for (size_t i = 0; i < a.trace->n; i++)
-			waited += !!(a.trace->ev[i].flags & WT_EV_WAIT);
-		wt_run_result_free(&a);
-		wt_run_result_free(&b);
-	}
-	cr_assert_gt(waited, 0, "alice never had to wait: proves nothing");
-	cr_assert_lt(pure, polls, "every decision evaluated the pure "
-		     "condition (%u, polling %u): the short cut was not taken",
-		     pure, polls);
+Test(sched_sim, staying_without_candidates_is_the_full_decision_directed)
+{
+	assert_stay_is_full_decision(WT_POLICY_DIRECTED);
 }

@@ -172,6 +172,63 @@ static bool stay_fast(struct wt_sim *s)
 	       !s->polling;
 }
 
+/*
+ * PCT's and POS's common case, decided without the candidates: the
+ * running fiber is ready, not sleeping (so awake) and not yielding, and
+ * no other fiber that is not done could beat it in pick_pct -- none has
+ * a higher priority, nor an equal one at a lower index (pick_pct keeps
+ * the first of equals).  Whatever the others' conditions and clocks,
+ * pick_pct would pick the running fiber, and the full decision draws no
+ * random number under these policies: the same choice, without
+ * evaluating the blocked fibers' ready(), which only read (while a
+ * waiter whose ready() polls is blocked, s->polling, the full decision
+ * runs).
+ */
+static bool stay_fast_prio(struct wt_sim *s)
+{
+	const struct wt_fiber *f;
+
+	if ((s->policy != WT_POLICY_PCT && s->policy != WT_POLICY_POS) ||
+	    s->replaying || s->directed || s->cur < 0 || s->polling)
+		return false;
+	f = &s->f[s->cur];
+	if (f->state != WT_FIBER_READY || f->sleeping || f->yield)
+		return false;
+	for (unsigned i = 0; i < s->n; i++) {
+		const struct wt_fiber *g = &s->f[i];
+
+		if ((int)i == s->cur || g->state == WT_FIBER_DONE)
+			continue;
+		if (g->prio > f->prio || (g->prio == f->prio && (int)i < s->cur))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A directed schedule whose step belongs to the running fiber, which is
+ * ready: pick_directed picks it whatever the other candidates are (it
+ * looks neither at sleeping nor at yield), so the candidates need not be
+ * computed.  Settling first instead of after the candidates changes
+ * nothing: evaluating them has no effect while no polling waiter is
+ * blocked, and directed_settle is idempotent.
+ */
+static void directed_settle(struct wt_sim *s);
+
+static bool stay_fast_directed(struct wt_sim *s)
+{
+	const struct wt_sim_step *ss;
+
+	if (!s->directed || s->replaying || s->cur < 0 || s->polling ||
+	    s->f[s->cur].state != WT_FIBER_READY)
+		return false;
+	directed_settle(s);
+	if (!s->directed)
+		return false;
+	ss = &s->steps[s->step];
+	return ss->step->kind != WT_SCHED_FLUSH && ss->thread == (unsigned)s->cur;
+}
+
 /* ---- replay ---- */
 
 static void diverge(struct wt_sim *s, const char *fmt, ...)
@@ -537,6 +594,11 @@ int wt_sim_decide(struct wt_sim *s)
 
 	if (s->tso)
 		tso_decide(s);
+	if (stay_fast_prio(s) || stay_fast_directed(s)) {
+		s->f[s->cur].yield = false;
+		grant(s, s->cur);
+		return s->cur;
+	}
 	if (stay_fast(s)) {
 		if (!wt_prng_chance(&s->rng, s->cfg->random_switch_p)) {
 			grant(s, s->cur);
@@ -567,7 +629,8 @@ void wt_sim_policy_arrive(struct wt_sim *s, struct wt_fiber *f,
 			  const struct wt_point *p, const void *obj)
 {
 	s->now_ns = f->t->clock_ns;
-	wt_pos_arrive(s, f, p, obj);
+	if (s->pos_on)
+		wt_pos_arrive(s, f, p, obj);
 	if (s->next_change < s->nchange &&
 	    s->points == s->change_points[s->next_change]) {
 		/* The i-th change point drops the running thread to d - i. */
@@ -583,7 +646,8 @@ void wt_sim_policy_arrive(struct wt_sim *s, struct wt_fiber *f,
 void wt_sim_policy_finished(struct wt_sim *s, struct wt_fiber *f)
 {
 	s->now_ns = f->t->clock_ns;
-	wt_pos_arrive(s, f, NULL, NULL);	/* its last operation */
+	if (s->pos_on)
+		wt_pos_arrive(s, f, NULL, NULL);	/* its last operation */
 	if (s->directed && !s->replaying)
 		directed_settle(s);
 }

@@ -98,6 +98,8 @@ struct wt_sim {
 	/* memory=tso: the store buffers (NULL under SC) */
 	struct wt_tso *tso;
 	/* POS (pos.c) */
+	bool pos_on;			/* wt_pos_arrive has a consumer: POS,
+					 * preemption points or feedback */
 	unsigned pins;			/* preemption points fired so far */
 	/* feedback (pos.c): the last writer of each object, the run's
 	 * items, the last operation performed */

@@ -83,6 +83,11 @@ static void feedback_flushed(void *ctx, unsigned thread, uint64_t sn);
 int wt_pos_init(struct wt_sim *s, struct wt_run_result *out)
 {
 	(void)out;
+	/* Nothing else reads what wt_pos_arrive keeps (next_p, ev, sn):
+	 * under random and PCT without preemption points or feedback the
+	 * sim does not call it at all (policy.c). */
+	s->pos_on = s->cfg->policy == WT_POLICY_POS || s->cfg->feedback ||
+		    s->cfg->npreempts;
 	s->last_thread = -1;
 	for (unsigned i = 0; i < s->n; i++)
 		s->f[i].ev = WT_RUN_AT_NONE;
