@@ -278,7 +278,7 @@ static int pick_replay(struct wt_sim *s, const int *cand, unsigned nc)
 	return -1;
 }
 
-static void replay_arrive(struct wt_sim *s, struct wt_fiber *f,
+void wt_sim_replay_arrive(struct wt_sim *s, struct wt_fiber *f,
 			  const struct wt_point *p)
 {
 	const struct wt_trace_event *e = &s->cfg->replay[s->replay_i];
@@ -363,7 +363,7 @@ static int pick_directed(struct wt_sim *s, const int *cand, unsigned nc)
 	return -1;
 }
 
-static void directed_arrive(struct wt_sim *s, struct wt_fiber *f,
+void wt_sim_directed_arrive(struct wt_sim *s, struct wt_fiber *f,
 			    const struct wt_point *p)
 {
 	struct wt_sim_step *ss = &s->steps[s->step];
@@ -585,27 +585,18 @@ static unsigned tso_force(struct wt_sim *s, int *cand)
 
 /* ---- the decision ---- */
 
-int wt_sim_decide(struct wt_sim *s)
+/*
+ * The rest of a decision, when the running fiber does not simply stay:
+ * the candidates, then a replay, a directed step or the policy picks.
+ * Out of line, so that a stay (most points) pays for none of it.
+ */
+static __attribute__((noinline)) int decide_full(struct wt_sim *s,
+						 bool switched)
 {
 	int cand[WT_RUN_MAX_THREADS];
 	unsigned nc;
 	int pick = -1;
-	bool switched = false;
 
-	if (s->tso)
-		tso_decide(s);
-	if (stay_fast_prio(s) || stay_fast_directed(s)) {
-		s->f[s->cur].yield = false;
-		grant(s, s->cur);
-		return s->cur;
-	}
-	if (stay_fast(s)) {
-		if (!wt_prng_chance(&s->rng, s->cfg->random_switch_p)) {
-			grant(s, s->cur);
-			return s->cur;
-		}
-		switched = true;
-	}
 	nc = candidates(s, cand);
 	if (nc == 0 && s->tso)
 		nc = tso_force(s, cand);
@@ -625,22 +616,20 @@ int wt_sim_decide(struct wt_sim *s)
 	return pick;
 }
 
-void wt_sim_policy_arrive(struct wt_sim *s, struct wt_fiber *f,
-			  const struct wt_point *p, const void *obj)
+int wt_sim_decide(struct wt_sim *s)
 {
-	s->now_ns = f->t->clock_ns;
-	if (s->pos_on)
-		wt_pos_arrive(s, f, p, obj);
-	if (s->next_change < s->nchange &&
-	    s->points == s->change_points[s->next_change]) {
-		/* The i-th change point drops the running thread to d - i. */
-		f->prio = s->nchange - s->next_change;
-		s->next_change++;
+	if (s->tso)
+		tso_decide(s);
+	if (!stay_fast_prio(s) && !stay_fast_directed(s)) {
+		if (!stay_fast(s))
+			return decide_full(s, false);
+		if (wt_prng_chance(&s->rng, s->cfg->random_switch_p))
+			return decide_full(s, true);
 	}
-	if (s->replaying)
-		replay_arrive(s, f, p);
-	else if (s->directed)
-		directed_arrive(s, f, p);
+	/* grant() of a ready fiber; its yield is used up */
+	s->f[s->cur].yield = false;
+	s->f[s->cur].sleeping = false;
+	return s->cur;
 }
 
 void wt_sim_policy_finished(struct wt_sim *s, struct wt_fiber *f)

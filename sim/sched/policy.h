@@ -160,10 +160,6 @@ struct wt_sim_writer {
 
 int wt_sim_policy_init(struct wt_sim *s, struct wt_run_result *out);
 void wt_sim_policy_fini(struct wt_sim *s, struct wt_run_result *out);
-/* Fiber f reached p (NULL: a wait with no point) with obj: step
- * progress, POS priorities, feedback. */
-void wt_sim_policy_arrive(struct wt_sim *s, struct wt_fiber *f,
-			  const struct wt_point *p, const void *obj);
 
 /* pos.c: POS priorities, preemption points, feedback. */
 int wt_pos_init(struct wt_sim *s, struct wt_run_result *out);
@@ -172,6 +168,34 @@ void wt_pos_fini(struct wt_sim *s);
  * (on obj) now. */
 void wt_pos_arrive(struct wt_sim *s, struct wt_fiber *f,
 		   const struct wt_point *p, const void *obj);
+/* The replay's and the directed schedule's progress at f's arrival. */
+void wt_sim_replay_arrive(struct wt_sim *s, struct wt_fiber *f,
+			  const struct wt_point *p);
+void wt_sim_directed_arrive(struct wt_sim *s, struct wt_fiber *f,
+			    const struct wt_point *p);
+
+/* Fiber f reached p (NULL: a wait with no point) with obj: step
+ * progress, POS priorities, feedback.  Inline: the sim calls it at
+ * every point, and under random and PCT it rarely does anything. */
+static inline void wt_sim_policy_arrive(struct wt_sim *s, struct wt_fiber *f,
+					const struct wt_point *p,
+					const void *obj)
+{
+	s->now_ns = f->t->clock_ns;
+	if (s->pos_on)
+		wt_pos_arrive(s, f, p, obj);
+	if (s->next_change < s->nchange &&
+	    s->points == s->change_points[s->next_change]) {
+		/* The i-th change point drops the running thread to d - i. */
+		f->prio = s->nchange - s->next_change;
+		s->next_change++;
+	}
+	if (s->replaying)
+		wt_sim_replay_arrive(s, f, p);
+	else if (s->directed)
+		wt_sim_directed_arrive(s, f, p);
+}
+
 /* Fiber f's body returned (or was abandoned). */
 void wt_sim_policy_finished(struct wt_sim *s, struct wt_fiber *f);
 /* Who runs next: a fiber index, or -1 when none can run. */
