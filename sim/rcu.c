@@ -258,6 +258,37 @@ void wt_rcu_domain_destroy(struct wt_rcu_domain *d)
 	free(d);
 }
 
+/*
+ * For the next world of a run: what destroy frees is freed (quarantine,
+ * reader records), what it would allocate again is kept (the domain and
+ * its quarantine ring), and the rest starts as create leaves it -- an
+ * empty ring, no reader, zero statistics and a fresh epoch (ck_epoch_init
+ * forgets the records, which are freed here), so that no state of the
+ * last world's grace periods reaches the next one.
+ */
+void wt_rcu_domain_reset(struct wt_rcu_domain *d)
+{
+	struct wt_rcu_reader *r, *next;
+
+	if (d->live_readers)
+		rcu_fatal("domain reset with live readers");
+	quarantine_flush(d);
+	for (r = d->readers; r; r = next) {
+		next = r->next;
+		assert(!r->registered);
+		assert(r->pending == 0);
+		free(r);
+	}
+	d->readers = NULL;
+	assert(d->used == 0);
+	d->head = 0;
+	d->deferred = 0;
+	d->poisoned = 0;
+	d->released = 0;
+	d->grace_periods = 0;
+	ck_epoch_init(&d->epoch);
+}
+
 void wt_rcu_stats(struct wt_rcu_domain *d, struct wt_rcu_stats *out)
 {
 	out->deferred = __atomic_load_n(&d->deferred, __ATOMIC_RELAXED);

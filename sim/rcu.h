@@ -47,6 +47,9 @@ typedef void (*wt_rcu_free_fn)(void *obj);
 struct wt_rcu_domain *wt_rcu_domain_create(size_t quarantine_slots);
 /* Frees everything still deferred or quarantined; no reader may be left. */
 void wt_rcu_domain_destroy(struct wt_rcu_domain *d);
+/* The same frees, but d stays, as wt_rcu_domain_create made it (its
+ * quarantine ring kept): the next world of a run reuses it. */
+void wt_rcu_domain_reset(struct wt_rcu_domain *d);
 
 /* One per simulated thread; registers a ck_epoch record (or reuses one
  * a destroyed reader left).  NULL when out of memory. */

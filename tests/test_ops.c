@@ -7,6 +7,7 @@
 #include "tests/ops_test.h"
 
 #include "sim/bug.h"
+#include "sim/rcu.h"
 #include "sim/vfs/mount.h"
 
 static char *dump(struct wt_world *w)
@@ -664,5 +665,102 @@ Test(ops, remote_server_changes_reach_the_client_on_lookup)
 	wt_path_put(&p);
 	cr_assert_eq(wt_resolve(w, "/r/f", 0, &p), -ENOENT);
 	t_verb(w, "remote-rm /r nope", -ENOENT);
+	wt_ops_world_destroy(w);
+}
+
+/* ---- a world built in a retired world's storage (issue 19) ---- */
+
+static const char retire_tree[] =
+	"mkdir -p /a/b /m\n"
+	"touch /a/a_name_longer_than_the_inline_buffer_of_a_dentry\n"
+	"ln -s a/b /l\n"
+	"mount -t tmpfs t /m\n"
+	"mkdir -p /m/d\n";
+
+static struct wt_world *retire_build(uint64_t seed, uint32_t buckets,
+				     struct wt_world *spare)
+{
+	struct wt_world_config cfg;
+	struct wt_world *w;
+	struct wt_verb_error e;
+
+	wt_world_config_default(&cfg);
+	cfg.seed = seed;
+	cfg.dcache_buckets = buckets;
+	w = wt_world_create_from(&cfg, spare);
+	cr_assert_not_null(w);
+	cr_assert_eq(wt_ops_init(w), 0);
+	if (wt_tree_build_string(w, retire_tree, "test", &e)) {
+		wt_verb_error_print(&e, stderr);
+		cr_assert_fail("tree did not build");
+	}
+	return w;
+}
+
+/* The same objects in the same order, with the same seeded seqs. */
+static void retire_same_seqs(struct wt_world *a, struct wt_world *b)
+{
+	struct dentry *x = a->dentries, *y = b->dentries;
+
+	cr_assert_eq(a->mount_lock.seqcount.sequence,
+		     b->mount_lock.seqcount.sequence);
+	cr_assert_eq(a->rename_lock.seqcount.sequence,
+		     b->rename_lock.seqcount.sequence);
+	for (; x && y; x = x->d_all_next, y = y->d_all_next) {
+		cr_assert_eq(x->wt.id, y->wt.id);
+		cr_assert_eq(x->d_seq.sequence, y->d_seq.sequence,
+			     "dentry %llu", (unsigned long long)x->wt.id);
+	}
+	cr_assert(!x && !y, "not as many dentries");
+}
+
+/*
+ * wt_world_retire keeps a world's storage (struct, hash tables, RCU
+ * domain and quarantine ring) and wt_world_create_from builds the next
+ * world in it: after a world that renamed an external name, removed a
+ * file and unmounted (objects deferred, poisoned, quarantined), the
+ * retired domain holds nothing and counts nothing, and the next world
+ * -- another seed -- is the world a fresh build of that seed gives:
+ * the same namespace, the same ids and seeded d_seq and lock values.
+ * A spare of another size is replaced by storage of the asked size.
+ */
+Test(ops, a_world_built_in_a_retired_one_is_a_fresh_world)
+{
+	struct wt_world *w = retire_build(7, 64, NULL), *fresh, *spare;
+	struct wt_rcu_stats st;
+	char *a, *b;
+
+	t_verb(w, "mv /a/a_name_longer_than_the_inline_buffer_of_a_dentry "
+	       "/a/another_name_longer_than_the_inline_buffer", 0);
+	t_verb(w, "rm /a/another_name_longer_than_the_inline_buffer", 0);
+	t_verb(w, "umount /m", 0);
+	wt_rcu_stats(w->rcu, &st);
+	cr_assert_gt(st.poisoned, 0, "nothing was freed: proves nothing");
+	wt_ops_fini(w);
+	spare = wt_world_retire(w);
+	cr_assert_null(spare->dentries);
+	cr_assert_null(spare->mounts);
+	wt_rcu_stats(spare->rcu, &st);
+	cr_assert(!st.deferred && !st.poisoned && !st.released &&
+		  !st.grace_periods);
+
+	w = retire_build(9, 64, spare);
+	cr_assert_eq(w, spare, "the storage was not reused");
+	fresh = retire_build(9, 64, NULL);
+	a = dump(w);
+	b = dump(fresh);
+	cr_assert_str_eq(a, b);
+	retire_same_seqs(w, fresh);
+	free(a);
+	free(b);
+	wt_ops_world_destroy(fresh);
+
+	wt_ops_fini(w);
+	spare = wt_world_retire(w);
+	w = retire_build(9, 1, spare);
+	cr_assert_eq(w->cfg.dcache_buckets, 1);
+	fresh = retire_build(9, 1, NULL);
+	retire_same_seqs(w, fresh);
+	wt_ops_world_destroy(fresh);
 	wt_ops_world_destroy(w);
 }

@@ -514,3 +514,84 @@ Test(scenario_load, cpu_pin_the_machine_lacks)
 	wt_test_run_free(&r);
 	wt_test_dir_remove(&d);
 }
+
+/* ---- the tree parsed once a scenario run ---- */
+
+#include "scenarios/src/iter.h"
+#include "sim/history.h"
+#include "sim/ns.h"
+
+/* The namespace of w as text (sim/ns.c's dump of its facts). */
+static char *world_text(struct wt_world *w)
+{
+	struct wt_ns *ns = wt_ns_from_world(w);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	cr_assert_not_null(ns);
+	cr_assert_not_null(f);
+	wt_ns_dump(ns, f);
+	fclose(f);
+	wt_ns_destroy(ns);
+	return buf;
+}
+
+/*
+ * A run's worlds are built from the tree's lines parsed at the first
+ * build and kept (struct wt_scn_reuse): the first and the next worlds
+ * are the world a build without anything kept makes, comments and blank
+ * lines included; a line that fails reports the same error either way.
+ */
+Test(scenario_load, the_tree_parsed_once_builds_the_same_world)
+{
+	struct wt_scn_error e = { 0 };
+	struct wt_scenario *s = wt_scenario_load_text("tree.yaml", "t",
+		"name: tree\n"
+		"tree: |\n  mkdir -p /a/b /m\n\n  # a comment\n"
+		"  ln -s a/b /l\n  mount -t tmpfs t /m\n  touch /m/f\n"
+		"threads:\n  walker: { do: [\"stat /l\"] }\n", &e);
+	struct wt_scn_reuse *u = calloc(1, sizeof(*u));
+	struct wt_world *w;
+	char *fresh, *text;
+	const struct wt_verb *parsed;
+
+	cr_assert_not_null(s, "%s", e.text);
+	cr_assert_not_null(u);
+	w = wt_scn_world_build(s, 7, 0, &e);
+	cr_assert_not_null(w, "%s", e.text);
+	fresh = world_text(w);
+	wt_scn_world_destroy(w);
+	cr_assert_gt(strlen(fresh), 0);
+	for (int round = 0; round < 2; round++) {
+		w = wt_scn_world_build_from(s, 7, 0, u, &e);
+		cr_assert_not_null(w, "%s", e.text);
+		cr_assert_not_null(u->tree);
+		if (round == 0)
+			parsed = u->tree;
+		cr_assert_eq(u->tree, parsed, "the tree was parsed again");
+		text = world_text(w);
+		cr_assert_str_eq(text, fresh, "round %d", round);
+		free(text);
+		wt_scn_world_destroy_keep(w, u);
+	}
+	free(fresh);
+	wt_scn_reuse_tree_free(u);
+	wt_history_destroy(u->history);
+	u->history = NULL;
+
+	/* the fourth line fails at its run: the same error, kept or not */
+	free(s->tree[3].text);
+	s->tree[3].text = strdup("mkdir /no/such");
+	cr_assert_null(wt_scn_world_build(s, 7, 0, &e));
+	text = strdup(e.text);
+	memset(&e, 0, sizeof(e));
+	cr_assert_null(wt_scn_world_build_from(s, 7, 0, u, &e));
+	cr_assert_str_eq(e.text, text);
+	cr_assert(strstr(text, "ENOENT"), "%s", text);
+	free(text);
+	wt_scn_reuse_tree_free(u);
+	wt_history_destroy(u->history);
+	free(u);
+	wt_scenario_free(s);
+}

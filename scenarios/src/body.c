@@ -680,8 +680,7 @@ int wt_scn_iter_setup(struct wt_scn_iter *it, struct wt_scn_error *err)
 	it->nthreads = s->nthreads;
 	it->running = 0;
 	it->world = wt_scn_world_build_from(s, it->seed, it->opts->bugs,
-					    it->reuse ? &it->reuse->history
-						      : NULL, err);
+					    it->reuse, err);
 	if (!it->world)
 		return -1;
 	it->t = calloc(s->nthreads, sizeof(*it->t));
@@ -729,7 +728,9 @@ static bool iter_abandoned(const struct wt_scn_iter *it)
  * between unlisting and call_rcu) is not freed; it is not used again
  * either (the isolated child _exits; the next world is a new one).
  * Nothing the next iteration uses is shared with this world: fibers are
- * made again (sim.c), the history's kept storage is re-initialised.
+ * made again (sim.c), the history's kept storage is re-initialised, the
+ * world's kept storage is emptied (wt_world_retire: its objects freed
+ * through the lists, its RCU domain reset).
  */
 void wt_scn_iter_teardown(struct wt_scn_iter *it)
 {
@@ -772,7 +773,6 @@ void wt_scn_iter_teardown(struct wt_scn_iter *it)
 	free(it->t);
 	it->t = NULL;
 	if (it->world)
-		wt_scn_world_destroy_keep(it->world, it->reuse ?
-					  &it->reuse->history : NULL);
+		wt_scn_world_destroy_keep(it->world, it->reuse);
 	it->world = NULL;
 }

@@ -56,9 +56,11 @@ struct wt_scn_tctx {
 /*
  * What the iterations of one scenario run reuse (runner.c makes it for a
  * sim-mode run): the sim's fibers with their stacks (wt_run_cache), each
- * thread's step record (reset before every walk), and the history's
- * storage (its chunk table and chunks: an iteration's world takes it and
- * gives it back retired).  An iteration abandoned half-way leaves nothing
+ * thread's step record (reset before every walk), the history's storage
+ * (its chunk table and chunks: an iteration's world takes it and gives
+ * it back retired), the world's own storage (struct, hash tables, RCU
+ * domain and quarantine ring, retired the same way) and the tree's
+ * parsed lines.  An iteration abandoned half-way leaves nothing
  * the next one sees: its fibers are made again (run.h), the records are
  * reset, the log is emptied when its world is destroyed.
  */
@@ -66,7 +68,16 @@ struct wt_scn_reuse {
 	struct wt_run_cache *run;
 	struct wt_record *record[WT_SCN_THREADS_MAX];
 	struct wt_history *history;	/* retired (sim/history.h), or NULL */
+	struct wt_world *world;		/* retired (sim/vfs/world.h), or NULL */
+	/* the tree's lines parsed once (verbs.c, at the first build; a
+	 * blank or comment line is a verb of kind WT_V__COUNT), ntree */
+	struct wt_verb *tree;
+	unsigned ntree;
+	const struct wt_scn_line *tree_src;	/* the lines parsed */
 };
+
+/* Free what reuse->tree holds (verbs.c). */
+void wt_scn_reuse_tree_free(struct wt_scn_reuse *u);
 
 struct wt_scn_iter {
 	const struct wt_scenario *s;
@@ -122,13 +133,14 @@ struct wt_world *wt_scn_world_build(const struct wt_scenario *s,
 				    uint64_t seed, uint64_t bugs,
 				    struct wt_scn_error *err);
 void wt_scn_world_destroy(struct wt_world *w);
-/* The same, with the history's storage kept in *spare from one world to
- * the next (NULL *spare: made anew; spare NULL: nothing kept). */
+/* The same, with what reuse keeps from one world to the next: the
+ * history's storage and the tree's parsed lines (reuse NULL: nothing
+ * kept). */
 struct wt_world *wt_scn_world_build_from(const struct wt_scenario *s,
 					 uint64_t seed, uint64_t bugs,
-					 struct wt_history **spare,
+					 struct wt_scn_reuse *reuse,
 					 struct wt_scn_error *err);
-void wt_scn_world_destroy_keep(struct wt_world *w, struct wt_history **spare);
+void wt_scn_world_destroy_keep(struct wt_world *w, struct wt_scn_reuse *reuse);
 /* Execute a parsed verb as task: 0 or -errno. */
 int wt_scn_verb_exec(void *verb, struct wt_world *w, struct wt_task *task);
 /* Resolve an absolute path for a thread's cwd or a dirfd (no hooks). */

@@ -186,6 +186,8 @@ static void reuse_destroy(struct wt_scn_reuse *u)
 	for (unsigned i = 0; i < WT_SCN_THREADS_MAX; i++)
 		wt_record_destroy(u->record[i]);
 	wt_history_destroy(u->history);
+	wt_world_destroy(u->world);
+	wt_scn_reuse_tree_free(u);
 	free(u);
 }
 

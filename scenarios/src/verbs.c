@@ -4,10 +4,11 @@
  *
  * A writer thread's program items that are not walks are sim/tree verbs,
  * parsed when the file is loaded and run with wt_verb_run during the run.
- * The tree is executed line by line into each iteration's fresh world
- * (seeded with the iteration seed, so initial d_seq values differ between
+ * The tree is run line by line into each iteration's fresh world (seeded
+ * with the iteration seed, so initial d_seq values differ between
  * iterations while the namespace is the same), before any simulated
- * thread exists: no hooks fire while it is built.
+ * thread exists: no hooks fire while it is built.  Its lines are parsed
+ * once a scenario run (struct wt_scn_reuse), not once a world.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -65,34 +66,88 @@ int wt_scn_verb_exec(void *verb, struct wt_world *w, struct wt_task *task)
 	return wt_verb_run(w, verb, &e);
 }
 
-/* Run the tree's lines into w: 0, or -1 with err at the failing line. */
-static int build_tree(const struct wt_scenario *s, struct wt_world *w,
-		      struct wt_scn_error *err)
+/* The failing line's error: its position, moved to e's column. */
+static int tree_fail(const struct wt_scenario *s, unsigned i,
+		     const struct wt_verb_error *e, struct wt_scn_error *err)
 {
+	struct wt_scn_pos pos = s->tree[i].pos;
+
+	if (e->col)
+		pos.col += e->col - 1;
+	return wt_scn_fail(err, s->file, pos, "%s", e->msg);
+}
+
+void wt_scn_reuse_tree_free(struct wt_scn_reuse *u)
+{
+	for (unsigned i = 0; u->tree && i < u->ntree; i++)
+		if (u->tree[i].kind != WT_V__COUNT)
+			wt_verb_free(&u->tree[i]);
+	free(u->tree);
+	u->tree = NULL;
+	u->ntree = 0;
+}
+
+/*
+ * Parse the tree's lines once for every world of a run (a blank or
+ * comment line becomes a verb of kind WT_V__COUNT: nothing to run).
+ * Nothing kept when a line does not parse: build_tree then parses
+ * line by line and reports it where it always did.
+ */
+static void tree_parse(const struct wt_scenario *s, struct wt_scn_reuse *u)
+{
+	struct wt_verb_error e;
+
+	u->tree = calloc(s->ntree + 1, sizeof(*u->tree));
+	if (!u->tree)
+		return;
 	for (unsigned i = 0; i < s->ntree; i++) {
-		const struct wt_scn_line *l = &s->tree[i];
-		struct wt_verb_error e;
-		struct wt_scn_pos pos = l->pos;
 		int rc;
 
 		memset(&e, 0, sizeof(e));
-		rc = wt_verb_exec(w, l->text, &e);
-		if (!rc)
-			continue;
-		if (e.col)
-			pos.col += e.col - 1;
-		return wt_scn_fail(err, s->file, pos, "%s", e.msg);
+		rc = wt_verb_parse(s->tree[i].text, &u->tree[i], &e);
+		if (rc > 0)
+			u->tree[i].kind = WT_V__COUNT;
+		if (rc < 0) {
+			u->ntree = i;
+			wt_scn_reuse_tree_free(u);
+			return;
+		}
+	}
+	u->ntree = s->ntree;
+	u->tree_src = s->tree;
+}
+
+/* Run the tree's lines into w: 0, or -1 with err at the failing line. */
+static int build_tree(const struct wt_scenario *s, struct wt_world *w,
+		      struct wt_scn_reuse *u, struct wt_scn_error *err)
+{
+	struct wt_verb_error e;
+
+	if (u && u->tree && (u->tree_src != s->tree || u->ntree != s->ntree))
+		wt_scn_reuse_tree_free(u);	/* another scenario's */
+	if (u && !u->tree && s->ntree)
+		tree_parse(s, u);
+	for (unsigned i = 0; i < s->ntree; i++) {
+		int rc;
+
+		memset(&e, 0, sizeof(e));
+		if (u && u->tree)
+			rc = u->tree[i].kind == WT_V__COUNT ? 0 :
+			     wt_verb_run(w, &u->tree[i], &e);
+		else
+			rc = wt_verb_exec(w, s->tree[i].text, &e);
+		if (rc)
+			return tree_fail(s, i, &e, err);
 	}
 	return 0;
 }
 
 struct wt_world *wt_scn_world_build_from(const struct wt_scenario *s,
 					 uint64_t seed, uint64_t bugs,
-					 struct wt_history **spare,
+					 struct wt_scn_reuse *reuse,
 					 struct wt_scn_error *err)
 {
-	struct wt_history *h = spare ? *spare : NULL;
-
+	struct wt_history *h = reuse ? reuse->history : NULL;
 	struct wt_scn_pos top = { 1, 1 };
 	struct wt_world_config cfg;
 	struct wt_world *w;
@@ -103,21 +158,24 @@ struct wt_world *wt_scn_world_build_from(const struct wt_scenario *s,
 	cfg.mount_buckets = s->mount_buckets;
 	cfg.bugs = bugs;
 	cfg.history = s->history;
-	w = wt_world_create(&cfg);
+	/* the spare storage is the world's now (or freed) */
+	w = wt_world_create_from(&cfg, reuse ? reuse->world : NULL);
+	if (reuse)
+		reuse->world = NULL;
 	if (!w) {
 		wt_scn_fail(err, s->file, top, "out of memory building the world");
 		return NULL;
 	}
 	/* the writer side: history (version 0 = this world), writer mutex;
 	 * the spare is the world's now (or freed), whatever happens next */
-	if (spare)
-		*spare = NULL;
+	if (reuse)
+		reuse->history = NULL;
 	if (wt_ops_init_from(w, h)) {
 		wt_world_destroy(w);
 		wt_scn_fail(err, s->file, top, "out of memory building the world");
 		return NULL;
 	}
-	if (build_tree(s, w, err)) {
+	if (build_tree(s, w, reuse, err)) {
 		wt_scn_world_destroy(w);
 		return NULL;
 	}
@@ -131,15 +189,18 @@ struct wt_world *wt_scn_world_build(const struct wt_scenario *s,
 	return wt_scn_world_build_from(s, seed, bugs, NULL, err);
 }
 
-void wt_scn_world_destroy_keep(struct wt_world *w, struct wt_history **spare)
+void wt_scn_world_destroy_keep(struct wt_world *w, struct wt_scn_reuse *reuse)
 {
 	struct wt_history *h = wt_ops_fini_keep(w);
 
-	if (spare && !*spare)
-		*spare = h;
+	if (reuse && !reuse->history)
+		reuse->history = h;
 	else
 		wt_history_destroy(h);
-	wt_world_destroy(w);
+	if (reuse && !reuse->world)
+		reuse->world = wt_world_retire(w);
+	else
+		wt_world_destroy(w);
 }
 
 void wt_scn_world_destroy(struct wt_world *w)

@@ -111,17 +111,80 @@ static bool world_root_create(struct wt_world *w)
 	return true;
 }
 
-struct wt_world *wt_world_create(const struct wt_world_config *cfg)
+/* cfg's bucket counts, 0 taken as 1 */
+static void world_config_set(struct wt_world *w, const struct wt_world_config *cfg)
 {
-	struct wt_world *w = calloc(1, sizeof(*w));
-
-	if (!w)
-		return NULL;
 	w->cfg = *cfg;
 	if (w->cfg.dcache_buckets == 0)
 		w->cfg.dcache_buckets = 1;
 	if (w->cfg.mount_buckets == 0)
 		w->cfg.mount_buckets = 1;
+}
+
+/* Can a world of cfg be built in the retired spare?  Only at the same
+ * sizes: the hash tables and the quarantine are allocated by size. */
+static bool spare_fits(const struct wt_world *spare,
+		       const struct wt_world_config *cfg)
+{
+	uint32_t dcache = cfg->dcache_buckets ? cfg->dcache_buckets : 1;
+	uint32_t mount = cfg->mount_buckets ? cfg->mount_buckets : 1;
+
+	return spare->cfg.dcache_buckets == dcache &&
+	       spare->cfg.mount_buckets == mount &&
+	       spare->cfg.quarantine_slots == cfg->quarantine_slots;
+}
+
+/* The retired spare's storage, emptied as calloc would leave it. */
+static struct wt_world *world_storage_reuse(struct wt_world *w,
+					    const struct wt_world_config *cfg)
+{
+	struct dentry **dh = w->dcache_hash;
+	struct mount **mh = w->mount_hash;
+	struct wt_rcu_domain *rcu = w->rcu;
+
+	memset(w, 0, sizeof(*w));
+	world_config_set(w, cfg);
+	w->dcache_hash = dh;
+	w->mount_hash = mh;
+	w->rcu = rcu;
+	memset(dh, 0, w->cfg.dcache_buckets * sizeof(*dh));
+	memset(mh, 0, w->cfg.mount_buckets * sizeof(*mh));
+	return w;
+}
+
+/* A world's storage: new, or the retired spare's, emptied as calloc
+ * would leave it (the domain was reset when the spare retired). */
+static struct wt_world *world_storage(const struct wt_world_config *cfg,
+				      struct wt_world *spare)
+{
+	struct wt_world *w;
+
+	if (spare && !spare_fits(spare, cfg)) {
+		wt_world_destroy(spare);
+		spare = NULL;
+	}
+	if (!spare) {
+		w = calloc(1, sizeof(*w));
+		if (!w)
+			return NULL;
+		world_config_set(w, cfg);
+		w->dcache_hash = calloc(w->cfg.dcache_buckets,
+					sizeof(*w->dcache_hash));
+		w->mount_hash = calloc(w->cfg.mount_buckets,
+				       sizeof(*w->mount_hash));
+		w->rcu = wt_rcu_domain_create(w->cfg.quarantine_slots);
+		return w;
+	}
+	return world_storage_reuse(spare, cfg);
+}
+
+struct wt_world *wt_world_create_from(const struct wt_world_config *cfg,
+				      struct wt_world *spare)
+{
+	struct wt_world *w = world_storage(cfg, spare);
+
+	if (!w)
+		return NULL;
 	/* Seeded like d_seq, so no two runs' seq spaces line up. */
 	seqlock_init(&w->mount_lock,
 		     wt_world_initial_seq(w, WT_SEQ_SALT_MOUNT_LOCK));
@@ -133,14 +196,16 @@ struct wt_world *wt_world_create(const struct wt_world_config *cfg)
 	w->next_id = 1;
 	/* The history belongs to the writer side (sim/ops creates it). */
 	w->history = NULL;
-	w->dcache_hash = calloc(w->cfg.dcache_buckets, sizeof(*w->dcache_hash));
-	w->mount_hash = calloc(w->cfg.mount_buckets, sizeof(*w->mount_hash));
-	w->rcu = wt_rcu_domain_create(w->cfg.quarantine_slots);
 	if (!w->dcache_hash || !w->mount_hash || !w->rcu || !world_root_create(w)) {
 		wt_world_destroy(w);
 		return NULL;
 	}
 	return w;
+}
+
+struct wt_world *wt_world_create(const struct wt_world_config *cfg)
+{
+	return wt_world_create_from(cfg, NULL);
 }
 
 /*
@@ -150,14 +215,12 @@ struct wt_world *wt_world_create(const struct wt_world_config *cfg)
  * before what they use, the fs-private state last but one, the domain
  * last (a kill_super may still queue a free).
  */
-void wt_world_destroy(struct wt_world *w)
+static void world_free_objects(struct wt_world *w)
 {
 	struct mount *m, *mnext;
 	struct dentry *d, *dnext;
 	struct super_block *sb, *snext;
 
-	if (!w)
-		return;
 	for (m = w->mounts; m; m = mnext) {
 		mnext = m->mnt_all_next;
 		wt_mount_destroy(m);
@@ -170,11 +233,30 @@ void wt_world_destroy(struct wt_world *w)
 		snext = sb->s_next;
 		wt_sb_destroy(sb);
 	}
+	w->mounts = NULL;
+	w->dentries = NULL;
+	w->supers = NULL;
+	w->root_mnt = NULL;
+}
+
+void wt_world_destroy(struct wt_world *w)
+{
+	if (!w)
+		return;
+	world_free_objects(w);
 	if (w->rcu)
 		wt_rcu_domain_destroy(w->rcu);
 	free(w->dcache_hash);
 	free(w->mount_hash);
 	free(w);
+}
+
+struct wt_world *wt_world_retire(struct wt_world *w)
+{
+	world_free_objects(w);
+	if (w->rcu)
+		wt_rcu_domain_reset(w->rcu);
+	return w;
 }
 
 /* ------------------------------------------------------------------ */

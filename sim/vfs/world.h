@@ -63,8 +63,20 @@ struct wt_world *wt_world_create(const struct wt_world_config *cfg);
 /* Free everything, live or waiting in RCU.  No simulated thread may still
  * use the world, and every RCU reader record made on w->rcu must have
  * been destroyed (wt_rcu_reader_destroy) first; w->history must be gone
- * (wt_ops_fini). */
+ * (wt_ops_fini).  Also frees a retired world. */
 void wt_world_destroy(struct wt_world *w);
+/*
+ * A run's worlds one after another: wt_world_retire frees what
+ * wt_world_destroy frees but the world's own storage -- the struct, its
+ * hash tables, the RCU domain and its quarantine ring -- and returns it
+ * retired (every object gone, the domain reset); wt_world_create_from
+ * builds the next world in it, exactly as wt_world_create would (spare
+ * NULL, or of other sizes: a new one; the spare is consumed either
+ * way).  Same conditions as wt_world_destroy.
+ */
+struct wt_world *wt_world_retire(struct wt_world *w);
+struct wt_world *wt_world_create_from(const struct wt_world_config *cfg,
+				      struct wt_world *spare);
 
 uint64_t wt_world_new_id(struct wt_world *w);
 /* The initial d_seq of a new dentry: drawn from (seed, id), even. */
