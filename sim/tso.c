@@ -411,6 +411,11 @@ unsigned wt_tso_depth(const struct wt_tso_buf *b)
 	return b->count;
 }
 
+uint64_t wt_tso_pending(const struct wt_tso *t)
+{
+	return t->pending;
+}
+
 uint64_t wt_tso_next_sn(const struct wt_tso_buf *b)
 {
 	return b->next_sn;

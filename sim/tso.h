@@ -158,6 +158,8 @@ void wt_tso_destroy(struct wt_tso *t);
 struct wt_tso_buf *wt_tso_buf_of(struct wt_tso *t, unsigned thread);
 /* Entries waiting in b. */
 unsigned wt_tso_depth(const struct wt_tso_buf *b);
+/* Entries waiting in all of t's buffers (the sum of their depths). */
+uint64_t wt_tso_pending(const struct wt_tso *t);
 /* Flush b's oldest entry; false when b is empty. */
 bool wt_tso_flush(struct wt_tso_buf *b);
 /* memory=pso: entries leave out of order (see the top).  Partial mode is

@@ -528,12 +528,10 @@ static void directed_flushes(struct wt_sim *s)
 	}
 }
 
+/* Asked at every decision under tso: one count, not a depth a thread. */
 static bool any_buffered(struct wt_sim *s)
 {
-	for (unsigned i = 0; i < s->n; i++)
-		if (wt_tso_depth(wt_sim_tso_buf(s, (int)i)))
-			return true;
-	return false;
+	return s->tso && wt_tso_pending(s->tso) != 0;
 }
 
 /* Under pso one of the thread's entries that may go, uniformly (no draw
