@@ -491,9 +491,10 @@ int wt_point_set_build(struct wt_point_set *s, const char *pattern,
 	else
 		how = NAME;
 	/* An exact name is compared by its digest hash first (a table of
-	 * them exists): a directed step's `until' set is built every
-	 * iteration, and a strcmp against every point's name was a tenth
-	 * of a small directed iteration. */
+	 * them exists): a directed step's `until' set was built every
+	 * iteration (the run cache keeps it now, policy.c), and a strcmp
+	 * against every point's name was a tenth of a small directed
+	 * iteration. */
 	if (how == NAME && n)
 		(void)wt_point_name_hash_slow(wt_point_by_id(0));
 	name_hash = how == NAME ? wt_fnv1a(WT_FNV1A_INIT, pattern,

@@ -3,6 +3,7 @@
  * The sim backend: determinism, waits that cannot livelock, deadlock and
  * stuck detection, directed schedules, stopping and aborting threads.
  */
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -12,6 +13,7 @@
 #include "sim/sched/sched.h"
 #include "sim/spinlock.h"
 #include "test_sched_util.h"
+#include "sim/sched/policy.h"	/* WT_SIM_SET_CACHE */
 
 static const char *const names2[] = { "alice", "bob" };
 static const char *const names3[] = { "alice", "bob", "carol" };
@@ -708,4 +710,53 @@ Test(sched_sim, staying_without_candidates_is_the_full_decision_pct_pos)
 Test(sched_sim, staying_without_candidates_is_the_full_decision_directed)
 {
 	assert_stay_is_full_decision(WT_POLICY_DIRECTED);
+}
+
+/* ---- directed steps' point sets kept in the run cache ---- */
+
+/*
+ * A run cache keeps the point set of each `until' pattern it has met
+ * (16 of them; later patterns get a set of their own a run): runs that
+ * share one cache, with more patterns than it holds, some reached and
+ * some never reached (an impossible step), each end as the same run
+ * without a cache does -- status, steps done, digest -- and so do the
+ * first patterns asked again.
+ */
+Test(sched_sim, until_sets_kept_in_the_cache_are_the_patterns_sets)
+{
+	static const char *const pattern[] = {
+		"test.sched.step", "test.sched.ste*", "test.cache.held",
+		"test.sched.st*", "test.sched.s*", "test.dl.holding",
+		"test.sched.*", "test.sche*", "test.sch*", "test.sc*",
+		"test.cache.*", "test.s*", "tes*", "te*", "*step", "*tep",
+		"test.dl.*", "*ep", "*.step", "*sched.step",
+	};
+	unsigned n = sizeof(pattern) / sizeof(pattern[0]);
+	struct wt_run_cache *cache = wt_run_cache_create();
+
+	cr_assert_not_null(cache);
+	cr_assert_gt(n, WT_SIM_SET_CACHE);
+	for (unsigned lap = 0; lap < 2; lap++)
+		for (unsigned i = 0; i < n; i++) {
+			struct wt_run_result a, b;
+			char text[256];
+			int ra, rb;
+
+			snprintf(text, sizeof(text), "alice until %s nth=%u\n"
+				 "bob finish\nalice finish\n", pattern[i],
+				 1 + i % 7);
+			ra = run_in(cache, text, steps_body, &a);
+			rb = run_in(NULL, text, steps_body, &b);
+			cr_assert_eq(ra, rb, "%s: %s / %s", pattern[i],
+				     a.report, b.report);
+			cr_assert_eq(a.steps_done, b.steps_done, "%s", pattern[i]);
+			cr_assert_eq(a.digest, b.digest, "%s", pattern[i]);
+			/* steps_body's only point is test.sched.step */
+			cr_assert_eq(ra == WT_RUN_SCHEDULE_ERROR,
+				     fnmatch(pattern[i], "test.sched.step", 0) != 0,
+				     "%s: %s", pattern[i], a.report);
+			wt_run_result_free(&a);
+			wt_run_result_free(&b);
+		}
+	wt_run_cache_destroy(cache);
 }

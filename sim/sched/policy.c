@@ -376,7 +376,7 @@ void wt_sim_directed_arrive(struct wt_sim *s, struct wt_fiber *f,
 		if (++s->step_count == st->count)
 			step_advance(s);
 	} else if (st->kind == WT_SCHED_UNTIL && p &&
-		   wt_point_set_has(&ss->points, wt_point_id(p)) &&
+		   wt_point_set_has(ss->points, wt_point_id(p)) &&
 		   (!st->component[0] || (comp && !strcmp(comp, st->component)))) {
 		if (++s->step_count == st->nth)
 			step_advance(s);
@@ -689,6 +689,38 @@ static int pct_init(struct wt_sim *s, struct wt_run_result *out)
 	return 0;
 }
 
+void wt_sim_set_cache_free(struct wt_sim_set_cache *c)
+{
+	for (unsigned i = 0; i < c->n; i++)
+		wt_point_set_free(&c->e[i].set);
+	c->n = 0;
+}
+
+/* An until step's points: from the cache, built into it, or (no cache,
+ * or no room) built into the step's own set. */
+static int step_points(struct wt_sim *s, struct wt_sim_step *ss,
+		       struct wt_parse_error *pe)
+{
+	struct wt_sim_set_cache *c = s->sets;
+	const char *pattern = ss->step->point;
+
+	for (unsigned i = 0; c && i < c->n; i++)
+		if (!strcmp(c->e[i].pattern, pattern)) {
+			ss->points = &c->e[i].set;
+			return 0;
+		}
+	if (!c || c->n == WT_SIM_SET_CACHE ||
+	    strlen(pattern) >= sizeof(c->e[0].pattern)) {
+		ss->points = &ss->own;
+		return wt_point_set_build(&ss->own, pattern, pe);
+	}
+	if (wt_point_set_build(&c->e[c->n].set, pattern, pe))
+		return -1;
+	strcpy(c->e[c->n].pattern, pattern);
+	ss->points = &c->e[c->n++].set;
+	return 0;
+}
+
 static int directed_init(struct wt_sim *s, struct wt_run_result *out)
 {
 	const struct wt_schedule *sch = s->cfg->schedule;
@@ -720,7 +752,7 @@ static int directed_init(struct wt_sim *s, struct wt_run_result *out)
 			return -1;
 		}
 		if (ss->step->kind == WT_SCHED_UNTIL &&
-		    wt_point_set_build(&ss->points, ss->step->point, &pe)) {
+		    step_points(s, ss, &pe)) {
 			snprintf(out->report, sizeof(out->report),
 				 "schedule line %u: %s", ss->step->line, pe.msg);
 			return -1;
@@ -755,8 +787,8 @@ void wt_sim_policy_fini(struct wt_sim *s, struct wt_run_result *out)
 {
 	(void)out;
 	for (unsigned i = 0; s->steps && i < s->nsteps; i++)
-		if (s->steps[i].points.bits)
-			wt_point_set_free(&s->steps[i].points);
+		if (s->steps[i].own.bits)
+			wt_point_set_free(&s->steps[i].own);
 	free(s->steps);
 	free(s->change_points);
 	wt_pos_fini(s);

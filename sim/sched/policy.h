@@ -50,8 +50,28 @@ struct wt_fiber {
 struct wt_sim_step {			/* a directed step, resolved */
 	const struct wt_sched_step *step;
 	unsigned thread;
-	struct wt_point_set points;	/* until */
+	const struct wt_point_set *points;	/* until: the cache's, or own */
+	struct wt_point_set own;	/* until, when the cache had no room */
 };
+
+/*
+ * The point sets of directed `until' steps, by pattern, kept from one run
+ * to the next (struct wt_run_cache): a set is a function of its pattern
+ * alone (the catalogue is the program's), and building one matches the
+ * pattern against every point, which a run of a few hundred points would
+ * otherwise pay for in every iteration.
+ */
+#define WT_SIM_SET_CACHE	16
+
+struct wt_sim_set_cache {
+	unsigned n;
+	struct {
+		char pattern[WT_RULE_PATTERN_MAX];
+		struct wt_point_set set;
+	} e[WT_SIM_SET_CACHE];
+};
+
+void wt_sim_set_cache_free(struct wt_sim_set_cache *c);
 
 struct wt_sim {
 	struct wt_sched base;
@@ -87,6 +107,7 @@ struct wt_sim {
 	unsigned nchange;
 	unsigned next_change;
 	/* directed */
+	struct wt_sim_set_cache *sets;	/* NULL: none (sets built per run) */
 	struct wt_sim_step *steps;
 	unsigned nsteps;
 	unsigned step;			/* current; == nsteps: done */

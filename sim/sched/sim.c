@@ -86,6 +86,7 @@ struct wt_run_cache {
 	struct wt_sim *sim;	/* zeroed per run */
 	struct wt_fiber_slot slot[WT_RUN_MAX_THREADS];
 	struct wt_run_counters counters;	/* run.c's */
+	struct wt_sim_set_cache sets;	/* directed steps' point sets */
 };
 
 /* Making a fiber: the slot, and the context to return to once it has
@@ -498,6 +499,7 @@ void wt_run_cache_destroy(struct wt_run_cache *c)
 		slot_free(&c->slot[i]);
 	wt_trace_buf_fini(&c->sim->trace);
 	wt_run_counters_free(&c->counters);
+	wt_sim_set_cache_free(&c->sets);
 	free(c->sim);
 	free(c);
 }
@@ -573,6 +575,7 @@ int wt_run_sim(const struct wt_run_config *cfg, unsigned n,
 	}
 	s->base.ops = &sim_ops;
 	s->base.priv = s;
+	s->sets = &cache->sets;
 	s->cfg = cfg;
 	s->n = n;
 	s->threads = threads;
