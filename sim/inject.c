@@ -227,7 +227,7 @@ void wt_hook_slow(struct wt_thread *t, const struct wt_point *p,
 	t->pending_yield = false;
 	t->pending_fail = false;
 	t->pending_preempt_thread = -1;
-	if (t->rules)
+	if (t->rules && wt_rules_may_select(t, id))
 		wt_rules_apply(t, p, obj);
 	if (t->sched && t->sched->ops->point)
 		t->sched->ops->point(t->sched, t, p, obj);

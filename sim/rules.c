@@ -572,12 +572,12 @@ struct compiled_rule {
 };
 
 struct wt_rule_state {
+	/* First (rules.h reads it through t->rules): the union of the
+	 * point sets of the rules below.  A hit on a point outside it
+	 * selects none of them, and is rejected with one bit test in the
+	 * hook (most hits, when the rules name a few kinds of point). */
+	struct wt_rules_filter filter;
 	struct wt_ruleset *rs;
-	/* The union of the point sets of the rules below: a hit on a point
-	 * outside it selects none of them, and is rejected with one bit
-	 * test (most hits, when the rules name a few kinds of point). */
-	uint64_t *any;
-	uint32_t npoints;
 	unsigned n;
 	unsigned idx[];			/* the rules that can select this thread */
 };
@@ -640,9 +640,10 @@ static struct wt_rule_state *thread_state(struct wt_ruleset *rs,
 	if (!st)
 		return NULL;
 	st->rs = rs;
-	st->npoints = wt_point_count();
-	st->any = calloc(st->npoints / 64 + 1, sizeof(*st->any));
-	if (!st->any) {
+	st->filter.npoints = wt_point_count();
+	st->filter.any = calloc(st->filter.npoints / 64 + 1,
+				sizeof(*st->filter.any));
+	if (!st->filter.any) {
 		free(st);
 		return NULL;
 	}
@@ -654,8 +655,8 @@ static struct wt_rule_state *thread_state(struct wt_ruleset *rs,
 			continue;
 		st->idx[st->n++] = i;
 		for (uint32_t w = 0; w <= ps->npoints / 64 &&
-				     w <= st->npoints / 64; w++)
-			st->any[w] |= ps->bits[w];
+				     w <= st->filter.npoints / 64; w++)
+			st->filter.any[w] |= ps->bits[w];
 	}
 	return st;
 }
@@ -707,7 +708,7 @@ void wt_ruleset_destroy(struct wt_ruleset *rs)
 	}
 	for (unsigned i = 0; rs->per_thread && i < rs->nthreads; i++) {
 		if (rs->per_thread[i])
-			free(rs->per_thread[i]->any);
+			free(rs->per_thread[i]->filter.any);
 		free(rs->per_thread[i]);
 	}
 	free(rs->per_thread);
@@ -820,9 +821,8 @@ void wt_rules_apply(struct wt_thread *t, const struct wt_point *p,
 		    const void *obj)
 {
 	struct wt_rule_state *st = t->rules;
-	uint32_t id = wt_point_id(p);
 
-	if (id >= st->npoints || !((st->any[id / 64] >> (id % 64)) & 1))
+	if (!wt_rules_may_select(t, wt_point_id(p)))
 		return;
 	for (unsigned k = 0; k < st->n; k++) {
 		unsigned i = st->idx[k];
