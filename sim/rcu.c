@@ -236,16 +236,17 @@ fail_ring:
 	return NULL;
 }
 
-void wt_rcu_domain_destroy(struct wt_rcu_domain *d)
+/*
+ * What destroy and reset both free: the quarantine and the reader
+ * records.  A live reader may still be inside a section or hold deferred
+ * frees: tearing the domain down under it is a harness bug (why).
+ */
+static void domain_release(struct wt_rcu_domain *d, const char *why)
 {
 	struct wt_rcu_reader *r, *next;
 
-	if (!d)
-		return;
-	/* A live reader may still be inside a section or hold deferred
-	 * frees: tearing the domain down under it is a harness bug. */
 	if (d->live_readers)
-		rcu_fatal("domain destroyed with live readers");
+		rcu_fatal(why);
 	quarantine_flush(d);
 	for (r = d->readers; r; r = next) {
 		next = r->next;
@@ -253,6 +254,14 @@ void wt_rcu_domain_destroy(struct wt_rcu_domain *d)
 		assert(r->pending == 0);
 		free(r);
 	}
+	d->readers = NULL;
+}
+
+void wt_rcu_domain_destroy(struct wt_rcu_domain *d)
+{
+	if (!d)
+		return;
+	domain_release(d, "domain destroyed with live readers");
 	pthread_mutex_destroy(&d->lock);
 	free(d->ring);
 	free(d);
@@ -268,18 +277,7 @@ void wt_rcu_domain_destroy(struct wt_rcu_domain *d)
  */
 void wt_rcu_domain_reset(struct wt_rcu_domain *d)
 {
-	struct wt_rcu_reader *r, *next;
-
-	if (d->live_readers)
-		rcu_fatal("domain reset with live readers");
-	quarantine_flush(d);
-	for (r = d->readers; r; r = next) {
-		next = r->next;
-		assert(!r->registered);
-		assert(r->pending == 0);
-		free(r);
-	}
-	d->readers = NULL;
+	domain_release(d, "domain reset with live readers");
 	assert(d->used == 0);
 	d->head = 0;
 	d->deferred = 0;

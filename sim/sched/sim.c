@@ -264,8 +264,9 @@ static void sim_reschedule(struct wt_sim *s, bool dying)
 
 /* Account for fiber f reaching p (a point, or a wait when flags say so).
  * Inline: it is most of what a point that stays costs. */
-static inline __attribute__((always_inline)) void sim_arrive(struct wt_sim *s, struct wt_fiber *f,
-		       const struct wt_point *p, const void *obj, uint16_t flags)
+static inline __attribute__((always_inline))
+void sim_arrive(struct wt_sim *s, struct wt_fiber *f, const struct wt_point *p,
+		const void *obj, uint16_t flags)
 {
 	struct wt_thread *t = f->t;
 
