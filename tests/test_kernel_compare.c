@@ -515,13 +515,32 @@ static void kc_fill(struct kc_answer *a, const struct statx *stx)
 			tg_snprintf(a->mount, sizeof(a->mount), "%s", kc_mnts[i].point);
 }
 
+/*
+ * mount_lock and rename_lock are the whole machine's: a mount or a
+ * rename anywhere, in any namespace (ctest runs tests side by side),
+ * while a walk runs can make the kernel answer EAGAIN where nothing in
+ * our namespace changed.  RESOLVE_CACHED answers EAGAIN whenever its
+ * RCU-walk cannot finish (legitimize_mnt fails on the moved mount_lock),
+ * and RESOLVE_BENEATH / RESOLVE_IN_ROOT answer it when either seqlock
+ * moved across a "..".  Neither changes the dcache (a cached lookup
+ * never fills it), so an EAGAIN that is our namespace's own comes back
+ * on every try, and one that is another process's does not: such a
+ * query is asked again, a few times.
+ */
+#define KC_EAGAIN_TRIES	8
+#define KC_EAGAIN_RESOLVE (KC_RESOLVE_CACHED | KC_RESOLVE_BENEATH | \
+			   KC_RESOLVE_IN_ROOT)
+
 static void kc_resolve(const struct kc_mode *m, int dirfd, const char *path,
 		       struct kc_answer *a)
 {
 	unsigned mask = STATX_TYPE | STATX_INO | STATX_MNT_ID;
+	unsigned tries = m->resolve_bits & KC_EAGAIN_RESOLVE ? KC_EAGAIN_TRIES : 1;
 	struct statx stx;
 	int err = 0;
 
+again:
+	err = 0;
 	if (m->resolve || m->open) {
 		struct kc_open_how how = {
 			.flags = (m->open ? m->open_bits : O_PATH) | O_CLOEXEC |
@@ -542,6 +561,8 @@ static void kc_resolve(const struct kc_mode *m, int dirfd, const char *path,
 			 mask, &stx)) {
 		err = errno;
 	}
+	if (err == EAGAIN && --tries)
+		goto again;
 	memset(a, 0, sizeof(*a));
 	if (err)
 		tg_snprintf(a->result, sizeof(a->result), "%s", wt_errno_name(-err));
