@@ -147,6 +147,22 @@ static int pick_policy(struct wt_sim *s, const int *cand, unsigned nc,
 }
 
 /*
+ * What every undirected stay without the candidates asks first: no
+ * replay or schedule decides, and the running fiber is ready, awake and
+ * not yielding, while no blocked waiter's ready() polls (s->polling: its
+ * polls have effects, so the full decision must evaluate it).
+ */
+static bool running_may_stay(const struct wt_sim *s)
+{
+	const struct wt_fiber *f;
+
+	if (s->replaying || s->directed || s->cur < 0 || s->polling)
+		return false;
+	f = &s->f[s->cur];
+	return f->state == WT_FIBER_READY && !f->sleeping && !f->yield;
+}
+
+/*
  * The random policy's common case, decided without the candidates: the
  * running fiber is ready, awake (not sleeping: a fiber that is not
  * sleeping is awake whatever the others' clocks) and not yielding, so
@@ -162,14 +178,7 @@ static int pick_policy(struct wt_sim *s, const int *cand, unsigned nc,
  */
 static bool stay_fast(struct wt_sim *s)
 {
-	const struct wt_fiber *f;
-
-	if (s->policy != WT_POLICY_RANDOM || s->replaying || s->directed ||
-	    s->cur < 0)
-		return false;
-	f = &s->f[s->cur];
-	return f->state == WT_FIBER_READY && !f->sleeping && !f->yield &&
-	       !s->polling;
+	return s->policy == WT_POLICY_RANDOM && running_may_stay(s);
 }
 
 /*
@@ -189,11 +198,9 @@ static bool stay_fast_prio(struct wt_sim *s)
 	const struct wt_fiber *f;
 
 	if ((s->policy != WT_POLICY_PCT && s->policy != WT_POLICY_POS) ||
-	    s->replaying || s->directed || s->cur < 0 || s->polling)
+	    !running_may_stay(s))
 		return false;
 	f = &s->f[s->cur];
-	if (f->state != WT_FIBER_READY || f->sleeping || f->yield)
-		return false;
 	for (unsigned i = 0; i < s->n; i++) {
 		const struct wt_fiber *g = &s->f[i];
 
@@ -624,9 +631,8 @@ int wt_sim_decide(struct wt_sim *s)
 		if (wt_prng_chance(&s->rng, s->cfg->random_switch_p))
 			return decide_full(s, true);
 	}
-	/* grant() of a ready fiber; its yield is used up */
-	s->f[s->cur].yield = false;
-	s->f[s->cur].sleeping = false;
+	s->f[s->cur].yield = false;	/* used up, as in decide_full */
+	grant(s, s->cur);
 	return s->cur;
 }
 

@@ -111,14 +111,18 @@ static bool world_root_create(struct wt_world *w)
 	return true;
 }
 
-/* cfg's bucket counts, 0 taken as 1 */
-static void world_config_set(struct wt_world *w, const struct wt_world_config *cfg)
+/* A hash table's bucket count as configured: 0 taken as 1. */
+static uint32_t buckets(uint32_t n)
+{
+	return n ? n : 1;
+}
+
+static void world_config_set(struct wt_world *w,
+			     const struct wt_world_config *cfg)
 {
 	w->cfg = *cfg;
-	if (w->cfg.dcache_buckets == 0)
-		w->cfg.dcache_buckets = 1;
-	if (w->cfg.mount_buckets == 0)
-		w->cfg.mount_buckets = 1;
+	w->cfg.dcache_buckets = buckets(cfg->dcache_buckets);
+	w->cfg.mount_buckets = buckets(cfg->mount_buckets);
 }
 
 /* Can a world of cfg be built in the retired spare?  Only at the same
@@ -126,11 +130,8 @@ static void world_config_set(struct wt_world *w, const struct wt_world_config *c
 static bool spare_fits(const struct wt_world *spare,
 		       const struct wt_world_config *cfg)
 {
-	uint32_t dcache = cfg->dcache_buckets ? cfg->dcache_buckets : 1;
-	uint32_t mount = cfg->mount_buckets ? cfg->mount_buckets : 1;
-
-	return spare->cfg.dcache_buckets == dcache &&
-	       spare->cfg.mount_buckets == mount &&
+	return spare->cfg.dcache_buckets == buckets(cfg->dcache_buckets) &&
+	       spare->cfg.mount_buckets == buckets(cfg->mount_buckets) &&
 	       spare->cfg.quarantine_slots == cfg->quarantine_slots;
 }
 
