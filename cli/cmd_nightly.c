@@ -440,8 +440,8 @@ int wt_cmd_nightly(int argc, char **argv)
 			goto out;
 		switch (id) {
 		case OPT_SEEDS:
-			if (wt_cli_count("nightly", "--seeds", v, 1, WT_NIGHT_SEEDS_MAX,
-					&n.seeds))
+			if (wt_cli_count("nightly", "--seeds", v, 1,
+					 WT_NIGHT_SEEDS_MAX, &n.seeds))
 				goto out;
 			break;
 		case OPT_SHARD:
@@ -469,8 +469,8 @@ int wt_cmd_nightly(int argc, char **argv)
 				goto out;
 			break;
 		case OPT_GENERATED:
-			if (wt_cli_count("nightly", "--generated", v, 0, WT_NIGHT_GENERATED_MAX,
-					&n.generated))
+			if (wt_cli_count("nightly", "--generated", v, 0,
+					 WT_NIGHT_GENERATED_MAX, &n.generated))
 				goto out;
 			generated_set = true;
 			break;

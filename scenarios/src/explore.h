@@ -48,10 +48,10 @@
  * swap (two neighbours exchange places) or negate (a demotion becomes a
  * promotion or back).  New points are drawn from the entry run's
  * conflicting arrivals (struct wt_run_event): a preemption before an
- * operation no other thread's touches changes no partial order.  Power schedule: an entry's weight is inversely
- * proportional to how often the rarest item it found has been seen
- * since, and decays with the times it was picked -- rare pairs get the
- * mutations.
+ * operation no other thread's touches changes no partial order.  Power
+ * schedule: an entry's weight is inversely proportional to how often the
+ * rarest item it found has been seen since, and decays with the times
+ * it was picked -- rare pairs get the mutations.
  *
  * Bounded memory: WT_EXPLORE_CORPUS entries (when full, a new one
  * replaces the entry whose rarest item is the most common), an item
