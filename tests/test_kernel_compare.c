@@ -517,9 +517,10 @@ static void kc_fill(struct kc_answer *a, const struct statx *stx)
 
 /*
  * mount_lock and rename_lock are the whole machine's: a mount or a
- * rename anywhere, in any namespace (ctest runs tests side by side),
- * while a walk runs can make the kernel answer EAGAIN where nothing in
- * our namespace changed.  RESOLVE_CACHED answers EAGAIN whenever its
+ * rename anywhere, in any namespace, while a walk runs can make the
+ * kernel answer EAGAIN where nothing in our namespace changed -- and
+ * Criterion runs this file's tests side by side, each building its trees
+ * with mounts in a namespace of its own (ctest -j adds other tests).  RESOLVE_CACHED answers EAGAIN whenever its
  * RCU-walk cannot finish (legitimize_mnt fails on the moved mount_lock),
  * and RESOLVE_BENEATH / RESOLVE_IN_ROOT answer it when either seqlock
  * moved across a "..".  Neither changes the dcache (a cached lookup
