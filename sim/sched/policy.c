@@ -193,23 +193,30 @@ static bool stay_fast(struct wt_sim *s)
  * waiter whose ready() polls is blocked, s->polling, the full decision
  * runs).
  */
-static bool stay_fast_prio(struct wt_sim *s)
+int wt_sim_top(struct wt_sim *s)
 {
-	const struct wt_fiber *f;
+	int top = -1;
 
-	if ((s->policy != WT_POLICY_PCT && s->policy != WT_POLICY_POS) ||
-	    !running_may_stay(s))
-		return false;
-	f = &s->f[s->cur];
 	for (unsigned i = 0; i < s->n; i++) {
 		const struct wt_fiber *g = &s->f[i];
 
-		if ((int)i == s->cur || g->state == WT_FIBER_DONE)
+		if (g->state == WT_FIBER_DONE)
 			continue;
-		if (g->prio > f->prio || (g->prio == f->prio && (int)i < s->cur))
-			return false;
+		if (top < 0 || g->prio > s->f[top].prio)
+			top = (int)i;
 	}
-	return true;
+	s->top = top;
+	return top;
+}
+
+/* The running fiber is top: no other that is not done has a higher
+ * priority, nor an equal one at a lower index. */
+static bool stay_fast_prio(struct wt_sim *s)
+{
+	if ((s->policy != WT_POLICY_PCT && s->policy != WT_POLICY_POS) ||
+	    !running_may_stay(s))
+		return false;
+	return (s->top < 0 ? wt_sim_top(s) : s->top) == s->cur;
 }
 
 /*
@@ -249,6 +256,7 @@ static void diverge(struct wt_sim *s, const char *fmt, ...)
 	s->out->diverged_at = s->replay_i;
 	s->replaying = false;
 	s->policy = WT_POLICY_RANDOM;
+	wt_sim_stay_update(s);
 	va_start(ap, fmt);
 	vsnprintf(s->out->diverge_report, sizeof(s->out->diverge_report),
 		  fmt, ap);
@@ -269,6 +277,7 @@ static int pick_replay(struct wt_sim *s, const int *cand, unsigned nc)
 
 	if (s->replay_i >= s->cfg->nreplay) {
 		s->replaying = false;
+		wt_sim_stay_update(s);
 		return -1;
 	}
 	e = &s->cfg->replay[s->replay_i];
@@ -294,6 +303,7 @@ void wt_sim_replay_arrive(struct wt_sim *s, struct wt_fiber *f,
 		if (++s->replay_i == s->cfg->nreplay) {
 			s->replaying = false;
 			s->policy = WT_POLICY_RANDOM;
+			wt_sim_stay_update(s);
 		}
 		return;
 	}
@@ -312,6 +322,7 @@ static void step_advance(struct wt_sim *s)
 	if (s->step == s->nsteps) {
 		s->directed = false;
 		s->policy = WT_POLICY_RANDOM;
+		wt_sim_stay_update(s);
 	}
 }
 
@@ -328,6 +339,7 @@ static void step_error(struct wt_sim *s, const char *why)
 		 st->line, text, why);
 	s->directed = false;
 	s->policy = WT_POLICY_RANDOM;
+	wt_sim_stay_update(s);
 }
 
 /* Pass the steps whose thread has finished: done for `finish', an
@@ -402,6 +414,7 @@ static void grant(struct wt_sim *s, int pick)
 		f->preempt = false;
 		s->polling -= f->ready_polls;
 		f->ready_polls = false;
+		wt_sim_stay_update(s);
 		if (f->t->clock_ns < s->now_ns)
 			f->t->clock_ns = s->now_ns;
 	}
@@ -472,6 +485,7 @@ static void replay_flushes(struct wt_sim *s)
 		if (++s->replay_i == s->cfg->nreplay) {
 			s->replaying = false;
 			s->policy = WT_POLICY_RANDOM;
+			wt_sim_stay_update(s);
 		}
 	}
 }
@@ -552,7 +566,7 @@ static unsigned pick_entry(struct wt_sim *s, unsigned i)
 		     : 0;
 }
 
-static void random_flushes(struct wt_sim *s)
+void wt_sim_random_flushes(struct wt_sim *s)
 {
 	/* Bounded: each lap flushes one of the finitely many entries.  No
 	 * draw while nothing is buffered. */
@@ -571,7 +585,7 @@ static void tso_decide(struct wt_sim *s)
 	else if (s->directed)
 		directed_flushes(s);
 	else
-		random_flushes(s);
+		wt_sim_random_flushes(s);
 }
 
 /* No fiber can run: flush until one can, or nothing is buffered. */
@@ -593,10 +607,10 @@ static unsigned tso_force(struct wt_sim *s, int *cand)
 /*
  * The rest of a decision, when the running fiber does not simply stay:
  * the candidates, then a replay, a directed step or the policy picks.
- * Out of line, so that a stay (most points) pays for none of it.
+ * Out of line (and out of wt_sim_decide_point), so that a stay (most
+ * points) pays for none of it.
  */
-static __attribute__((noinline)) int decide_full(struct wt_sim *s,
-						 bool switched)
+int wt_sim_decide_full(struct wt_sim *s, bool switched)
 {
 	int cand[WT_RUN_MAX_THREADS];
 	unsigned nc;
@@ -627,11 +641,11 @@ int wt_sim_decide(struct wt_sim *s)
 		tso_decide(s);
 	if (!stay_fast_prio(s) && !stay_fast_directed(s)) {
 		if (!stay_fast(s))
-			return decide_full(s, false);
+			return wt_sim_decide_full(s, false);
 		if (wt_prng_chance(&s->rng, s->cfg->random_switch_p))
-			return decide_full(s, true);
+			return wt_sim_decide_full(s, true);
 	}
-	s->f[s->cur].yield = false;	/* used up, as in decide_full */
+	s->f[s->cur].yield = false;	/* used up, as in wt_sim_decide_full */
 	grant(s, s->cur);
 	return s->cur;
 }
@@ -671,7 +685,7 @@ static int pct_init(struct wt_sim *s, struct wt_run_result *out)
 		perm[j] = x;
 	}
 	for (unsigned i = 0; i < s->n; i++)
-		s->f[i].prio = d + perm[i];
+		wt_sim_set_prio(s, &s->f[i], d + perm[i]);
 	s->nchange = d - 1 < k ? d - 1 : (unsigned)k;
 	s->change_points = calloc(s->nchange + 1, sizeof(uint64_t));
 	if (!s->change_points)
@@ -689,6 +703,8 @@ static int pct_init(struct wt_sim *s, struct wt_run_result *out)
 		s->change_points[i] = c;
 	}
 	qsort(s->change_points, s->nchange, sizeof(uint64_t), cmp_u64);
+	if (s->nchange)
+		s->change_at = s->change_points[0];
 	for (unsigned i = 1; i < d; i++)
 		bound /= (double)k;
 	out->pct_bound = bound;
@@ -776,16 +792,19 @@ int wt_sim_policy_init(struct wt_sim *s, struct wt_run_result *out)
 	wt_prng_seed(&s->rng, wt_seed_derive(iteration_seed, WT_SEED_SCHED));
 	s->policy = cfg->policy == WT_POLICY_PCT || cfg->policy == WT_POLICY_POS ?
 		    cfg->policy : WT_POLICY_RANDOM;
+	s->top = -1;
+	s->change_at = UINT64_MAX;
+	s->step_ns = cfg->step_ns;
+	s->max_points = cfg->max_points;
 	if (cfg->policy == WT_POLICY_PCT && pct_init(s, out))
 		return -1;
 	if (wt_pos_init(s, out))
 		return -1;
-	if (cfg->replay) {
+	if (cfg->replay)
 		s->replaying = cfg->nreplay > 0;
-		return 0;
-	}
-	if (cfg->policy == WT_POLICY_DIRECTED)
-		return directed_init(s, out);
+	else if (cfg->policy == WT_POLICY_DIRECTED && directed_init(s, out))
+		return -1;
+	wt_sim_stay_update(s);
 	return 0;
 }
 

@@ -102,10 +102,26 @@ struct wt_sim {
 	struct wt_trace_buf trace;	/* ring (capacity 1 when off) + digest */
 	struct wt_prng rng;		/* the scheduler's stream */
 	enum wt_policy policy;		/* what runs when no directed/replay */
+	/* What a point's decision may take without the candidates
+	 * (wt_sim_decide_point): a function of replaying, directed,
+	 * polling and policy, kept by wt_sim_stay_update at each change
+	 * of one of them, so that a point tests one byte, not four. */
+	uint8_t stay;
+	/* PCT, POS: the fiber no other that is not done beats in
+	 * pick_pct (highest prio, the first of equals); -1: not known
+	 * (a prio or a fiber's state changed: wt_sim_set_prio). */
+	int top;
+	/* No store buffers, no POS or feedback, no trace ring, and s->stay
+	 * is not WT_STAY_NONE: a point with nothing pending takes
+	 * sim_point's shortest path (kept by wt_sim_stay_update). */
+	bool plain;
+	uint64_t step_ns, max_points;	/* the config's, at hand */
 	/* PCT */
 	uint64_t *change_points;	/* d-1 sorted step indexes */
 	unsigned nchange;
 	unsigned next_change;
+	uint64_t change_at;		/* change_points[next_change], or
+					 * UINT64_MAX when none is left */
 	/* directed */
 	struct wt_sim_set_cache *sets;	/* NULL: none (sets built per run) */
 	struct wt_sim_step *steps;
@@ -195,6 +211,47 @@ void wt_sim_replay_arrive(struct wt_sim *s, struct wt_fiber *f,
 void wt_sim_directed_arrive(struct wt_sim *s, struct wt_fiber *f,
 			    const struct wt_point *p);
 
+/* What decides a point without the candidates (struct wt_sim, stay). */
+enum wt_sim_stay {
+	WT_STAY_NONE,		/* a replay, a directed schedule or a polling
+				 * waiter: wt_sim_decide, all of it */
+	WT_STAY_RANDOM,		/* random: stay unless the draw says switch */
+	WT_STAY_PRIO,		/* PCT, POS: stay while the fiber is top */
+};
+
+/* Called wherever replaying, directed, polling or policy changes. */
+static inline void wt_sim_stay_update(struct wt_sim *s)
+{
+	if (s->replaying || s->directed || s->polling)
+		s->stay = WT_STAY_NONE;
+	else if (s->policy == WT_POLICY_RANDOM)
+		s->stay = WT_STAY_RANDOM;
+	else if (s->policy == WT_POLICY_PCT || s->policy == WT_POLICY_POS)
+		s->stay = WT_STAY_PRIO;
+	else
+		s->stay = WT_STAY_NONE;
+	s->plain = s->stay != WT_STAY_NONE && !s->tso && !s->pos_on &&
+		   !s->trace_on;
+}
+
+/* Every change of a fiber's priority goes through here (s->top). */
+static inline void wt_sim_set_prio(struct wt_sim *s, struct wt_fiber *f,
+				   uint64_t prio)
+{
+	f->prio = prio;
+	s->top = -1;
+}
+
+/* PCT: the arrival that was the next change point (inline: a call
+ * would make every point that reaches none save registers for it). */
+static inline void wt_sim_pct_change_at(struct wt_sim *s, struct wt_fiber *f)
+{
+	/* The i-th change point drops the running thread to d - i. */
+	wt_sim_set_prio(s, f, s->nchange - s->next_change);
+	s->next_change++;
+	s->change_at = s->next_change < s->nchange ?
+		       s->change_points[s->next_change] : UINT64_MAX;
+}
 /* Fiber f reached p (NULL: a wait with no point) with obj: step
  * progress, POS priorities, feedback.  Inline: the sim calls it at
  * every point, and under random and PCT it rarely does anything. */
@@ -205,12 +262,8 @@ static inline void wt_sim_policy_arrive(struct wt_sim *s, struct wt_fiber *f,
 	s->now_ns = f->t->clock_ns;
 	if (s->pos_on)
 		wt_pos_arrive(s, f, p, obj);
-	if (s->next_change < s->nchange &&
-	    s->points == s->change_points[s->next_change]) {
-		/* The i-th change point drops the running thread to d - i. */
-		f->prio = s->nchange - s->next_change;
-		s->next_change++;
-	}
+	if (__builtin_expect(s->points == s->change_at, 0))
+		wt_sim_pct_change_at(s, f);
 	if (s->replaying)
 		wt_sim_replay_arrive(s, f, p);
 	else if (s->directed)
@@ -221,6 +274,46 @@ static inline void wt_sim_policy_arrive(struct wt_sim *s, struct wt_fiber *f,
 void wt_sim_policy_finished(struct wt_sim *s, struct wt_fiber *f);
 /* Who runs next: a fiber index, or -1 when none can run. */
 int wt_sim_decide(struct wt_sim *s);
+
+/* The running fiber does not simply stay (policy.c): the candidates,
+ * then a replay, a directed step or the policy picks; `switched': the
+ * random policy's draw was made already, and said switch. */
+int wt_sim_decide_full(struct wt_sim *s, bool switched);
+/* memory=tso, pso: the flushes drawn at a decision outside a replay and
+ * a directed schedule. */
+void wt_sim_random_flushes(struct wt_sim *s);
+/* PCT, POS: s->top computed again. */
+int wt_sim_top(struct wt_sim *s);
+
+/*
+ * The decision at a point the running fiber reached (after its
+ * arrival), as wt_sim_decide takes it, but inline: most points keep the
+ * running fiber, and what decides that is here -- under random a draw,
+ * under PCT and POS whether the fiber is top (see stay_fast and
+ * stay_fast_prio in policy.c, which say why the candidates need not be
+ * computed); the fiber's part of running_may_stay (ready, awake, not
+ * yielding) is tested, the rest is s->stay.  A fiber index, or -1 when
+ * none can run.
+ */
+static inline int wt_sim_decide_point(struct wt_sim *s)
+{
+	struct wt_fiber *f = &s->f[s->cur];
+
+	if (s->stay == WT_STAY_NONE)
+		return wt_sim_decide(s);
+	if (s->tso)
+		wt_sim_random_flushes(s);
+	if (f->state != WT_FIBER_READY || f->sleeping || f->yield)
+		return wt_sim_decide_full(s, false);
+	if (s->stay == WT_STAY_RANDOM) {
+		if (wt_prng_chance(&s->rng, s->cfg->random_switch_p))
+			return wt_sim_decide_full(s, true);
+	} else if ((s->top < 0 ? wt_sim_top(s) : s->top) != s->cur) {
+		return wt_sim_decide_full(s, false);
+	}
+	/* The stay's grant: ready and awake already, nothing to wake. */
+	return s->cur;
+}
 
 /* memory=tso: fiber i's store buffer (NULL under SC, and for i < 0). */
 static inline struct wt_tso_buf *wt_sim_tso_buf(struct wt_sim *s, int i)

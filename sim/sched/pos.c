@@ -93,7 +93,7 @@ int wt_pos_init(struct wt_sim *s, struct wt_run_result *out)
 		s->f[i].ev = WT_RUN_AT_NONE;
 	if (s->cfg->policy == WT_POLICY_POS)
 		for (unsigned i = 0; i < s->n; i++)
-			s->f[i].prio = pos_draw(s);
+			wt_sim_set_prio(s, &s->f[i], pos_draw(s));
 	if (!s->cfg->feedback)
 		return 0;
 	/* Small first: the tables double as the run grows (grow_*). */
@@ -505,10 +505,10 @@ static void pos_redraw(struct wt_sim *s, struct wt_fiber *f,
 			b = wt_point_kind_access(g->next_p->kind);
 			if (b != WT_ACC_NONE &&
 			    ((a & WT_ACC_WRITE) || (b & WT_ACC_WRITE)))
-				g->prio = pos_draw(s);
+				wt_sim_set_prio(s, g, pos_draw(s));
 		}
 	if (!f->pinned)
-		f->prio = pos_draw(s);
+		wt_sim_set_prio(s, f, pos_draw(s));
 }
 
 /* A flush point: thread's store number sn reaches memory, with what
@@ -545,7 +545,8 @@ static void preempt_points(struct wt_sim *s, struct wt_fiber *f,
 			continue;
 		}
 		f->pinned = true;
-		f->prio = pp->promote ? POS_HIGH + s->pins : POS_LOW - s->pins;
+		wt_sim_set_prio(s, f, pp->promote ? POS_HIGH + s->pins
+						   : POS_LOW - s->pins);
 	}
 }
 

@@ -236,12 +236,11 @@ static _Noreturn void sim_abandon(struct wt_sim *s, enum wt_run_status st,
 	abort();	/* main never resumes an abandoned fiber */
 }
 
-/* Pick the next fiber and switch to it (or stay).  From a dying fiber,
+/* Switch to next, the decision's pick (or stay).  From a dying fiber,
  * never returns. */
-static void sim_reschedule(struct wt_sim *s, bool dying)
+static void sim_go(struct wt_sim *s, int next, bool dying)
 {
 	int me = s->cur;
-	int next = wt_sim_decide(s);
 
 	if (next < 0) {
 		bool all_done = true;
@@ -262,6 +261,24 @@ static void sim_reschedule(struct wt_sim *s, bool dying)
 		abort();
 }
 
+/* Pick the next fiber and switch to it (or stay).  From a dying fiber,
+ * never returns. */
+static void sim_reschedule(struct wt_sim *s, bool dying)
+{
+	sim_go(s, wt_sim_decide(s), dying);
+}
+
+/* Out of line: its report's buffer would give every point a frame. */
+static __attribute__((noinline, cold)) _Noreturn void
+sim_stuck(struct wt_sim *s)
+{
+	char why[128];
+
+	snprintf(why, sizeof(why), "no end within max_points=%llu points",
+		 (unsigned long long)s->cfg->max_points);
+	sim_abandon(s, WT_RUN_STUCK, why);
+}
+
 /* Account for fiber f reaching p (a point, or a wait when flags say so).
  * Inline: it is most of what a point that stays costs. */
 static inline __attribute__((always_inline))
@@ -271,7 +288,7 @@ void sim_arrive(struct wt_sim *s, struct wt_fiber *f, const struct wt_point *p,
 	struct wt_thread *t = f->t;
 
 	s->points++;
-	t->clock_ns += s->cfg->step_ns;
+	t->clock_ns += s->step_ns;
 	if (p) {
 		__atomic_store_n(&t->last_point, p, __ATOMIC_RELAXED);
 		if (s->trace_on)
@@ -283,24 +300,18 @@ void sim_arrive(struct wt_sim *s, struct wt_fiber *f, const struct wt_point *p,
 								t->id, p, flags);
 	}
 	wt_sim_policy_arrive(s, f, p, obj);
-	if (s->points > s->cfg->max_points) {
-		char why[128];
-
-		snprintf(why, sizeof(why), "no end within max_points=%llu points",
-			 (unsigned long long)s->cfg->max_points);
-		sim_abandon(s, WT_RUN_STUCK, why);
-	}
+	if (__builtin_expect(s->points > s->max_points, 0))
+		sim_stuck(s);
 }
 
-static void sim_point(struct wt_sched *base, struct wt_thread *t,
-		      const struct wt_point *p, const void *obj)
+/* A point at which a rule left an action: a delay, a yield, a
+ * preempt-until. */
+static __attribute__((noinline)) void
+sim_point_pending(struct wt_sim *s, struct wt_thread *t, struct wt_fiber *f,
+		  const struct wt_point *p, const void *obj)
 {
-	struct wt_sim *s = base->priv;
-	struct wt_fiber *f = &s->f[t->id];
 	uint16_t flags = t->pending_delay_ns ? WT_EV_DELAY : 0;
 
-	if (s->tso && p && tso_drain_point(t, p))
-		wt_tso_drain(wt_sim_tso_buf(s, (int)t->id));
 	/* The delay counts from the arrival: it is time spent at the point. */
 	if (t->pending_delay_ns) {
 		t->clock_ns += t->pending_delay_ns;
@@ -316,6 +327,90 @@ static void sim_point(struct wt_sched *base, struct wt_thread *t,
 	}
 	sim_arrive(s, f, p, obj, flags);
 	sim_reschedule(s, false);
+}
+
+/* A point at which a rule left an action pending, or one that is not
+ * plain (s->plain).  Most keep the running fiber: the arrival and the
+ * decision (wt_sim_decide_point) are inline. */
+static __attribute__((noinline)) void
+sim_point_any(struct wt_sim *s, struct wt_thread *t, const struct wt_point *p,
+	      const void *obj)
+{
+	struct wt_fiber *f = &s->f[t->id];
+	int next;
+
+	if (s->tso && p && tso_drain_point(t, p))
+		wt_tso_drain(wt_sim_tso_buf(s, (int)t->id));
+	if (t->pending_delay_ns || t->pending_yield ||
+	    t->pending_preempt_thread >= 0) {
+		sim_point_pending(s, t, f, p, obj);
+		return;
+	}
+	f->yield = false;
+	sim_arrive(s, f, p, obj, 0);
+	next = wt_sim_decide_point(s);
+	if (__builtin_expect(next != s->cur, 0))
+		sim_go(s, next, false);
+}
+
+/* The rest of a plain point's decision, when it is not a stay. */
+static __attribute__((noinline)) void sim_point_decide(struct wt_sim *s)
+{
+	sim_go(s, wt_sim_decide_point(s), false);
+}
+
+/* A plain point whose random draw said switch. */
+static __attribute__((noinline)) void sim_point_switched(struct wt_sim *s)
+{
+	sim_go(s, wt_sim_decide_full(s, true), false);
+}
+
+/*
+ * A hook's point (never NULL: wt_hook_slow returns before on one).  Most
+ * are plain (s->plain: SC, random or PCT, no trace ring, no replay,
+ * schedule or feedback), have no action pending and keep the running
+ * fiber: sim_arrive and wt_sim_decide_point, cut to what such a point
+ * does, with no call left -- the hook stored last_point already, a
+ * fiber at a point with nothing pending is ready, awake and not
+ * yielding -- and everything else out of line.
+ */
+static void sim_point(struct wt_sched *base, struct wt_thread *t,
+		      const struct wt_point *p, const void *obj)
+{
+	struct wt_sim *s = base->priv;
+	struct wt_fiber *f;
+
+	if (__builtin_expect(!s->plain || t->pending_delay_ns ||
+			     t->pending_yield ||
+			     t->pending_preempt_thread >= 0, 0)) {
+		sim_point_any(s, t, p, obj);
+		return;
+	}
+	f = &s->f[t->id];
+	f->yield = false;
+	s->points++;
+	t->clock_ns += s->step_ns;
+	/* The name-hash table is built (wt_run, before any thread runs). */
+	s->trace.digest = wt_trace_digest_fold(s->trace.digest,
+					       wt_point_hashes[wt_point_id(p)],
+					       t->id, 0);
+	s->now_ns = t->clock_ns;
+	if (__builtin_expect(s->points == s->change_at, 0))
+		wt_sim_pct_change_at(s, f);
+	if (__builtin_expect(s->points > s->max_points, 0))
+		sim_stuck(s);
+	if (__builtin_expect(f->state != WT_FIBER_READY || f->sleeping, 0)) {
+		sim_point_decide(s);
+		return;
+	}
+	if (s->stay == WT_STAY_RANDOM) {
+		if (__builtin_expect(wt_prng_chance(&s->rng,
+						    s->cfg->random_switch_p), 0))
+			sim_point_switched(s);
+		return;
+	}
+	if (__builtin_expect(s->top != s->cur, 0))
+		sim_point_decide(s);
 }
 
 /* ready() as the policy evaluated it: under tso in the waiter's view with
@@ -346,6 +441,7 @@ static void sim_wait(struct wt_sched *base, struct wt_thread *t,
 	f->ready_arg = arg;
 	f->ready_polls = kind == WT_WAIT_SLEEP_POLL;
 	s->polling += f->ready_polls;
+	wt_sim_stay_update(s);
 	sim_arrive(s, f, p, NULL, WT_EV_WAIT);
 	sim_reschedule(s, false);
 	/* Picked only once ready() held, and nothing ran in between. */
@@ -380,6 +476,7 @@ static void fiber_run(struct wt_sim *s)
 	}
 	t->finished = !t->aborted;
 	f->state = WT_FIBER_DONE;
+	s->top = -1;		/* a done fiber is no one's rival */
 	wt_sim_policy_finished(s, f);
 }
 

@@ -102,21 +102,28 @@ struct wt_trace_event *wt_trace_buf_record(struct wt_trace_buf *b,
 					   const struct wt_point *p,
 					   uint16_t flags, uint16_t note);
 
-/* Fold one event into a digest (the definition above); inline: the sim
- * folds one per point. */
-static inline uint64_t wt_trace_digest_event(uint64_t h, uint32_t thread,
-					     const struct wt_point *p,
-					     uint16_t flags)
+/* Fold one event into a digest (the definition above), given its point's
+ * name hash (wt_point_name_hash). */
+static inline uint64_t wt_trace_digest_fold(uint64_t h, uint64_t name_hash,
+					    uint32_t thread, uint16_t flags)
 {
 	/* Two words, each folded in with one multiply; the values, not
 	 * their bytes in memory: the same on any host. */
 	uint64_t w = (uint64_t)thread |
 		     (uint64_t)(flags & WT_EV_DIGEST_FLAGS) << 32;
 
-	h = (h ^ wt_point_name_hash(p)) * WT_DIGEST_MUL;
+	h = (h ^ name_hash) * WT_DIGEST_MUL;
 	h ^= h >> 32;
 	h = (h ^ w) * WT_DIGEST_MUL;
 	return h ^ (h >> 32);
+}
+
+/* Fold one event into a digest; inline: the sim folds one per point. */
+static inline uint64_t wt_trace_digest_event(uint64_t h, uint32_t thread,
+					     const struct wt_point *p,
+					     uint16_t flags)
+{
+	return wt_trace_digest_fold(h, wt_point_name_hash(p), thread, flags);
 }
 /* A third word for an event with a nonzero arg (a pso flush of an entry
  * other than the oldest), folded in the same way; sc and tso traces
