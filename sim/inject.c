@@ -202,10 +202,12 @@ uint64_t wt_point_name_hash_slow(const struct wt_point *p)
 /*
  * The slow path: count the hit, evaluate the rules (which only leave
  * pending actions in t), then let the backend act on the point -- trace
- * it, apply the actions, and in sim mode decide who runs next.
+ * it, apply the actions, and in sim mode decide who runs next.  Inline
+ * in both its callers, so that the thunk's reaches the backend with no
+ * call between.
  */
-void wt_hook_slow(struct wt_thread *t, const struct wt_point *p,
-		  const void *obj)
+static inline __attribute__((always_inline)) void
+hook_slow(struct wt_thread *t, const struct wt_point *p, const void *obj)
 {
 	uint32_t id;
 
@@ -223,14 +225,23 @@ void wt_hook_slow(struct wt_thread *t, const struct wt_point *p,
 			t->touched[t->ntouched++] = id;
 		__atomic_store_n(&t->hits[id], v + 1, __ATOMIC_RELAXED);
 	}
-	t->pending_delay_ns = 0;
-	t->pending_yield = false;
-	t->pending_fail = false;
-	t->pending_preempt_thread = -1;
+	if (t->pending) {	/* the last point's actions: gone */
+		t->pending = false;
+		t->pending_delay_ns = 0;
+		t->pending_yield = false;
+		t->pending_fail = false;
+		t->pending_preempt_thread = -1;
+	}
 	if (t->rules && wt_rules_may_select(t, id))
 		wt_rules_apply(t, p, obj);
 	if (t->sched && t->sched->ops->point)
 		t->sched->ops->point(t->sched, t, p, obj);
+}
+
+void wt_hook_slow(struct wt_thread *t, const struct wt_point *p,
+		  const void *obj)
+{
+	hook_slow(t, p, obj);
 }
 
 #ifdef WT_HOOK_THUNK
@@ -239,7 +250,7 @@ void wt_hook_slow_self(const struct wt_point *p, const void *obj);
 
 void wt_hook_slow_self(const struct wt_point *p, const void *obj)
 {
-	wt_hook_slow(wt_self, p, obj);
+	hook_slow(wt_self, p, obj);
 }
 
 /*

@@ -794,6 +794,7 @@ static void fire(struct compiled_rule *cr, struct wt_thread *t, unsigned i)
 {
 	const struct wt_rule *r = &cr->rule;
 
+	t->pending = true;	/* the hook resets the pending_* fields */
 	switch (r->action) {
 	case WT_RULE_COUNT:
 		break;

@@ -102,7 +102,11 @@ struct wt_thread {
 	struct wt_rule_state *rules;	/* compiled rules, or NULL */
 	struct wt_prng prng;		/* this thread's stream (rules, delays) */
 	uint64_t clock_ns;		/* sim: virtual clock; stress: unused */
-	/* Actions the rules decided at the current point, for the backend. */
+	/* Actions the rules decided at the current point, for the backend.
+	 * pending: one of them may be set (rules.c sets it with them); the
+	 * hook resets them only then, and a backend with pending clear
+	 * need test none of them. */
+	bool pending;
 	uint64_t pending_delay_ns;
 	bool pending_yield;
 	bool pending_fail;

@@ -341,8 +341,8 @@ sim_point_any(struct wt_sim *s, struct wt_thread *t, const struct wt_point *p,
 
 	if (s->tso && p && tso_drain_point(t, p))
 		wt_tso_drain(wt_sim_tso_buf(s, (int)t->id));
-	if (t->pending_delay_ns || t->pending_yield ||
-	    t->pending_preempt_thread >= 0) {
+	if (t->pending && (t->pending_delay_ns || t->pending_yield ||
+			   t->pending_preempt_thread >= 0)) {
 		sim_point_pending(s, t, f, p, obj);
 		return;
 	}
@@ -380,9 +380,7 @@ static void sim_point(struct wt_sched *base, struct wt_thread *t,
 	struct wt_sim *s = base->priv;
 	struct wt_fiber *f;
 
-	if (__builtin_expect(!s->plain || t->pending_delay_ns ||
-			     t->pending_yield ||
-			     t->pending_preempt_thread >= 0, 0)) {
+	if (__builtin_expect(!s->plain || t->pending, 0)) {
 		sim_point_any(s, t, p, obj);
 		return;
 	}
