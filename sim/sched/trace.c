@@ -32,6 +32,7 @@ void wt_trace_buf_fini(struct wt_trace_buf *b)
 void wt_trace_buf_reset(struct wt_trace_buf *b)
 {
 	b->total = 0;
+	b->at = 0;
 	b->nnotes = 0;
 	b->notes_dropped = 0;
 	b->digest = WT_FNV1A_INIT;
@@ -41,26 +42,6 @@ uint64_t wt_trace_digest_arg(uint64_t h, uint32_t arg)
 {
 	h = (h ^ (uint64_t)arg) * WT_DIGEST_MUL;
 	return h ^ (h >> 32);
-}
-
-struct wt_trace_event *wt_trace_buf_record(struct wt_trace_buf *b,
-					   uint64_t seq, uint64_t time_ns,
-					   uint32_t thread,
-					   const struct wt_point *p,
-					   uint16_t flags, uint16_t note)
-{
-	struct wt_trace_event *e = &b->ev[b->total % b->capacity];
-
-	e->seq = seq;
-	e->time_ns = time_ns;
-	e->thread = thread;
-	e->point = wt_point_id(p);
-	e->flags = flags;
-	e->note = note;
-	e->arg = 0;
-	b->total++;
-	b->digest = wt_trace_digest_event(b->digest, thread, p, flags);
-	return e;
 }
 
 /* Room for n events and nnotes tags, not zeroed: the callers fill

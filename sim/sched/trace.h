@@ -73,6 +73,8 @@ struct wt_trace_buf {
 	struct wt_trace_event *ev;
 	size_t capacity;
 	uint64_t total;		/* events recorded, kept or not */
+	size_t at;		/* the next event's slot: total % capacity,
+				 * kept without a division an event */
 	uint64_t digest;
 	char (*notes)[WT_TRACE_NOTE_MAX];
 	unsigned nnotes;
@@ -94,13 +96,6 @@ struct wt_trace {
 int wt_trace_buf_init(struct wt_trace_buf *b, size_t capacity);
 void wt_trace_buf_fini(struct wt_trace_buf *b);
 void wt_trace_buf_reset(struct wt_trace_buf *b);
-/* Append one event (seq and digest are the buffer's business in sim
- * mode: seq = b->total).  Returns the event's slot. */
-struct wt_trace_event *wt_trace_buf_record(struct wt_trace_buf *b,
-					   uint64_t seq, uint64_t time_ns,
-					   uint32_t thread,
-					   const struct wt_point *p,
-					   uint16_t flags, uint16_t note);
 
 /* Fold one event into a digest (the definition above), given its point's
  * name hash (wt_point_name_hash). */
@@ -129,6 +124,30 @@ static inline uint64_t wt_trace_digest_event(uint64_t h, uint32_t thread,
  * other than the oldest), folded in the same way; sc and tso traces
  * never have one, so their digests are as before. */
 uint64_t wt_trace_digest_arg(uint64_t h, uint32_t arg);
+
+/* Append one event (seq and digest are the buffer's business in sim
+ * mode: seq = b->total).  Returns the event's slot.  Inline: a traced
+ * sim run records one per point. */
+static inline struct wt_trace_event *
+wt_trace_buf_record(struct wt_trace_buf *b, uint64_t seq, uint64_t time_ns,
+		    uint32_t thread, const struct wt_point *p, uint16_t flags,
+		    uint16_t note)
+{
+	struct wt_trace_event *e = &b->ev[b->at];
+
+	if (++b->at == b->capacity)
+		b->at = 0;
+	e->seq = seq;
+	e->time_ns = time_ns;
+	e->thread = thread;
+	e->point = wt_point_id(p);
+	e->flags = flags;
+	e->note = note;
+	e->arg = 0;
+	b->total++;
+	b->digest = wt_trace_digest_event(b->digest, thread, p, flags);
+	return e;
+}
 
 /* The sim ring as a trace (oldest first). */
 struct wt_trace *wt_trace_from_buf(const struct wt_trace_buf *b);
