@@ -217,21 +217,25 @@ enum wt_sim_stay {
 				 * waiter: wt_sim_decide, all of it */
 	WT_STAY_RANDOM,		/* random: stay unless the draw says switch */
 	WT_STAY_PRIO,		/* PCT, POS: stay while the fiber is top */
+	WT_STAY_DIRECTED,	/* a directed schedule: stay while the step
+				 * is the running fiber's */
 };
 
 /* Called wherever replaying, directed, polling or policy changes. */
 static inline void wt_sim_stay_update(struct wt_sim *s)
 {
-	if (s->replaying || s->directed || s->polling)
+	if (s->replaying || s->polling)
 		s->stay = WT_STAY_NONE;
+	else if (s->directed)
+		s->stay = WT_STAY_DIRECTED;
 	else if (s->policy == WT_POLICY_RANDOM)
 		s->stay = WT_STAY_RANDOM;
 	else if (s->policy == WT_POLICY_PCT || s->policy == WT_POLICY_POS)
 		s->stay = WT_STAY_PRIO;
 	else
 		s->stay = WT_STAY_NONE;
-	s->plain = s->stay != WT_STAY_NONE && !s->tso && !s->pos_on &&
-		   !s->trace_on;
+	s->plain = (s->stay == WT_STAY_RANDOM || s->stay == WT_STAY_PRIO) &&
+		   !s->tso && !s->pos_on && !s->trace_on;
 }
 
 /* Every change of a fiber's priority goes through here (s->top). */
@@ -289,16 +293,36 @@ int wt_sim_top(struct wt_sim *s);
  * The decision at a point the running fiber reached (after its
  * arrival), as wt_sim_decide takes it, but inline: most points keep the
  * running fiber, and what decides that is here -- under random a draw,
- * under PCT and POS whether the fiber is top (see stay_fast and
- * stay_fast_prio in policy.c, which say why the candidates need not be
- * computed); the fiber's part of running_may_stay (ready, awake, not
+ * under PCT and POS whether the fiber is top, in a directed schedule
+ * whether the step is its own (see stay_fast, stay_fast_prio and
+ * stay_fast_directed in policy.c, which say why the candidates need not
+ * be computed); the fiber's part of running_may_stay (ready, awake, not
  * yielding) is tested, the rest is s->stay.  A fiber index, or -1 when
  * none can run.
  */
-static inline int wt_sim_decide_point(struct wt_sim *s)
+static inline __attribute__((always_inline)) int
+wt_sim_decide_point(struct wt_sim *s)
 {
 	struct wt_fiber *f = &s->f[s->cur];
 
+	if (s->stay == WT_STAY_DIRECTED) {
+		const struct wt_sim_step *ss = &s->steps[s->step];
+
+		/*
+		 * stay_fast_directed, without the store buffers (whose
+		 * flush steps come first, in wt_sim_decide): the step is
+		 * the running fiber's, which is ready -- so not done, and
+		 * directed_settle has nothing to pass.  Its grant: awake.
+		 */
+		if (!s->tso && f->state == WT_FIBER_READY &&
+		    ss->thread == (unsigned)s->cur &&
+		    ss->step->kind != WT_SCHED_FLUSH) {
+			f->yield = false;
+			f->sleeping = false;
+			return s->cur;
+		}
+		return wt_sim_decide(s);
+	}
 	if (s->stay == WT_STAY_NONE)
 		return wt_sim_decide(s);
 	if (s->tso)
