@@ -238,12 +238,30 @@ static inline void wt_sim_stay_update(struct wt_sim *s)
 		   !s->tso && !s->pos_on && !s->trace_on;
 }
 
-/* Every change of a fiber's priority goes through here (s->top). */
+/*
+ * Every change of a fiber's priority goes through here, which keeps
+ * s->top when it can: the top fiber raised (or kept) still beats every
+ * other, another that now beats the top beats every other too (the order
+ * is total), and one that does not leaves the top as it was.  Only the
+ * top lowered makes it unknown.  POS draws a priority at every arrival.
+ */
 static inline void wt_sim_set_prio(struct wt_sim *s, struct wt_fiber *f,
 				   uint64_t prio)
 {
+	int i = (int)(f - s->f), top = s->top;
+	uint64_t old = f->prio;
+
 	f->prio = prio;
-	s->top = -1;
+	if (top < 0)
+		return;
+	if (i == top) {
+		if (prio < old)
+			s->top = -1;
+	} else if (f->state != WT_FIBER_DONE &&
+		   (prio > s->f[top].prio ||
+		    (prio == s->f[top].prio && i < top))) {
+		s->top = i;
+	}
 }
 
 /* PCT: the arrival that was the next change point (inline: a call

@@ -61,6 +61,7 @@
  * a short run does not pay for the largest.  No random number is drawn
  * for feedback.
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -76,6 +77,56 @@
 static uint64_t pos_draw(struct wt_sim *s)
 {
 	return (wt_prng_next(&s->rng) >> 2) | POS_DRAWN;
+}
+
+/*
+ * The location a point's operation touches: a field of the object
+ * (a hash of the point's `what`, by content: the same field named in
+ * two files is one location) for loads, stores, writer steps that store
+ * a field and refcount steps; the object as a whole (0) for seqcounts,
+ * locks, events and the writer steps that name no field.
+ */
+static uint32_t point_field_hash(const struct wt_point *p)
+{
+	uint32_t h = 2166136261u;
+
+	switch (p->kind) {
+	case WT_K_LOAD:
+	case WT_K_STORE:
+	case WT_K_OP_STEP:
+	case WT_K_REF_GET:
+	case WT_K_REF_PUT:
+		break;
+	default:
+		return 0;
+	}
+	if (!p->what)
+		return 0;
+	for (const char *c = p->what; *c; c++)
+		h = (h ^ (unsigned char)*c) * 16777619u;
+	return h | 1;
+}
+
+/* point_field_hash of every point, by id: made once (a function of the
+ * catalogue, which is the program's), not a string hashed an arrival. */
+static uint32_t *point_fields;
+static pthread_once_t point_fields_once = PTHREAD_ONCE_INIT;
+
+static void point_fields_make(void)
+{
+	uint32_t n = wt_point_count();
+	uint32_t *v = malloc((n ? n : 1) * sizeof(*v));
+
+	if (!v)
+		abort();
+	for (uint32_t i = 0; i < n; i++)
+		v[i] = point_field_hash(&__start_wt_points[i]);
+	point_fields = v;
+}
+
+static uint32_t point_field(const struct wt_point *p)
+{
+	return point_fields[wt_point_id(p)];
 }
 
 static void feedback_flushed(void *ctx, unsigned thread, uint64_t sn);
@@ -96,6 +147,7 @@ int wt_pos_init(struct wt_sim *s, struct wt_run_result *out)
 			wt_sim_set_prio(s, &s->f[i], pos_draw(s));
 	if (!s->cfg->feedback)
 		return 0;
+	pthread_once(&point_fields_once, point_fields_make);
 	/* Small first: the tables double as the run grows (grow_*). */
 	s->wcap = 256;
 	s->icap = 512;
@@ -111,34 +163,6 @@ int wt_pos_init(struct wt_sim *s, struct wt_run_result *out)
 		wt_tso_set_flush_hook(s->tso, feedback_flushed, s);
 	}
 	return 0;
-}
-
-/*
- * The location a point's operation touches: a field of the object
- * (a hash of the point's `what`, by content: the same field named in
- * two files is one location) for loads, stores, writer steps that store
- * a field and refcount steps; the object as a whole (0) for seqcounts,
- * locks, events and the writer steps that name no field.
- */
-static uint32_t point_field(const struct wt_point *p)
-{
-	uint32_t h = 2166136261u;
-
-	switch (p->kind) {
-	case WT_K_LOAD:
-	case WT_K_STORE:
-	case WT_K_OP_STEP:
-	case WT_K_REF_GET:
-	case WT_K_REF_PUT:
-		break;
-	default:
-		return 0;
-	}
-	if (!p->what)
-		return 0;
-	for (const char *c = p->what; *c; c++)
-		h = (h ^ (unsigned char)*c) * 16777619u;
-	return h | 1;
 }
 
 static struct wt_sim_writer *writer_slot(struct wt_sim *s, const void *obj,

@@ -474,7 +474,8 @@ static void fiber_run(struct wt_sim *s)
 	}
 	t->finished = !t->aborted;
 	f->state = WT_FIBER_DONE;
-	s->top = -1;		/* a done fiber is no one's rival */
+	if (s->top == s->cur)	/* a done fiber is no one's rival */
+		s->top = -1;
 	wt_sim_policy_finished(s, f);
 }
 
