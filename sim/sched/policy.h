@@ -73,6 +73,27 @@ struct wt_sim_set_cache {
 
 void wt_sim_set_cache_free(struct wt_sim_set_cache *c);
 
+/*
+ * The feedback tables of pos.c kept from one run to the next (struct
+ * wt_run_cache), cleared where used: a calloc of each per run (~25 KiB)
+ * was most of what an explore iteration paid outside its points.  What
+ * a table holds is found by key, so its size changes nothing but where
+ * (pos.c, grow_writers); only tables up to WT_SIM_FB_KEEP slots are
+ * kept, so that one large run does not make every later one scan it.
+ */
+#define WT_SIM_FB_KEEP	2048
+
+struct wt_sim_writer;
+
+struct wt_sim_fb_cache {
+	struct wt_sim_writer *writers;	/* NULL: none kept */
+	unsigned wcap;
+	uint64_t *items;
+	unsigned icap;
+};
+
+void wt_sim_fb_cache_free(struct wt_sim_fb_cache *c);
+
 struct wt_sim {
 	struct wt_sched base;
 	const struct wt_run_config *cfg;
@@ -124,6 +145,7 @@ struct wt_sim {
 					 * UINT64_MAX when none is left */
 	/* directed */
 	struct wt_sim_set_cache *sets;	/* NULL: none (sets built per run) */
+	struct wt_sim_fb_cache *fbc;	/* NULL: none (tables made per run) */
 	struct wt_sim_step *steps;
 	unsigned nsteps;
 	unsigned step;			/* current; == nsteps: done */

@@ -148,11 +148,22 @@ int wt_pos_init(struct wt_sim *s, struct wt_run_result *out)
 	if (!s->cfg->feedback)
 		return 0;
 	pthread_once(&point_fields_once, point_fields_make);
-	/* Small first: the tables double as the run grows (grow_*). */
-	s->wcap = 256;
-	s->icap = 512;
-	s->writers = calloc(s->wcap, sizeof(*s->writers));
-	s->items = calloc(s->icap, sizeof(*s->items));
+	if (s->fbc && s->fbc->writers) {
+		/* The last run's, empty again (fb_keep). */
+		s->writers = s->fbc->writers;
+		s->wcap = s->fbc->wcap;
+		s->items = s->fbc->items;
+		s->icap = s->fbc->icap;
+		s->fbc->writers = NULL;
+		s->fbc->items = NULL;
+	} else {
+		/* Small first: the tables double as the run grows
+		 * (grow_*). */
+		s->wcap = 256;
+		s->icap = 512;
+		s->writers = calloc(s->wcap, sizeof(*s->writers));
+		s->items = calloc(s->icap, sizeof(*s->items));
+	}
 	if (!s->writers || !s->items)
 		return -1;
 	if (s->tso) {
@@ -211,6 +222,36 @@ static void mark_conflicts(struct wt_sim *s)
 	}
 }
 
+void wt_sim_fb_cache_free(struct wt_sim_fb_cache *c)
+{
+	free(c->writers);
+	free(c->items);
+	c->writers = NULL;
+	c->items = NULL;
+}
+
+/* Give the run's tables back to the cache, emptied slot by slot (most
+ * slots are empty: a scan, not a memset of the whole), when they are
+ * small enough to keep.  False: the caller frees them. */
+static bool fb_keep(struct wt_sim *s)
+{
+	struct wt_sim_fb_cache *c = s->fbc;
+
+	if (!c || c->writers || !s->writers || !s->items ||
+	    s->wcap > WT_SIM_FB_KEEP || s->icap > WT_SIM_FB_KEEP)
+		return false;
+	for (unsigned i = 0; i < s->wcap; i++)
+		if (s->writers[i].obj)
+			s->writers[i] = (struct wt_sim_writer){ 0 };
+	for (unsigned i = 0; i < s->icap; i++)
+		s->items[i] = 0;
+	c->writers = s->writers;
+	c->wcap = s->wcap;
+	c->items = s->items;
+	c->icap = s->icap;
+	return true;
+}
+
 void wt_pos_fini(struct wt_sim *s)
 {
 	if (s->writers && s->ev_obj && s->out)
@@ -219,8 +260,10 @@ void wt_pos_fini(struct wt_sim *s)
 		wt_tso_set_flush_hook(s->tso, NULL, NULL);
 	free(s->pend);
 	s->pend = NULL;
-	free(s->writers);
-	free(s->items);
+	if (!fb_keep(s)) {
+		free(s->writers);
+		free(s->items);
+	}
 	free(s->ev_obj);
 	s->writers = NULL;
 	s->items = NULL;

@@ -87,6 +87,7 @@ struct wt_run_cache {
 	struct wt_fiber_slot slot[WT_RUN_MAX_THREADS];
 	struct wt_run_counters counters;	/* run.c's */
 	struct wt_sim_set_cache sets;	/* directed steps' point sets */
+	struct wt_sim_fb_cache fb;	/* feedback tables (pos.c) */
 };
 
 /* Making a fiber: the slot, and the context to return to once it has
@@ -597,6 +598,7 @@ void wt_run_cache_destroy(struct wt_run_cache *c)
 	wt_trace_buf_fini(&c->sim->trace);
 	wt_run_counters_free(&c->counters);
 	wt_sim_set_cache_free(&c->sets);
+	wt_sim_fb_cache_free(&c->fb);
 	free(c->sim);
 	free(c);
 }
@@ -673,6 +675,7 @@ int wt_run_sim(const struct wt_run_config *cfg, unsigned n,
 	s->base.ops = &sim_ops;
 	s->base.priv = s;
 	s->sets = &cache->sets;
+	s->fbc = &cache->fb;
 	s->cfg = cfg;
 	s->n = n;
 	s->threads = threads;
