@@ -360,6 +360,17 @@ static __attribute__((noinline)) void sim_point_decide(struct wt_sim *s)
 	sim_go(s, wt_sim_decide_point(s), false);
 }
 
+/* A plain point that is PCT's next change point: the rest of it (out
+ * of line: the change inline made every plain point save registers). */
+static __attribute__((noinline)) void sim_point_change(struct wt_sim *s,
+						       struct wt_fiber *f)
+{
+	wt_sim_pct_change_at(s, f);
+	if (__builtin_expect(s->points > s->max_points, 0))
+		sim_stuck(s);
+	sim_go(s, wt_sim_decide_point(s), false);
+}
+
 /* A plain point whose random draw said switch. */
 static __attribute__((noinline)) void sim_point_switched(struct wt_sim *s)
 {
@@ -394,8 +405,10 @@ static void sim_point(struct wt_sched *base, struct wt_thread *t,
 					       wt_point_hashes[wt_point_id(p)],
 					       t->id, 0);
 	s->now_ns = t->clock_ns;
-	if (__builtin_expect(s->points == s->change_at, 0))
-		wt_sim_pct_change_at(s, f);
+	if (__builtin_expect(s->points == s->change_at, 0)) {
+		sim_point_change(s, f);
+		return;
+	}
 	if (__builtin_expect(s->points > s->max_points, 0))
 		sim_stuck(s);
 	if (__builtin_expect(f->state != WT_FIBER_READY || f->sleeping, 0)) {
