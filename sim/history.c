@@ -425,23 +425,91 @@ struct wt_history *wt_history_create(struct wt_world *w)
 	return wt_history_create_from(w, NULL);
 }
 
+/*
+ * The creating paths' strings.  A path is never replaced once set (a
+ * hard link keeps the first), so the live table shares the mark's
+ * strings: those it has at the mark are the mark's, the rest its own.
+ * Free its own.
+ */
+static void origins_unshare(struct wt_history *h)
+{
+	const struct wt_idmap *live = &h->origins, *mark = &h->mark.origins;
+
+	for (size_t i = 0; i < live->cap; i++)
+		if (live->vals[i] && (!h->mark.marked ||
+		    wt_idmap_get(mark, live->keys[i]) != live->vals[i]))
+			free(live->vals[i]);
+}
+
+static void mark_drop(struct wt_history *h)
+{
+	if (!h->mark.marked)
+		return;
+	wt_idmap_free(&h->mark.known);
+	for (size_t i = 0; i < h->mark.origins.cap; i++)
+		free(h->mark.origins.vals[i]);
+	wt_idmap_free(&h->mark.origins);
+	memset(&h->mark, 0, sizeof(h->mark));
+}
+
 /* Everything but the chunk storage; the log is then as calloc left it,
  * bar its chunks (all zero). */
 static void history_empty(struct wt_history *h, bool keep)
 {
-	free_entries(h, keep);
-	wt_idmap_free(&h->known);
-	for (size_t i = 0; i < h->origins.cap; i++)
-		free(h->origins.vals[i]);
+	origins_unshare(h);
 	/* freed, not cleared: a fresh map's capacity, so that nothing that
 	 * follows slot order can tell a reused log from a new one */
 	wt_idmap_free(&h->origins);
+	mark_drop(h);
+	free_entries(h, keep);
+	wt_idmap_free(&h->known);
 	h->world = NULL;
 	h->reserved = 0;
 	h->published = 0;
 	h->first = 0;
 	h->ops_done = 0;
 	h->sync_umount_not_final = 0;
+}
+
+void wt_history_mark(struct wt_history *h)
+{
+	assert(READ_ONCE(h->reserved) == wt_history_version(h));
+	assert(!h->mark.marked);	/* its strings are shared (above) */
+	h->mark.marked = true;
+	h->mark.version = wt_history_version(h);
+	wt_idmap_copy(&h->mark.known, &h->known);
+	wt_idmap_copy(&h->mark.origins, &h->origins);
+	h->mark.ops_done = h->ops_done;
+	h->mark.sync_umount_not_final = h->sync_umount_not_final;
+}
+
+bool wt_history_marked(const struct wt_history *h)
+{
+	return h && h->mark.marked;
+}
+
+void wt_history_rewind(struct wt_history *h)
+{
+	uint64_t reserved = READ_ONCE(h->reserved);
+
+	assert(h->mark.marked && h->first <= h->mark.version);
+	/* An abandoned step (begun, never committed) may have an entry
+	 * slot reserved but unset: free_entries' test covers it. */
+	for (uint64_t v = h->mark.version + 1; v <= reserved; v++) {
+		struct wt_hist_entry *e = slot(h, v, false);
+
+		if (e && (e->facts || e->args))
+			entry_free(e);
+	}
+	h->reserved = h->mark.version;
+	h->published = h->mark.version;
+	wt_idmap_assign(&h->known, &h->mark.known);
+	origins_unshare(h);
+	wt_idmap_assign(&h->origins, &h->mark.origins);
+	h->ops_done = h->mark.ops_done;
+	h->sync_umount_not_final = h->mark.sync_umount_not_final;
+	spin_lock_init(&h->lock);
+	wt_mutex_init(&h->writer);
 }
 
 void wt_history_retire(struct wt_history *h)

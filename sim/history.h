@@ -187,6 +187,20 @@ void wt_history_retire(struct wt_history *h);
 struct wt_history *wt_history_create_from(struct wt_world *w,
 					  struct wt_history *spare);
 
+/*
+ * A world restored from its snapshot (sim/vfs/world.h) takes its log
+ * back to where the snapshot was taken: mark remembers the log as it is
+ * now (quiescent: nothing between begin and commit), rewind drops every
+ * entry after the mark and puts the known and creating-path tables and
+ * the counters back as marked, with a fresh writer mutex and lock (an
+ * abandoned iteration may have left them held).  The log keeps its world
+ * pointer: the restored world is the same storage.  retire and destroy
+ * drop the mark.
+ */
+void wt_history_mark(struct wt_history *h);
+void wt_history_rewind(struct wt_history *h);
+bool wt_history_marked(const struct wt_history *h);
+
 /* --- appending --- */
 struct wt_hist_rec;	/* one step being logged */
 

@@ -31,6 +31,18 @@ struct wt_history {
 	struct wt_idmap origins;	/* inode id -> creating path (char *) */
 	uint64_t ops_done;		/* writer operations that succeeded */
 	uint64_t sync_umount_not_final;	/* sync umounts whose own put was not the last */
+	/* wt_history_mark's: where wt_history_rewind goes back to (marked
+	 * false: nowhere).  Copies of the tables; the creating paths'
+	 * strings are the mark's, shared with the live table (history.c,
+	 * origins_unshare) */
+	struct {
+		bool marked;
+		uint64_t version;
+		struct wt_idmap known;
+		struct wt_idmap origins;
+		uint64_t ops_done;
+		uint64_t sync_umount_not_final;
+	} mark;
 };
 
 /*

@@ -48,6 +48,31 @@ static size_t idmap_slot(const struct wt_idmap *m, uint64_t id)
 	return i;
 }
 
+void wt_idmap_copy(struct wt_idmap *to, const struct wt_idmap *from)
+{
+	*to = *from;
+	if (!from->cap)
+		return;
+	to->keys = xcalloc(from->cap, sizeof(*to->keys));
+	to->vals = xcalloc(from->cap, sizeof(*to->vals));
+	memcpy(to->keys, from->keys, from->cap * sizeof(*to->keys));
+	memcpy(to->vals, from->vals, from->cap * sizeof(*to->vals));
+}
+
+void wt_idmap_assign(struct wt_idmap *to, const struct wt_idmap *from)
+{
+	if (to->cap != from->cap) {
+		wt_idmap_free(to);
+		wt_idmap_copy(to, from);
+		return;
+	}
+	if (from->cap) {
+		memcpy(to->keys, from->keys, from->cap * sizeof(*to->keys));
+		memcpy(to->vals, from->vals, from->cap * sizeof(*to->vals));
+	}
+	to->n = from->n;
+}
+
 void *wt_idmap_get(const struct wt_idmap *m, uint64_t id)
 {
 	if (!m->cap)

@@ -22,6 +22,11 @@ struct wt_idmap {
 
 void wt_idmap_init(struct wt_idmap *m);
 void wt_idmap_free(struct wt_idmap *m);
+/* to (uninitialised) as from, slot for slot; the values are shared. */
+void wt_idmap_copy(struct wt_idmap *to, const struct wt_idmap *from);
+/* The same into an initialised to, whose storage is kept when it has
+ * from's capacity (its values are the caller's to free first). */
+void wt_idmap_assign(struct wt_idmap *to, const struct wt_idmap *from);
 void *wt_idmap_get(const struct wt_idmap *m, uint64_t id);
 /* Insert or overwrite; returns the previous value or NULL. */
 void *wt_idmap_put(struct wt_idmap *m, uint64_t id, void *val);

@@ -27,6 +27,8 @@ int wt_ops_init_from(struct wt_world *w, struct wt_history *spare)
 		wt_history_destroy(spare);	/* not needed: ours, then */
 		return 0;
 	}
+	if (wt_history_marked(spare))
+		wt_history_retire(spare);	/* another world's snapshot */
 	w->history = wt_history_create_from(w, spare);
 	if (!w->history)
 		return -ENOMEM;
@@ -46,6 +48,15 @@ struct wt_history *wt_ops_fini_keep(struct wt_world *w)
 
 	wt_history_retire(h);
 	w->history = NULL;
+	return h;
+}
+
+struct wt_history *wt_ops_fini_rewind(struct wt_world *w)
+{
+	struct wt_history *h = w->history;
+
+	wt_history_rewind(h);
+	w->history = NULL;	/* the restored world has it back */
 	return h;
 }
 

@@ -44,6 +44,10 @@ void wt_ops_fini(struct wt_world *w);
  * log; NULL: a new one), fini_keep returns w's log retired. */
 int wt_ops_init_from(struct wt_world *w, struct wt_history *spare);
 struct wt_history *wt_ops_fini_keep(struct wt_world *w);
+/* A snapshot world's (sim/vfs/world.h): w's log, marked when the
+ * snapshot was taken, is returned rewound to the mark (a marked spare
+ * passed to init_from is retired first). */
+struct wt_history *wt_ops_fini_rewind(struct wt_world *w);
 /* World + writer side, and teardown of both (tests, CLI). */
 struct wt_world *wt_ops_world_create(uint64_t seed);
 /* The same with a root filesystem of type root_fs (NULL: "plain"). */

@@ -52,6 +52,7 @@ void __tsan_release(void *addr);
 
 struct wt_quarantined {
 	struct wt_obj *obj;
+	size_t size;
 	wt_rcu_free_fn free_fn;
 };
 
@@ -75,6 +76,11 @@ struct wt_rcu_domain {
 	uint64_t released;
 	uint64_t grace_periods;
 	char tsan_token;		/* the grace period's sync address */
+	/* wt_rcu_domain_mark's copy: the ring's entries oldest first, and
+	 * the statistics (mark NULL and mark_used 0: none) */
+	struct wt_quarantined *mark;
+	size_t mark_used;
+	uint64_t mark_stats[4];
 };
 
 struct wt_rcu_reader {
@@ -112,14 +118,13 @@ static void __attribute__((noreturn)) rcu_fatal(const char *msg)
 
 /* Quarantine */
 
-static void obj_release(struct wt_rcu_domain *d, struct wt_obj *obj,
-			wt_rcu_free_fn free_fn)
+static void obj_release(struct wt_rcu_domain *d, struct wt_quarantined q)
 {
 	wt_counter_inc(&d->released);
-	if (free_fn)
-		free_fn(obj);
+	if (q.free_fn)
+		q.free_fn(q.obj);
 	else
-		free(obj);
+		wt_obj_free(q.obj, q.size);
 }
 
 /*
@@ -161,17 +166,19 @@ static struct wt_quarantined quarantine_push(struct wt_rcu_domain *d,
 
 /* Quarantine an object poisoned already; release the oldest. */
 static void quarantine_put_poisoned(struct wt_rcu_domain *d,
-				    struct wt_obj *obj, wt_rcu_free_fn free_fn)
+				    struct wt_obj *obj, size_t size,
+				    wt_rcu_free_fn free_fn)
 {
-#ifdef WT_QUARANTINE
-	struct wt_quarantined q = { .obj = obj, .free_fn = free_fn };
+	struct wt_quarantined q = { .obj = obj, .size = size,
+				    .free_fn = free_fn };
 
+#ifdef WT_QUARANTINE
 	q = quarantine_push(d, q);
 	/* Outside the lock: free_fn is the caller's and may take its own. */
 	if (q.obj)
-		obj_release(d, q.obj, q.free_fn);
+		obj_release(d, q);
 #else
-	obj_release(d, obj, free_fn);
+	obj_release(d, q);
 #endif
 }
 
@@ -180,17 +187,9 @@ static void quarantine_put(struct wt_rcu_domain *d, struct wt_obj *obj,
 			   size_t size, wt_rcu_free_fn free_fn)
 {
 #ifdef WT_QUARANTINE
-	struct wt_quarantined q = { .obj = obj, .free_fn = free_fn };
-
 	obj_poison(d, obj, size);
-	q = quarantine_push(d, q);
-	/* Outside the lock: free_fn is the caller's and may take its own. */
-	if (q.obj)
-		obj_release(d, q.obj, q.free_fn);
-#else
-	(void)size;
-	obj_release(d, obj, free_fn);
 #endif
+	quarantine_put_poisoned(d, obj, size, free_fn);
 }
 
 static void quarantine_flush(struct wt_rcu_domain *d)
@@ -200,7 +199,7 @@ static void quarantine_flush(struct wt_rcu_domain *d)
 
 		d->head = (d->head + 1) % d->slots;
 		d->used--;
-		obj_release(d, q.obj, q.free_fn);
+		obj_release(d, q);
 	}
 }
 
@@ -263,6 +262,7 @@ void wt_rcu_domain_destroy(struct wt_rcu_domain *d)
 		return;
 	domain_release(d, "domain destroyed with live readers");
 	pthread_mutex_destroy(&d->lock);
+	free(d->mark);
 	free(d->ring);
 	free(d);
 }
@@ -447,7 +447,8 @@ static void rcu_free_cb(ck_epoch_entry_t *e)
 	 * before the poison. */
 	wt_tsan_acquire(&r->domain->tsan_token);
 	if (df->poisoned)
-		quarantine_put_poisoned(r->domain, df->obj, df->free_fn);
+		quarantine_put_poisoned(r->domain, df->obj, df->size,
+					df->free_fn);
 	else
 		quarantine_put(r->domain, df->obj, df->size, df->free_fn);
 	r->pending--;
@@ -580,4 +581,46 @@ void wt_synchronize_rcu(const struct wt_point *p)
 	/* The caller may now free what readers saw (umount does). */
 	wt_tsan_acquire(&r->domain->tsan_token);
 	wt_counter_inc(&r->domain->grace_periods);
+}
+
+/*
+ * A world snapshot (sim/vfs/world.h) keeps what the tree's build freed:
+ * those objects sit in the quarantine when the snapshot is taken, and a
+ * restored world must find them there again, in the same order, so that
+ * the ring releases the same objects at the same frees as in a world
+ * built afresh.  Their memory is the arena's, written back by the
+ * restore, so the copy holds only the ring's entries.
+ */
+int wt_rcu_domain_mark(struct wt_rcu_domain *d)
+{
+	struct wt_quarantined *copy = NULL;
+
+	assert(!d->live_readers);
+	if (d->used) {
+		copy = malloc(d->used * sizeof(*copy));
+		if (!copy)
+			return -1;
+		for (size_t i = 0; i < d->used; i++)
+			copy[i] = d->ring[(d->head + i) % d->slots];
+	}
+	free(d->mark);
+	d->mark = copy;
+	d->mark_used = d->used;
+	d->mark_stats[0] = d->deferred;
+	d->mark_stats[1] = d->poisoned;
+	d->mark_stats[2] = d->released;
+	d->mark_stats[3] = d->grace_periods;
+	return 0;
+}
+
+void wt_rcu_domain_rewind(struct wt_rcu_domain *d)
+{
+	wt_rcu_domain_reset(d);
+	if (d->mark_used)
+		memcpy(d->ring, d->mark, d->mark_used * sizeof(*d->ring));
+	d->used = d->mark_used;
+	d->deferred = d->mark_stats[0];
+	d->poisoned = d->mark_stats[1];
+	d->released = d->mark_stats[2];
+	d->grace_periods = d->mark_stats[3];
 }

@@ -50,6 +50,11 @@ void wt_rcu_domain_destroy(struct wt_rcu_domain *d);
 /* The same frees, but d stays, as wt_rcu_domain_create made it (its
  * quarantine ring kept): the next world of a run reuses it. */
 void wt_rcu_domain_reset(struct wt_rcu_domain *d);
+/* For a world's snapshot: mark keeps the quarantine as it is now (no
+ * reader may exist; -1 on ENOMEM); rewind resets the domain and puts the
+ * marked quarantine back.  A later mark replaces the copy. */
+int wt_rcu_domain_mark(struct wt_rcu_domain *d);
+void wt_rcu_domain_rewind(struct wt_rcu_domain *d);
 
 /* One per simulated thread; registers a ck_epoch record (or reuses one
  * a destroyed reader left).  NULL when out of memory. */

@@ -677,16 +677,23 @@ static const char retire_tree[] =
 	"mount -t tmpfs t /m\n"
 	"mkdir -p /m/d\n";
 
-static struct wt_world *retire_build(uint64_t seed, uint32_t buckets,
-				     struct wt_world *spare)
+static void retire_config(struct wt_world_config *cfg, uint64_t seed,
+			  uint32_t buckets, bool arena)
+{
+	wt_world_config_default(cfg);
+	cfg->seed = seed;
+	cfg->dcache_buckets = buckets;
+	cfg->arena = arena;
+}
+
+static struct wt_world *retire_build_in(uint64_t seed, uint32_t buckets,
+					struct wt_world *spare, bool arena)
 {
 	struct wt_world_config cfg;
 	struct wt_world *w;
 	struct wt_verb_error e;
 
-	wt_world_config_default(&cfg);
-	cfg.seed = seed;
-	cfg.dcache_buckets = buckets;
+	retire_config(&cfg, seed, buckets, arena);
 	w = wt_world_create_from(&cfg, spare);
 	cr_assert_not_null(w);
 	cr_assert_eq(wt_ops_init(w), 0);
@@ -695,6 +702,12 @@ static struct wt_world *retire_build(uint64_t seed, uint32_t buckets,
 		cr_assert_fail("tree did not build");
 	}
 	return w;
+}
+
+static struct wt_world *retire_build(uint64_t seed, uint32_t buckets,
+				     struct wt_world *spare)
+{
+	return retire_build_in(seed, buckets, spare, false);
 }
 
 /* The same objects in the same order, with the same seeded seqs. */
@@ -762,5 +775,101 @@ Test(ops, a_world_built_in_a_retired_one_is_a_fresh_world)
 	fresh = retire_build(9, 1, NULL);
 	retire_same_seqs(w, fresh);
 	wt_ops_world_destroy(fresh);
+	wt_ops_world_destroy(w);
+}
+
+/* ---- a world restored from its snapshot (issue 19) ---- */
+
+static char *history_text(const struct wt_history *h)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	cr_assert_not_null(f);
+	wt_history_print(h, f, true);
+	fclose(f);
+	return text;
+}
+
+/* What an iteration does to the tree: frees (an external name, a file,
+ * a mount), allocates (a directory, a long name) and logs. */
+static void snapshot_iteration(struct wt_world *w)
+{
+	t_verb(w, "mv /a/a_name_longer_than_the_inline_buffer_of_a_dentry "
+	       "/a/another_name_longer_than_the_inline_buffer", 0);
+	t_verb(w, "rm /a/another_name_longer_than_the_inline_buffer", 0);
+	t_verb(w, "umount /m", 0);
+	t_verb(w, "mkdir /a/b/a_new_directory_with_a_long_name_too", 0);
+	t_verb(w, "mv /a/b /a/c", 0);
+}
+
+/*
+ * wt_world_snapshot copies an arena world once its tree is built (the
+ * log marked); after an iteration that freed, allocated and logged, the
+ * log rewound and the world retired, wt_world_restore under another
+ * seed gives the world a fresh build of that seed gives -- namespace,
+ * ids, seeded d_seq and lock values, the next id -- and the log at its
+ * mark, entry for entry.  Three rounds: a restored world restores again.
+ */
+Test(ops, a_world_restored_from_its_snapshot_is_a_fresh_world)
+{
+	struct wt_world *w = retire_build_in(7, 64, NULL, true), *fresh;
+	struct wt_world_config cfg;
+	struct wt_history *h;
+	char *marked, *a, *b;
+
+	cr_assert_not_null(w->arena.base, "no arena: proves nothing");
+	cr_assert_eq(wt_world_snapshot(w), 0);
+	wt_history_mark(w->history);
+	marked = history_text(w->history);
+	for (uint64_t seed = 9; seed < 12; seed++) {
+		snapshot_iteration(w);
+		h = wt_ops_fini_rewind(w);
+		cr_assert_eq(wt_world_retire(w), w);
+		retire_config(&cfg, seed, 64, true);
+		cr_assert_eq(wt_world_restore(&cfg, w), w);
+		cr_assert_eq(w->history, h);
+		fresh = retire_build(seed, 64, NULL);
+		a = dump(w);
+		b = dump(fresh);
+		cr_assert_str_eq(a, b);
+		retire_same_seqs(w, fresh);
+		cr_assert_eq(w->next_id, fresh->next_id);
+		free(a);
+		free(b);
+		a = history_text(w->history);
+		cr_assert_str_eq(a, marked);
+		free(a);
+		wt_ops_world_destroy(fresh);
+	}
+	free(marked);
+	/* the same world but for the seed: another config is not restored */
+	snapshot_iteration(w);
+	wt_ops_fini_rewind(w);
+	wt_world_retire(w);
+	retire_config(&cfg, 9, 1, true);
+	cr_assert_null(wt_world_restore(&cfg, w));
+	retire_config(&cfg, 9, 64, true);
+	cfg.bugs = 1;
+	cr_assert_null(wt_world_restore(&cfg, w));
+	cfg.bugs = 0;
+	cr_assert_eq(wt_world_restore(&cfg, w), w);
+	wt_ops_world_destroy(w);
+}
+
+/* A world that keeps what the arena cannot hold takes no snapshot: a
+ * remote filesystem (heap server, handles from the seed), or no arena. */
+Test(ops, a_world_with_a_remote_fs_or_no_arena_takes_no_snapshot)
+{
+	struct wt_world *w = retire_build_in(7, 64, NULL, true);
+
+	t_verb(w, "mkdir /r", 0);
+	t_verb(w, "mount -t remote srv /r", 0);
+	cr_assert_eq(wt_world_snapshot(w), -1);
+	cr_assert_null(w->snap);
+	wt_ops_world_destroy(w);
+	w = retire_build(7, 64, NULL);
+	cr_assert_eq(wt_world_snapshot(w), -1);
 	wt_ops_world_destroy(w);
 }

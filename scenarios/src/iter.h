@@ -74,6 +74,10 @@ struct wt_scn_reuse {
 	struct wt_verb *tree;
 	unsigned ntree;
 	const struct wt_scn_line *tree_src;	/* the lines parsed */
+	/* whose tree the world's snapshot holds (sim/vfs/world.h: the
+	 * world and its log come back from it instead of being built) */
+	const struct wt_scn_line *snap_tree;
+	unsigned snap_ntree;
 };
 
 /* Free what reuse->tree holds (verbs.c). */

@@ -10,6 +10,7 @@
  * thread exists: no hooks fire while it is built.  Its lines are parsed
  * once a scenario run (struct wt_scn_reuse), not once a world.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,12 +143,35 @@ static int build_tree(const struct wt_scenario *s, struct wt_world *w,
 	return 0;
 }
 
+/*
+ * The last iteration's world made again from its snapshot, if it has
+ * one of this scenario's tree (the config is the snapshot's to check):
+ * what building the tree would make, without building it.  NULL: build.
+ */
+static struct wt_world *world_restore(const struct wt_scenario *s,
+				      const struct wt_world_config *cfg,
+				      struct wt_scn_reuse *u)
+{
+	struct wt_world *w;
+
+	if (!u || !u->world || !u->history || u->snap_tree != s->tree ||
+	    u->snap_ntree != s->ntree || !wt_history_marked(u->history))
+		return NULL;
+	w = wt_world_restore(cfg, u->world);
+	if (!w)
+		return NULL;
+	assert(w->history == u->history);
+	u->world = NULL;
+	u->history = NULL;
+	return w;
+}
+
 struct wt_world *wt_scn_world_build_from(const struct wt_scenario *s,
 					 uint64_t seed, uint64_t bugs,
 					 struct wt_scn_reuse *reuse,
 					 struct wt_scn_error *err)
 {
-	struct wt_history *h = reuse ? reuse->history : NULL;
+	struct wt_history *h;
 	struct wt_scn_pos top = { 1, 1 };
 	struct wt_world_config cfg;
 	struct wt_world *w;
@@ -158,6 +182,12 @@ struct wt_world *wt_scn_world_build_from(const struct wt_scenario *s,
 	cfg.mount_buckets = s->mount_buckets;
 	cfg.bugs = bugs;
 	cfg.history = s->history;
+	/* a run's worlds, one OS thread (sim mode): snapshot and restore */
+	cfg.arena = reuse != NULL;
+	w = world_restore(s, &cfg, reuse);
+	if (w)
+		return w;
+	h = reuse ? reuse->history : NULL;
 	/* the spare storage is the world's now (or freed) */
 	w = wt_world_create_from(&cfg, reuse ? reuse->world : NULL);
 	if (reuse)
@@ -179,6 +209,11 @@ struct wt_world *wt_scn_world_build_from(const struct wt_scenario *s,
 		wt_scn_world_destroy(w);
 		return NULL;
 	}
+	if (reuse && w->history && !wt_world_snapshot(w)) {
+		wt_history_mark(w->history);
+		reuse->snap_tree = s->tree;
+		reuse->snap_ntree = s->ntree;
+	}
 	return w;
 }
 
@@ -191,7 +226,9 @@ struct wt_world *wt_scn_world_build(const struct wt_scenario *s,
 
 void wt_scn_world_destroy_keep(struct wt_world *w, struct wt_scn_reuse *reuse)
 {
-	struct wt_history *h = wt_ops_fini_keep(w);
+	/* kept for the next world's restore, or retired for its build */
+	struct wt_history *h = reuse && w->snap && wt_history_marked(w->history) ?
+			       wt_ops_fini_rewind(w) : wt_ops_fini_keep(w);
 
 	if (reuse && !reuse->history)
 		reuse->history = h;

@@ -95,7 +95,7 @@ static unsigned autofs_instantiate(struct dentry *d, struct inode *inode)
 
 static int autofs_fill_super(struct super_block *sb)
 {
-	struct autofs_info *sbi = calloc(1, sizeof(*sbi));
+	struct autofs_info *sbi = wt_world_obj_alloc(sb->s_world, sizeof(*sbi));
 
 	if (!sbi)
 		return -ENOMEM;

@@ -7,8 +7,10 @@
 
 #include "sim/fs/libfs.h"
 #include "sim/fs/proc.h"
+#include "sim/vfs/world.h"
 
 struct proc_magic {
+	struct wt_obj wt;	/* the world's memory (wt_world_obj_alloc) */
 	struct path target;
 	struct wt_proc_owner owner;	/* fixed for the inode's life */
 };
@@ -90,7 +92,7 @@ static void proc_evict_inode(struct inode *inode, bool teardown)
 		mntput(pm->target.mnt);
 	}
 	inode->i_private = NULL;
-	free(pm);
+	wt_obj_free(&pm->wt, sizeof(*pm));
 }
 
 /*
@@ -123,11 +125,13 @@ static struct inode *proc_magic_inode(struct super_block *sb,
 
 	if (!inode)
 		return NULL;
-	pm = malloc(sizeof(*pm));
+	pm = wt_world_obj_alloc(sb->s_world, sizeof(*pm));
 	if (!pm) {
 		iput(inode);
 		return NULL;
 	}
+	/* No id of its own: readers reach it only through its inode. */
+	wt_obj_init(&pm->wt, WT_OBJ_OTHER, 0);
 	pm->target.mnt = mntget(target->mnt);
 	pm->target.dentry = dget(target->dentry);
 	pm->owner = (struct wt_proc_owner){ 0 };

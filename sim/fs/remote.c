@@ -779,6 +779,9 @@ static int remote_fill_super(struct super_block *sb)
 	s->handle_seed = srv_mix(w->cfg.seed ^ srv_mix(sb->wt.id));
 	s->next_handle = 1;
 	s->world = w;
+	/* The server is heap memory and its handles are drawn from the
+	 * seed: a snapshot could restore neither (sim/vfs/world.h). */
+	w->no_snapshot = true;
 	s->root = node_new(s, NULL, "", 0, WT_S_IFDIR | 0755, 0, 0);
 	if (!s->root) {
 		free(s);

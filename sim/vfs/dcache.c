@@ -117,7 +117,7 @@ bool rename_lock_mine(const struct wt_world *w)
 static struct external_name *external_name_alloc(struct wt_world *w,
 						 const char *s, uint32_t len)
 {
-	struct external_name *n = malloc(external_name_size(len));
+	struct external_name *n = wt_world_obj_alloc(w, external_name_size(len));
 
 	if (!n)
 		return NULL;
@@ -398,7 +398,7 @@ struct dentry *__d_alloc(struct super_block *sb, const struct qstr *name)
 		return NULL;
 	if (wt_alloc_should_fail(WT_ALLOC_POINT("d_alloc")))
 		return NULL;
-	d = calloc(1, sizeof(*d));
+	d = wt_world_obj_alloc(w, sizeof(*d));
 	if (!d)
 		return NULL;
 	id = wt_world_new_id(w);
@@ -407,7 +407,7 @@ struct dentry *__d_alloc(struct super_block *sb, const struct qstr *name)
 
 		n = external_name_alloc(w, name->name, name->len);
 		if (!n) {
-			free(d);
+			wt_obj_free(&d->wt, sizeof(*d));
 			return NULL;
 		}
 		d->d_name.name = n->name;
@@ -432,9 +432,12 @@ struct dentry *__d_alloc(struct super_block *sb, const struct qstr *name)
 /* A dentry nobody ever saw (d_alloc_parallel lost a race). */
 void d_free_unused(struct dentry *d)
 {
-	if (dname_external(d, d->d_name.name))
-		free(external_name(d->d_name.name));
-	free(d);
+	if (dname_external(d, d->d_name.name)) {
+		struct external_name *n = external_name(d->d_name.name);
+
+		wt_obj_free(&n->wt, external_name_size(n->len));
+	}
+	wt_obj_free(&d->wt, sizeof(*d));
 }
 
 struct dentry *d_alloc(struct dentry *parent, const struct qstr *name)

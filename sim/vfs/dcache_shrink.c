@@ -142,7 +142,7 @@ void wt_dentry_destroy(struct dentry *d)
 		struct external_name *n = external_name(name);
 
 		if (--n->count == 0)
-			free(n);
+			wt_obj_free(&n->wt, external_name_size(n->len));
 	}
-	free(d);
+	wt_obj_free(&d->wt, sizeof(*d));
 }

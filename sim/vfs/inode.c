@@ -60,7 +60,7 @@ struct inode *wt_inode_alloc(struct super_block *sb, umode_t mode,
 
 	if (wt_alloc_should_fail(WT_ALLOC_POINT("inode_alloc")))
 		return NULL;
-	inode = calloc(1, sizeof(*inode));
+	inode = wt_world_obj_alloc(w, sizeof(*inode));
 	if (!inode)
 		return NULL;
 	wt_obj_init(&inode->wt, WT_OBJ_INODE, wt_world_new_id(w));
@@ -157,9 +157,12 @@ void wt_inode_destroy(struct inode *inode)
 	sb_del_inode(inode);	/* no other thread: teardown or set-up */
 	if (t->evict_inode)
 		t->evict_inode(inode, true);
-	if (inode->i_link)
-		free(wt_linkbody_of(inode->i_link));
-	free(inode);
+	if (inode->i_link) {
+		struct wt_linkbody *lb = wt_linkbody_of(inode->i_link);
+
+		wt_obj_free(&lb->wt, linkbody_size(lb->len));
+	}
+	wt_obj_free(&inode->wt, sizeof(*inode));
 }
 
 int wt_inode_set_link(struct inode *inode, const char *body)
@@ -172,7 +175,7 @@ int wt_inode_set_link(struct inode *inode, const char *body)
 		return -ENAMETOOLONG;
 	if (wt_alloc_should_fail(WT_ALLOC_POINT("inode_set_link")))
 		return -ENOMEM;
-	lb = malloc(linkbody_size((uint32_t)len));
+	lb = wt_world_obj_alloc(i_world(inode), linkbody_size((uint32_t)len));
 	if (!lb)
 		return -ENOMEM;
 	wt_obj_init(&lb->wt, WT_OBJ_LINK, wt_world_new_id(i_world(inode)));

@@ -299,7 +299,7 @@ struct mount *wt_mnt_alloc(struct super_block *sb, struct dentry *root,
 
 	if (wt_alloc_should_fail(WT_ALLOC_POINT("mnt_alloc")))
 		return NULL;
-	m = calloc(1, sizeof(*m));
+	m = wt_world_obj_alloc(w, sizeof(*m));
 	if (!m)
 		return NULL;
 	wt_obj_init(&m->wt, WT_OBJ_MOUNT, wt_world_new_id(w));
@@ -505,5 +505,5 @@ discard:
 
 void wt_mount_destroy(struct mount *m)
 {
-	free(m);
+	wt_obj_free(&m->wt, sizeof(*m));
 }

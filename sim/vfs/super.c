@@ -44,7 +44,7 @@ struct super_block *wt_sb_create(struct wt_world *w,
 
 	if (wt_alloc_should_fail(WT_ALLOC_POINT("sb_create")))
 		return NULL;
-	sb = calloc(1, sizeof(*sb));
+	sb = wt_world_obj_alloc(w, sizeof(*sb));
 	if (!sb)
 		return NULL;
 	wt_obj_init(&sb->wt, WT_OBJ_SUPER, wt_world_new_id(w));
@@ -71,7 +71,7 @@ fail_kill:
 	if (type->kill_super)
 		type->kill_super(sb);
 fail:
-	free(sb);
+	wt_obj_free(&sb->wt, sizeof(*sb));
 	return NULL;
 }
 
@@ -121,5 +121,5 @@ void wt_sb_destroy(struct super_block *sb)
 		wt_inode_destroy(sb->s_inodes);
 	if (sb->s_type->kill_super)
 		sb->s_type->kill_super(sb);
-	free(sb);
+	wt_obj_free(&sb->wt, sizeof(*sb));
 }

@@ -6,6 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef WT_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
 #include "sim/atomic.h"
 #include "sim/rcu.h"
 #include "sim/vfs/internal.h"
@@ -14,6 +18,17 @@
 /* Salts for the seq values that are not a dentry's (ids start at 1). */
 #define WT_SEQ_SALT_MOUNT_LOCK	0x6d6f756e745f6c6bull	/* "mount_lk" */
 #define WT_SEQ_SALT_RENAME_LOCK	0x72656e616d655f6bull	/* "rename_k" */
+
+/* An arena world's reserve: address space, not memory (sim/arena.h). */
+#define WT_WORLD_ARENA_BYTES	(256u << 20)
+
+/* wt_world_snapshot's copy. */
+struct wt_world_snap {
+	struct wt_world world;		/* the struct as the build left it */
+	struct dentry **dcache_hash;	/* the tables' contents */
+	struct mount **mount_hash;
+	void *objects;			/* the arena's [0, world.arena.used) */
+};
 
 void wt_world_config_default(struct wt_world_config *cfg)
 {
@@ -32,11 +47,29 @@ uint64_t wt_world_new_id(struct wt_world *w)
 }
 
 /* Even, and a function of (seed, id) only: the same in every process. */
-unsigned wt_world_initial_seq(const struct wt_world *w, uint64_t id)
+static unsigned initial_seq(uint64_t seed, uint64_t id)
 {
-	uint64_t x = wt_mix64(w->cfg.seed ^ wt_mix64(id + 0x9e3779b97f4a7c15ull));
+	uint64_t x = wt_mix64(seed ^ wt_mix64(id + 0x9e3779b97f4a7c15ull));
 
 	return (unsigned)x & ~1u;
+}
+
+unsigned wt_world_initial_seq(const struct wt_world *w, uint64_t id)
+{
+	return initial_seq(w->cfg.seed, id);
+}
+
+void *wt_world_obj_alloc(struct wt_world *w, size_t size)
+{
+	struct wt_obj *o = wt_arena_zalloc(&w->arena, size);
+
+	if (o) {
+		o->flags = WT_OBJ_F_ARENA;
+		return o;
+	}
+	if (w->arena.base)
+		w->spilled++;
+	return calloc(1, size);
 }
 
 struct path wt_world_root(const struct wt_world *w)
@@ -126,28 +159,46 @@ static void world_config_set(struct wt_world *w,
 }
 
 /* Can a world of cfg be built in the retired spare?  Only at the same
- * sizes: the hash tables and the quarantine are allocated by size. */
+ * sizes: the hash tables and the quarantine are allocated by size; and
+ * with an arena if and only if the spare has one. */
 static bool spare_fits(const struct wt_world *spare,
 		       const struct wt_world_config *cfg)
 {
 	return spare->cfg.dcache_buckets == buckets(cfg->dcache_buckets) &&
 	       spare->cfg.mount_buckets == buckets(cfg->mount_buckets) &&
-	       spare->cfg.quarantine_slots == cfg->quarantine_slots;
+	       spare->cfg.quarantine_slots == cfg->quarantine_slots &&
+	       spare->cfg.arena == cfg->arena;
 }
 
-/* The retired spare's storage, emptied as calloc would leave it. */
+static void snap_free(struct wt_world *w)
+{
+	if (!w->snap)
+		return;
+	free(w->snap->dcache_hash);
+	free(w->snap->mount_hash);
+	free(w->snap->objects);
+	free(w->snap);
+	w->snap = NULL;
+}
+
+/* The retired spare's storage, emptied as calloc would leave it (the
+ * arena emptied, its snapshot dropped). */
 static struct wt_world *world_storage_reuse(struct wt_world *w,
 					    const struct wt_world_config *cfg)
 {
 	struct dentry **dh = w->dcache_hash;
 	struct mount **mh = w->mount_hash;
 	struct wt_rcu_domain *rcu = w->rcu;
+	struct wt_arena arena = w->arena;
 
+	snap_free(w);
 	memset(w, 0, sizeof(*w));
 	world_config_set(w, cfg);
 	w->dcache_hash = dh;
 	w->mount_hash = mh;
 	w->rcu = rcu;
+	w->arena = arena;
+	wt_arena_rewind(&w->arena, 0);
 	memset(dh, 0, w->cfg.dcache_buckets * sizeof(*dh));
 	memset(mh, 0, w->cfg.mount_buckets * sizeof(*mh));
 	return w;
@@ -174,6 +225,9 @@ static struct wt_world *world_storage(const struct wt_world_config *cfg,
 		w->mount_hash = calloc(w->cfg.mount_buckets,
 				       sizeof(*w->mount_hash));
 		w->rcu = wt_rcu_domain_create(w->cfg.quarantine_slots);
+		/* failing, the objects come from the heap, as without */
+		if (cfg->arena)
+			wt_arena_init(&w->arena, WT_WORLD_ARENA_BYTES);
 		return w;
 	}
 	return world_storage_reuse(spare, cfg);
@@ -247,17 +301,124 @@ void wt_world_destroy(struct wt_world *w)
 	world_free_objects(w);
 	if (w->rcu)
 		wt_rcu_domain_destroy(w->rcu);
+	snap_free(w);
+	wt_arena_fini(&w->arena);
 	free(w->dcache_hash);
 	free(w->mount_hash);
 	free(w);
 }
 
+/*
+ * A world with a snapshot, nothing spilled and nothing the snapshot
+ * cannot hold (a remote server mounted since) has all its objects in the
+ * arena and nothing of theirs on the heap: there is nothing to free one
+ * by one, the next world writes the arena over (wt_world_restore) or
+ * starts it again (world_storage_reuse).
+ */
 struct wt_world *wt_world_retire(struct wt_world *w)
 {
-	world_free_objects(w);
+	if (!w->snap || w->spilled || w->no_snapshot)
+		world_free_objects(w);
 	if (w->rcu)
 		wt_rcu_domain_reset(w->rcu);
 	return w;
+}
+
+/* ------------------------------------------------------------------ */
+/* Snapshot and restore                                                */
+
+int wt_world_snapshot(struct wt_world *w)
+{
+	size_t used = w->arena.used;
+	struct wt_world_snap *snap;
+
+	if (!w->arena.base || w->spilled || w->no_snapshot)
+		return -1;
+	snap_free(w);
+	snap = calloc(1, sizeof(*snap));
+	if (!snap)
+		return -1;
+	snap->dcache_hash = malloc(w->cfg.dcache_buckets * sizeof(*w->dcache_hash));
+	snap->mount_hash = malloc(w->cfg.mount_buckets * sizeof(*w->mount_hash));
+	snap->objects = malloc(used ? used : 1);
+	if (!snap->dcache_hash || !snap->mount_hash || !snap->objects ||
+	    wt_rcu_domain_mark(w->rcu)) {
+		w->snap = snap;
+		snap_free(w);
+		return -1;
+	}
+	memcpy(snap->dcache_hash, w->dcache_hash,
+	       w->cfg.dcache_buckets * sizeof(*w->dcache_hash));
+	memcpy(snap->mount_hash, w->mount_hash,
+	       w->cfg.mount_buckets * sizeof(*w->mount_hash));
+#ifdef WT_ASAN
+	/* what the build freed reads as poison (sim/obj.h), as it would */
+	__asan_unpoison_memory_region(w->arena.base, used);
+#endif
+	memcpy(snap->objects, w->arena.base, used);
+	snap->world = *w;
+	w->snap = snap;
+	return 0;
+}
+
+/* The snapshot serves cfg: the same world in all but the seed. */
+static bool snap_fits(const struct wt_world_config *was,
+		      const struct wt_world_config *cfg)
+{
+	const char *a = was->root_fs ? was->root_fs : "";
+	const char *b = cfg->root_fs ? cfg->root_fs : "";
+
+	return was->dcache_buckets == buckets(cfg->dcache_buckets) &&
+	       was->mount_buckets == buckets(cfg->mount_buckets) &&
+	       was->quarantine_slots == cfg->quarantine_slots &&
+	       was->bugs == cfg->bugs && was->history == cfg->history &&
+	       was->arena == cfg->arena && !strcmp(a, b);
+}
+
+/* A seq value drawn from the old seed, moved to the new seed's: the
+ * writes since (the build's) keep their count. */
+static void seq_reseed(seqcount_t *s, unsigned from, unsigned to)
+{
+	s->sequence += to - from;
+	s->birth += to - from;
+}
+
+static void world_reseed(struct wt_world *w, uint64_t seed)
+{
+	uint64_t old = w->cfg.seed;
+
+	for (struct dentry *d = w->dentries; d; d = d->d_all_next)
+		seq_reseed(&d->d_seq, initial_seq(old, d->wt.id),
+			   initial_seq(seed, d->wt.id));
+	seq_reseed(&w->mount_lock.seqcount,
+		   initial_seq(old, WT_SEQ_SALT_MOUNT_LOCK),
+		   initial_seq(seed, WT_SEQ_SALT_MOUNT_LOCK));
+	seq_reseed(&w->rename_lock.seqcount,
+		   initial_seq(old, WT_SEQ_SALT_RENAME_LOCK),
+		   initial_seq(seed, WT_SEQ_SALT_RENAME_LOCK));
+	w->cfg.seed = seed;
+}
+
+struct wt_world *wt_world_restore(const struct wt_world_config *cfg,
+				  struct wt_world *spare)
+{
+	struct wt_world_snap *snap = spare ? spare->snap : NULL;
+
+	if (!snap || !snap_fits(&snap->world.cfg, cfg))
+		return NULL;
+	*spare = snap->world;	/* the same storage: its pointers hold */
+	spare->snap = snap;
+	memcpy(spare->dcache_hash, snap->dcache_hash,
+	       spare->cfg.dcache_buckets * sizeof(*spare->dcache_hash));
+	memcpy(spare->mount_hash, snap->mount_hash,
+	       spare->cfg.mount_buckets * sizeof(*spare->mount_hash));
+#ifdef WT_ASAN
+	__asan_unpoison_memory_region(spare->arena.base, spare->arena.used);
+#endif
+	memcpy(spare->arena.base, snap->objects, spare->arena.used);
+	wt_rcu_domain_rewind(spare->rcu);
+	world_reseed(spare, cfg->seed);
+	return spare;
 }
 
 /* ------------------------------------------------------------------ */

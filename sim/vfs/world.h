@@ -8,6 +8,7 @@
 #ifndef WT_SIM_VFS_WORLD_H
 #define WT_SIM_VFS_WORLD_H
 
+#include "sim/arena.h"
 #include "sim/mutex.h"
 #include "sim/seq.h"
 #include "sim/vfs/dcache.h"
@@ -17,6 +18,7 @@
 
 struct wt_history;
 struct wt_rcu_domain;
+struct wt_world_snap;
 
 struct wt_world_config {
 	uint64_t seed;			/* initial d_seq values, server ids */
@@ -29,6 +31,10 @@ struct wt_world_config {
 	 * dentries stay cached); `walktorture lookup' asks for "tmpfs", to
 	 * answer as a kernel tmpfs does */
 	const char *root_fs;
+	/* the objects come from an arena, so that the world can be
+	 * snapshot and restored (wt_world_snapshot); only for a world used
+	 * from one OS thread at a time (sim mode): the arena has no lock */
+	bool arena;
 };
 
 void wt_world_config_default(struct wt_world_config *cfg);
@@ -54,6 +60,15 @@ struct wt_world {
 	struct dentry *dentries;
 	struct mount *mounts;
 	spinlock_t list_lock;		/* the three lists above */
+	/* cfg.arena: where the objects are; spilled counts the objects
+	 * that found it full and came from the heap */
+	struct wt_arena arena;
+	uint64_t spilled;
+	/* set by what keeps state the snapshot cannot restore (a remote
+	 * filesystem's server lives on the heap, its handles come from the
+	 * seed): no snapshot is taken */
+	bool no_snapshot;
+	struct wt_world_snap *snap;	/* wt_world_snapshot's, or NULL */
 };
 
 /* Build a world with a root filesystem ("rootfs"; cfg->root_fs) mounted
@@ -77,6 +92,28 @@ void wt_world_destroy(struct wt_world *w);
 struct wt_world *wt_world_retire(struct wt_world *w);
 struct wt_world *wt_world_create_from(const struct wt_world_config *cfg,
 				      struct wt_world *spare);
+
+/*
+ * A run's worlds restored instead of built again.  Once the tree is
+ * built (and the writer side set up), wt_world_snapshot copies the
+ * world: the arena's objects, the struct, the hash tables and the RCU
+ * quarantine (-1: not possible -- no arena, an object spilled, or
+ * no_snapshot; the world is unchanged).  After the world is retired,
+ * wt_world_restore makes it again from the copy, as wt_world_create_from
+ * and the same build would have made it with cfg's seed: the seq values
+ * drawn from the seed are moved to the new seed's, the rest is the
+ * copy's, ids included.  NULL when the spare has no snapshot or cfg
+ * differs from the snapshot's in anything but the seed; the spare is
+ * left as it was.  The writer side's log comes back with the world's
+ * pointer to it: the caller rewinds it (wt_history_rewind).
+ */
+int wt_world_snapshot(struct wt_world *w);
+struct wt_world *wt_world_restore(const struct wt_world_config *cfg,
+				  struct wt_world *spare);
+
+/* Zeroed memory for an object with a struct wt_obj header first: the
+ * arena's (cfg.arena) or the heap's; wt_obj_free gives it back. */
+void *wt_world_obj_alloc(struct wt_world *w, size_t size);
 
 uint64_t wt_world_new_id(struct wt_world *w);
 /* The initial d_seq of a new dentry: drawn from (seed, id), even. */
