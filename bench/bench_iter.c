@@ -10,9 +10,10 @@
  * memory=tso one and the random soak workload -- the generated workloads
  * of issue 18 are not on main yet), this program runs ITERATIONS
  * iterations exactly as `walktorture run' does (sim mode, seed 0x5eed:
- * world from the tree, fibers, policy, oracle, checks) and takes the CPU
- * time of the calling thread, which runs every fiber.  Each thread's ops
- * (walks and writer verbs) of that run are counted, and the sibling
+ * world from the tree or its snapshot, fibers, policy, oracle, checks)
+ * and takes the CPU time of the calling thread, which runs every fiber.
+ * Each thread's ops (walks and writer verbs) of that run are counted,
+ * and the sibling
  * bench_iter_nohooks -- this file built against core/, sim/ and
  * scenarios/ with the injection hooks compiled out (WT_NO_HOOKS, as
  * bench_lookup_nohooks) -- runs the same ops bare: per iteration a world

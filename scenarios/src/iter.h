@@ -56,13 +56,16 @@ struct wt_scn_tctx {
 /*
  * What the iterations of one scenario run reuse (runner.c makes it for a
  * sim-mode run): the sim's fibers with their stacks (wt_run_cache), each
- * thread's step record (reset before every walk), the history's storage
- * (its chunk table and chunks: an iteration's world takes it and gives
- * it back retired), the world's own storage (struct, hash tables, RCU
- * domain and quarantine ring, retired the same way) and the tree's
+ * thread's step record (reset before every walk), the world and its
+ * log (the first build's snapshot, restored for every later iteration:
+ * wt_world_snapshot; without one, the log's storage -- chunk table and
+ * chunks -- and the world's -- struct, hash tables, RCU domain and
+ * quarantine ring -- taken and given back retired) and the tree's
  * parsed lines.  An iteration abandoned half-way leaves nothing
  * the next one sees: its fibers are made again (run.h), the records are
- * reset, the log is emptied when its world is destroyed.
+ * reset, the log is emptied (or rewound to the snapshot's mark) when
+ * its world is destroyed, and a restored world is the snapshot's
+ * whatever the last one did.
  */
 struct wt_scn_reuse {
 	struct wt_run_cache *run;
@@ -138,8 +141,9 @@ struct wt_world *wt_scn_world_build(const struct wt_scenario *s,
 				    struct wt_scn_error *err);
 void wt_scn_world_destroy(struct wt_world *w);
 /* The same, with what reuse keeps from one world to the next: the
- * history's storage and the tree's parsed lines (reuse NULL: nothing
- * kept). */
+ * world and its log, restored from the snapshot the first build took
+ * (sim/vfs/world.h) instead of built again, else their storage; and the
+ * tree's parsed lines (reuse NULL: nothing kept; a world built anew). */
 struct wt_world *wt_scn_world_build_from(const struct wt_scenario *s,
 					 uint64_t seed, uint64_t bugs,
 					 struct wt_scn_reuse *reuse,
