@@ -199,10 +199,27 @@ uint64_t wt_point_name_hash_slow(const struct wt_point *p)
 	return wt_point_hashes[wt_point_id(p)];
 }
 
+/* The backend acts on the point: traces it, applies the actions, and in
+ * sim mode decides who runs next. */
+static inline __attribute__((always_inline)) void
+hook_sched(struct wt_thread *t, const struct wt_point *p, const void *obj)
+{
+	if (t->sched && t->sched->ops->point)
+		t->sched->ops->point(t->sched, t, p, obj);
+}
+
+/* A hit in some rule's points: out of line, and tail-called, so that a
+ * hit in none (most) keeps no register across a call. */
+static __attribute__((noinline)) void
+hook_rules(struct wt_thread *t, const struct wt_point *p, const void *obj)
+{
+	wt_rules_apply(t, p, obj);
+	hook_sched(t, p, obj);
+}
+
 /*
  * The slow path: count the hit, evaluate the rules (which only leave
- * pending actions in t), then let the backend act on the point -- trace
- * it, apply the actions, and in sim mode decide who runs next.  Inline
+ * pending actions in t), then let the backend act on the point.  Inline
  * in both its callers, so that the thunk's reaches the backend with no
  * call between.
  */
@@ -232,10 +249,11 @@ hook_slow(struct wt_thread *t, const struct wt_point *p, const void *obj)
 		t->pending_fail = false;
 		t->pending_preempt_thread = -1;
 	}
-	if (t->rules && wt_rules_may_select(t, id))
-		wt_rules_apply(t, p, obj);
-	if (t->sched && t->sched->ops->point)
-		t->sched->ops->point(t->sched, t, p, obj);
+	if (t->rules && wt_rules_may_select(t, id)) {
+		hook_rules(t, p, obj);
+		return;
+	}
+	hook_sched(t, p, obj);
 }
 
 void wt_hook_slow(struct wt_thread *t, const struct wt_point *p,
