@@ -136,6 +136,9 @@ struct wt_sim {
 	 * is not WT_STAY_NONE: a point with nothing pending takes
 	 * sim_point's shortest path (kept by wt_sim_stay_update). */
 	bool plain;
+	/* The same but in a directed schedule (s->stay WT_STAY_DIRECTED),
+	 * trace ring or not: sim_point_directed. */
+	bool plain_directed;
 	uint64_t step_ns, max_points;	/* the config's, at hand */
 	/* PCT */
 	uint64_t *change_points;	/* d-1 sorted step indexes */
@@ -258,6 +261,8 @@ static inline void wt_sim_stay_update(struct wt_sim *s)
 		s->stay = WT_STAY_NONE;
 	s->plain = (s->stay == WT_STAY_RANDOM || s->stay == WT_STAY_PRIO) &&
 		   !s->tso && !s->pos_on && !s->trace_on;
+	s->plain_directed = s->stay == WT_STAY_DIRECTED && !s->tso &&
+			    !s->pos_on;
 }
 
 /*

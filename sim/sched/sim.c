@@ -354,6 +354,39 @@ sim_point_any(struct wt_sim *s, struct wt_thread *t, const struct wt_point *p,
 		sim_go(s, next, false);
 }
 
+/*
+ * A point of a directed schedule with nothing pending, no store buffers
+ * and no POS or feedback (s->plain_directed): sim_point_any's steps
+ * without the tests that cannot hold -- the hook stored last_point, no
+ * replay runs beside a schedule -- and the trace event or the digest.
+ */
+static __attribute__((noinline)) void
+sim_point_directed(struct wt_sim *s, struct wt_thread *t,
+		   const struct wt_point *p)
+{
+	struct wt_fiber *f = &s->f[t->id];
+	int next;
+
+	f->yield = false;
+	s->points++;
+	t->clock_ns += s->step_ns;
+	if (s->trace_on)
+		wt_trace_buf_record(&s->trace, s->trace.total, t->clock_ns,
+				    t->id, p, 0, t->trace_note);
+	else
+		s->trace.digest = wt_trace_digest_fold(s->trace.digest,
+				wt_point_hashes[wt_point_id(p)], t->id, 0);
+	s->now_ns = t->clock_ns;
+	if (__builtin_expect(s->points == s->change_at, 0))
+		wt_sim_pct_change_at(s, f);
+	wt_sim_directed_arrive(s, f, p);
+	if (__builtin_expect(s->points > s->max_points, 0))
+		sim_stuck(s);
+	next = wt_sim_decide_point(s);
+	if (__builtin_expect(next != s->cur, 0))
+		sim_go(s, next, false);
+}
+
 /* The rest of a plain point's decision, when it is not a stay. */
 static __attribute__((noinline)) void sim_point_decide(struct wt_sim *s)
 {
@@ -393,7 +426,10 @@ static void sim_point(struct wt_sched *base, struct wt_thread *t,
 	struct wt_fiber *f;
 
 	if (__builtin_expect(!s->plain || t->pending, 0)) {
-		sim_point_any(s, t, p, obj);
+		if (s->plain_directed && !t->pending)
+			sim_point_directed(s, t, p);
+		else
+			sim_point_any(s, t, p, obj);
 		return;
 	}
 	f = &s->f[t->id];
