@@ -104,16 +104,63 @@ static char *base_name(const struct wt_point *p)
 	return strdup(buf);
 }
 
+/*
+ * How many names given so far are NAME or NAME#...: a count per string,
+ * kept for every name given and for each of its prefixes that ends
+ * before a '#' (open addressing; keys point into the names, which are
+ * kept).  What a scan of every earlier name counted, without the scan:
+ * the catalogue was quadratic in the points (~500: 125 000 compares in
+ * every process that runs a walk).
+ */
+struct name_count {
+	const char *key;	/* NULL: empty */
+	size_t len;
+	unsigned count;
+};
+
+static uint64_t name_hash(const char *key, size_t len)
+{
+	return wt_fnv1a(WT_FNV1A_INIT, key, len);
+}
+
+static struct name_count *name_slot(struct name_count *tab, size_t cap,
+				    const char *key, size_t len)
+{
+	size_t i = (size_t)name_hash(key, len) & (cap - 1);
+
+	/* Never full: cap is over twice the keys (wt_points_catalogue). */
+	while (tab[i].key &&
+	       (tab[i].len != len || memcmp(tab[i].key, key, len) != 0))
+		i = (i + 1) & (cap - 1);
+	return &tab[i];
+}
+
+static void name_count_add(struct name_count *tab, size_t cap,
+			   const char *key, size_t len)
+{
+	struct name_count *e = name_slot(tab, cap, key, len);
+
+	e->key = key;
+	e->len = len;
+	e->count++;
+}
+
 void wt_points_catalogue(void)
 {
 	uint32_t n = wt_point_count();
 	const struct wt_point **order;
+	struct name_count *counts;
+	size_t cap = 16;
 
 	if (point_names)
 		return;
+	/* Keys: a name and its prefixes before a '#' -- a few a point. */
+	while (cap < (size_t)n * 8)
+		cap *= 2;
 	point_names = calloc(n, sizeof(*point_names));
 	order = calloc(n, sizeof(*order));
-	if (!point_names || !order)
+	counts = calloc(cap, sizeof(*counts));
+	if (!point_names || !order || !counts)
 		abort();
 	for (uint32_t i = 0; i < n; i++)
 		order[i] = &__start_wt_points[i];
@@ -122,25 +169,27 @@ void wt_points_catalogue(void)
 	qsort(order, n, sizeof(*order), cmp_by_site);
 	for (uint32_t i = 0; i < n; i++) {
 		char *name = base_name(order[i]);
-		unsigned dup = 1;
+		size_t len = strlen(name);
+		unsigned dup = 1 + name_slot(counts, cap, name, len)->count;
 
-		for (uint32_t j = 0; j < i; j++) {
-			const char *prev = point_names[wt_point_id(order[j])];
-			size_t len = strlen(name);
-
-			if (strncmp(prev, name, len) == 0 &&
-			    (prev[len] == '\0' || prev[len] == '#'))
-				dup++;
-		}
 		if (dup > 1) {
 			char buf[300];
 
 			snprintf(buf, sizeof(buf), "%s#%u", name, dup);
 			free(name);
 			name = strdup(buf);
+			if (!name)
+				abort();
+			len = strlen(name);
 		}
 		point_names[wt_point_id(order[i])] = name;
+		/* What a later name X counts: this one, if it is X or X#... */
+		name_count_add(counts, cap, name, len);
+		for (size_t k = 0; k < len; k++)
+			if (name[k] == '#')
+				name_count_add(counts, cap, name, k);
 	}
+	free(counts);
 	free(order);
 }
 
