@@ -69,6 +69,9 @@ struct wt_rcu_domain {
 	size_t head;			/* oldest entry */
 	size_t used;
 	struct wt_rcu_reader *readers;	/* every reader made, live or not */
+	/* readers of an earlier world (wt_rcu_domain_reset): memory only,
+	 * registered again when reader_alloc takes one */
+	struct wt_rcu_reader *spare;
 	uint32_t live_readers;
 	/* Statistics: relaxed atomic counters, bumped from any thread. */
 	uint64_t deferred;
@@ -236,11 +239,15 @@ fail_ring:
 }
 
 /*
- * What destroy and reset both free: the quarantine and the reader
- * records.  A live reader may still be inside a section or hold deferred
- * frees: tearing the domain down under it is a harness bug (why).
+ * What destroy and reset both release: the quarantine and the reader
+ * records (reset keeps their memory on the spare list: the next world's
+ * readers are as many, and an aligned allocation costs more than the
+ * rest of a reader's set-up).  A live reader may still be inside a
+ * section or hold deferred frees: tearing the domain down under it is a
+ * harness bug (why).
  */
-static void domain_release(struct wt_rcu_domain *d, const char *why)
+static void domain_release(struct wt_rcu_domain *d, const char *why,
+			   bool keep)
 {
 	struct wt_rcu_reader *r, *next;
 
@@ -251,16 +258,27 @@ static void domain_release(struct wt_rcu_domain *d, const char *why)
 		next = r->next;
 		assert(!r->registered);
 		assert(r->pending == 0);
-		free(r);
+		if (keep) {
+			r->next = d->spare;
+			d->spare = r;
+		} else {
+			free(r);
+		}
 	}
 	d->readers = NULL;
+	for (r = keep ? NULL : d->spare; r; r = next) {
+		next = r->next;
+		free(r);
+	}
+	if (!keep)
+		d->spare = NULL;
 }
 
 void wt_rcu_domain_destroy(struct wt_rcu_domain *d)
 {
 	if (!d)
 		return;
-	domain_release(d, "domain destroyed with live readers");
+	domain_release(d, "domain destroyed with live readers", false);
 	pthread_mutex_destroy(&d->lock);
 	free(d->mark);
 	free(d->ring);
@@ -268,16 +286,17 @@ void wt_rcu_domain_destroy(struct wt_rcu_domain *d)
 }
 
 /*
- * For the next world of a run: what destroy frees is freed (quarantine,
- * reader records), what it would allocate again is kept (the domain and
- * its quarantine ring), and the rest starts as create leaves it -- an
- * empty ring, no reader, zero statistics and a fresh epoch (ck_epoch_init
- * forgets the records, which are freed here), so that no state of the
- * last world's grace periods reaches the next one.
+ * For the next world of a run: what destroy frees is released (the
+ * quarantine's objects; the reader records, whose memory goes on the
+ * spare list), what it would allocate again is kept (the domain and its
+ * quarantine ring), and the rest starts as create leaves it -- an empty
+ * ring, no reader, zero statistics and a fresh epoch (ck_epoch_init
+ * forgets the records; a spare one is zeroed and registered again), so
+ * that no state of the last world's grace periods reaches the next one.
  */
 void wt_rcu_domain_reset(struct wt_rcu_domain *d)
 {
-	domain_release(d, "domain reset with live readers");
+	domain_release(d, "domain reset with live readers", true);
 	assert(d->used == 0);
 	d->head = 0;
 	d->deferred = 0;
@@ -308,9 +327,15 @@ static struct wt_rcu_reader *reader_alloc(struct wt_rcu_domain *d)
 	rec = ck_epoch_recycle(&d->epoch, NULL);
 	if (rec)
 		return wt_container_of(rec, struct wt_rcu_reader, record);
-	/* The record is cache-line aligned; malloc's 16 bytes are not. */
-	if (posix_memalign(&mem, _Alignof(struct wt_rcu_reader), sizeof(*r)))
+	if (d->spare) {		/* an earlier world's: as new */
+		mem = d->spare;
+		d->spare = d->spare->next;
+	} else if (posix_memalign(&mem, _Alignof(struct wt_rcu_reader),
+				  sizeof(*r))) {
+		/* The record is cache-line aligned; malloc's 16 bytes
+		 * are not. */
 		return NULL;
+	}
 	r = memset(mem, 0, sizeof(*r));
 	ck_epoch_register(&d->epoch, &r->record, NULL);
 	r->next = d->readers;

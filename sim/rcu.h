@@ -48,7 +48,8 @@ struct wt_rcu_domain *wt_rcu_domain_create(size_t quarantine_slots);
 /* Frees everything still deferred or quarantined; no reader may be left. */
 void wt_rcu_domain_destroy(struct wt_rcu_domain *d);
 /* The same frees, but d stays, as wt_rcu_domain_create made it (its
- * quarantine ring kept): the next world of a run reuses it. */
+ * quarantine ring and its readers' memory kept): the next world of a run
+ * reuses it. */
 void wt_rcu_domain_reset(struct wt_rcu_domain *d);
 /* For a world's snapshot: mark keeps the quarantine as it is now (no
  * reader may exist; -1 on ENOMEM); rewind resets the domain and puts the
