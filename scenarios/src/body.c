@@ -683,7 +683,12 @@ int wt_scn_iter_setup(struct wt_scn_iter *it, struct wt_scn_error *err)
 					    it->reuse, err);
 	if (!it->world)
 		return -1;
-	it->t = calloc(s->nthreads, sizeof(*it->t));
+	if (it->reuse && it->reuse->t && it->reuse->nt == s->nthreads) {
+		it->t = memset(it->reuse->t, 0, s->nthreads * sizeof(*it->t));
+		it->reuse->t = NULL;
+	} else {
+		it->t = calloc(s->nthreads, sizeof(*it->t));
+	}
 	if (!it->t)
 		return wt_scn_fail(err, s->file, s->threads[0].pos,
 				   "out of memory");
@@ -770,7 +775,12 @@ void wt_scn_iter_teardown(struct wt_scn_iter *it)
 		free(tc->expect_seen);
 		json_decref(tc->failures);
 	}
-	free(it->t);
+	if (it->reuse && !it->reuse->t) {
+		it->reuse->t = it->t;
+		it->reuse->nt = it->nthreads;
+	} else {
+		free(it->t);
+	}
 	it->t = NULL;
 	if (it->world)
 		wt_scn_world_destroy_keep(it->world, it->reuse);

@@ -81,6 +81,11 @@ struct wt_scn_reuse {
 	 * world and its log come back from it instead of being built) */
 	const struct wt_scn_line *snap_tree;
 	unsigned snap_ntree;
+	/* the last iteration's thread contexts (nt of them), zeroed when
+	 * taken: a request that large made malloc consolidate its free
+	 * lists every iteration */
+	struct wt_scn_tctx *t;
+	unsigned nt;
 };
 
 /* Free what reuse->tree holds (verbs.c). */

@@ -188,6 +188,7 @@ static void reuse_destroy(struct wt_scn_reuse *u)
 	wt_history_destroy(u->history);
 	wt_world_destroy(u->world);
 	wt_scn_reuse_tree_free(u);
+	free(u->t);
 	free(u);
 }
 
