@@ -29,10 +29,10 @@ struct tso_entry {
 };
 
 struct wt_tso_buf {
+	struct wt_tso_buf_head h;	/* first: count, read inline */
 	struct wt_tso *tso;
 	unsigned thread;
 	unsigned head;			/* oldest entry */
-	unsigned count;
 	bool direct;			/* see wt_tso_set_direct() */
 	/* pso: bumped by smp_wmb() and before a release store; an entry may
 	 * reach memory only when no older entry has a smaller epoch */
@@ -51,11 +51,11 @@ struct tso_word {
 };
 
 struct wt_tso {
+	struct wt_tso_head h;		/* first: pending, read inline */
 	unsigned nthreads;
 	bool partial;			/* pso: see wt_tso_set_partial() */
 	unsigned bits;			/* log2(nslots) */
 	size_t nslots;
-	uint64_t pending;		/* entries, all buffers */
 	struct tso_word *slot;		/* open addressing, linear probing */
 	struct wt_tso_stats stats;
 	wt_tso_flush_hook hook;		/* see wt_tso_set_flush_hook() */
@@ -240,12 +240,12 @@ static void buf_flush_oldest(struct wt_tso_buf *b)
 	struct tso_word *x = word_find(t, WORD_OF(e->addr));
 	uint64_t sn = e->sn;
 
-	assert(b->count > 0);
+	assert(b->h.count > 0);
 	assert(x && x->pending > 0);
 	memcpy(x->committed + (e->addr - x->word), e->val, e->size);
 	b->head = (b->head + 1) % WT_TSO_ENTRIES;
-	b->count--;
-	t->pending--;
+	b->h.count--;
+	t->h.pending--;
 	t->stats.flushes++;
 	if (--x->pending == 0)
 		word_settle(t, x);
@@ -281,7 +281,7 @@ static void buf_flush_entry(struct wt_tso_buf *b, unsigned i)
 {
 	struct tso_entry e = *buf_at(b, i);
 
-	assert(i < b->count);
+	assert(i < b->h.count);
 	assert(entry_flushable(b, i));
 	if (i == 0) {
 		buf_flush_oldest(b);
@@ -299,14 +299,14 @@ unsigned wt_tso_flushable(struct wt_tso_buf *b)
 {
 	unsigned n = 0;
 
-	for (unsigned i = 0; i < b->count; i++)
+	for (unsigned i = 0; i < b->h.count; i++)
 		n += entry_flushable(b, i);
 	return n;
 }
 
 int wt_tso_flushable_nth(struct wt_tso_buf *b, unsigned nth)
 {
-	for (unsigned i = 0; i < b->count; i++)
+	for (unsigned i = 0; i < b->h.count; i++)
 		if (entry_flushable(b, i) && nth-- == 0)
 			return (int)i;
 	return -1;
@@ -314,7 +314,7 @@ int wt_tso_flushable_nth(struct wt_tso_buf *b, unsigned nth)
 
 bool wt_tso_flush_at(struct wt_tso_buf *b, unsigned i)
 {
-	if (i >= b->count || !entry_flushable(b, i))
+	if (i >= b->h.count || !entry_flushable(b, i))
 		return false;
 	buf_flush_entry(b, i);
 	return true;
@@ -324,7 +324,7 @@ bool wt_tso_must_precede(struct wt_tso_buf *b, unsigned k, unsigned i)
 {
 	const struct tso_entry *e = buf_at(b, k), *target = buf_at(b, i);
 
-	assert(k < i && i < b->count);
+	assert(k < i && i < b->h.count);
 	return !b->tso->partial || e->epoch < target->epoch ||
 	       WORD_OF(e->addr) == WORD_OF(target->addr);
 }
@@ -336,7 +336,7 @@ unsigned wt_tso_flush_through(struct wt_tso_buf *b, unsigned i)
 	uintptr_t word;
 	unsigned n = 0;
 
-	if (i >= b->count)
+	if (i >= b->h.count)
 		return 0;
 	target = buf_at(b, i);
 	epoch = target->epoch;
@@ -383,7 +383,7 @@ void wt_tso_wmb_slow(void)
 
 bool wt_tso_flush(struct wt_tso_buf *b)
 {
-	if (b->count == 0)
+	if (b->h.count == 0)
 		return false;
 	buf_flush_oldest(b);
 	return true;
@@ -391,10 +391,10 @@ bool wt_tso_flush(struct wt_tso_buf *b)
 
 unsigned wt_tso_drain(struct wt_tso_buf *b)
 {
-	unsigned n = b->count;
+	unsigned n = b->h.count;
 
 	/* Bounded by the entries there are: each pass removes one. */
-	while (b->count > 0)
+	while (b->h.count > 0)
 		buf_flush_oldest(b);
 	return n;
 }
@@ -403,17 +403,7 @@ void wt_tso_drain_all(struct wt_tso *t)
 {
 	for (unsigned i = 0; i < t->nthreads; i++)
 		wt_tso_drain(&t->buf[i]);
-	assert(t->pending == 0);
-}
-
-unsigned wt_tso_depth(const struct wt_tso_buf *b)
-{
-	return b->count;
-}
-
-uint64_t wt_tso_pending(const struct wt_tso *t)
-{
-	return t->pending;
+	assert(t->h.pending == 0);
 }
 
 uint64_t wt_tso_next_sn(const struct wt_tso_buf *b)
@@ -423,7 +413,7 @@ uint64_t wt_tso_next_sn(const struct wt_tso_buf *b)
 
 int wt_tso_index_of(struct wt_tso_buf *b, uint64_t sn)
 {
-	for (unsigned i = 0; i < b->count; i++)
+	for (unsigned i = 0; i < b->h.count; i++)
 		if (buf_at(b, i)->sn == sn)
 			return (int)i;
 	return -1;
@@ -466,7 +456,7 @@ void wt_tso_store(void *addr, const void *val, size_t size)
 		mem_write(a, size, val);
 		return;
 	}
-	if (b->count == WT_TSO_ENTRIES) {
+	if (b->h.count == WT_TSO_ENTRIES) {
 		/* Full: the oldest entry goes first (before the table is
 		 * touched: the flush may remove words). */
 		buf_flush_oldest(b);
@@ -487,23 +477,23 @@ void wt_tso_store(void *addr, const void *val, size_t size)
 	memcpy(x->shadow + off, val, size);
 	x->pending++;
 	mem_write(a, size, val);
-	e = buf_at(b, b->count);
+	e = buf_at(b, b->h.count);
 	e->addr = a;
 	e->size = (uint8_t)size;
 	e->epoch = b->epoch;
 	e->sn = b->next_sn++;
 	memcpy(e->val, val, size);
-	b->count++;
-	t->pending++;
+	b->h.count++;
+	t->h.pending++;
 	t->stats.stores++;
-	if (b->count > t->stats.max_depth)
-		t->stats.max_depth = b->count;
+	if (b->h.count > t->stats.max_depth)
+		t->stats.max_depth = b->h.count;
 }
 
 /* The own newest buffered byte at word offset `byte', or -1. */
 static int own_byte(struct wt_tso_buf *b, uintptr_t word, unsigned byte)
 {
-	for (unsigned i = b->count; i-- > 0; ) {
+	for (unsigned i = b->h.count; i-- > 0; ) {
 		const struct tso_entry *e = buf_at(b, i);
 		uintptr_t at = word + byte;
 
@@ -526,7 +516,7 @@ void wt_tso_load(const void *addr, void *out, size_t size)
 
 	check_access(a, size);
 	mem_read(a, size, o);
-	if (t->pending == 0)
+	if (t->h.pending == 0)
 		return;
 	x = word_find(t, WORD_OF(a));
 	if (!x)
@@ -567,7 +557,7 @@ static void flush_through_word(struct wt_tso_buf *b, uintptr_t word)
 {
 	unsigned upto = 0;
 
-	for (unsigned i = 0; i < b->count; i++)
+	for (unsigned i = 0; i < b->h.count; i++)
 		if (WORD_OF(buf_at(b, i)->addr) == word)
 			upto = i + 1;
 	while (upto-- > 0)

@@ -156,10 +156,30 @@ struct wt_tso_stats {
 struct wt_tso *wt_tso_create(unsigned nthreads);
 void wt_tso_destroy(struct wt_tso *t);
 struct wt_tso_buf *wt_tso_buf_of(struct wt_tso *t, unsigned thread);
+/*
+ * The first members of struct wt_tso and struct wt_tso_buf (tso.c): what
+ * the scheduler asks at every decision, read inline (a call each was a
+ * tenth of a tso point's decision).
+ */
+struct wt_tso_head {
+	uint64_t pending;	/* entries, all buffers */
+};
+
+struct wt_tso_buf_head {
+	unsigned count;		/* entries waiting in the buffer */
+};
+
 /* Entries waiting in b. */
-unsigned wt_tso_depth(const struct wt_tso_buf *b);
+static inline unsigned wt_tso_depth(const struct wt_tso_buf *b)
+{
+	return ((const struct wt_tso_buf_head *)b)->count;
+}
+
 /* Entries waiting in all of t's buffers (the sum of their depths). */
-uint64_t wt_tso_pending(const struct wt_tso *t);
+static inline uint64_t wt_tso_pending(const struct wt_tso *t)
+{
+	return ((const struct wt_tso_head *)t)->pending;
+}
 /* Flush b's oldest entry; false when b is empty. */
 bool wt_tso_flush(struct wt_tso_buf *b);
 /* memory=pso: entries leave out of order (see the top).  Partial mode is

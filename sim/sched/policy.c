@@ -98,7 +98,7 @@ static int pick_random(struct wt_sim *s, const int *aw, unsigned na,
 	unsigned no = 0;
 
 	if (cur_awake && !yield && !switched &&
-	    !wt_prng_chance(&s->rng, s->cfg->random_switch_p))
+	    !wt_prng_chance_p(&s->rng, &s->switch_p))
 		return cur;
 	for (unsigned i = 0; i < na; i++)
 		if (aw[i] != cur)
@@ -571,7 +571,7 @@ void wt_sim_random_flushes(struct wt_sim *s)
 	/* Bounded: each lap flushes one of the finitely many entries.  No
 	 * draw while nothing is buffered. */
 	while (any_buffered(s) &&
-	       wt_prng_chance(&s->rng, s->cfg->tso_flush_p)) {
+	       wt_prng_chance_p(&s->rng, &s->flush_p)) {
 		unsigned i = (unsigned)pick_nonempty(s);
 
 		wt_sim_flush_event(s, i, pick_entry(s, i));
@@ -642,7 +642,7 @@ int wt_sim_decide(struct wt_sim *s)
 	if (!stay_fast_prio(s) && !stay_fast_directed(s)) {
 		if (!stay_fast(s))
 			return wt_sim_decide_full(s, false);
-		if (wt_prng_chance(&s->rng, s->cfg->random_switch_p))
+		if (wt_prng_chance_p(&s->rng, &s->switch_p))
 			return wt_sim_decide_full(s, true);
 	}
 	s->f[s->cur].yield = false;	/* used up, as in wt_sim_decide_full */
@@ -790,6 +790,8 @@ int wt_sim_policy_init(struct wt_sim *s, struct wt_run_result *out)
 	uint64_t iteration_seed = wt_seed_iteration(cfg->seed, cfg->iteration);
 
 	wt_prng_seed(&s->rng, wt_seed_derive(iteration_seed, WT_SEED_SCHED));
+	wt_prng_p_set(&s->switch_p, cfg->random_switch_p);
+	wt_prng_p_set(&s->flush_p, cfg->tso_flush_p);
 	s->policy = cfg->policy == WT_POLICY_PCT || cfg->policy == WT_POLICY_POS ?
 		    cfg->policy : WT_POLICY_RANDOM;
 	s->top = -1;

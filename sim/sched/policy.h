@@ -10,6 +10,7 @@
 
 #include "sim/sched/run.h"
 #include "sim/sched/sched.h"
+#include "sim/tso.h"
 
 enum wt_fiber_state {
 	WT_FIBER_READY,		/* not started, or stopped at a point */
@@ -122,6 +123,8 @@ struct wt_sim {
 	bool trace_on;
 	struct wt_trace_buf trace;	/* ring (capacity 1 when off) + digest */
 	struct wt_prng rng;		/* the scheduler's stream */
+	/* random_switch_p, tso_flush_p, ready for wt_prng_chance_p */
+	struct wt_prng_p switch_p, flush_p;
 	enum wt_policy policy;		/* what runs when no directed/replay */
 	/* What a point's decision may take without the candidates
 	 * (wt_sim_decide_point): a function of replaying, directed,
@@ -370,12 +373,13 @@ wt_sim_decide_point(struct wt_sim *s)
 	}
 	if (s->stay == WT_STAY_NONE)
 		return wt_sim_decide(s);
-	if (s->tso)
+	/* wt_sim_random_flushes draws nothing while nothing is buffered */
+	if (s->tso && wt_tso_pending(s->tso))
 		wt_sim_random_flushes(s);
 	if (f->state != WT_FIBER_READY || f->sleeping || f->yield)
 		return wt_sim_decide_full(s, false);
 	if (s->stay == WT_STAY_RANDOM) {
-		if (wt_prng_chance(&s->rng, s->cfg->random_switch_p))
+		if (wt_prng_chance_p(&s->rng, &s->switch_p))
 			return wt_sim_decide_full(s, true);
 	} else if ((s->top < 0 ? wt_sim_top(s) : s->top) != s->cur) {
 		return wt_sim_decide_full(s, false);

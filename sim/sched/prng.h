@@ -23,6 +23,7 @@
 #ifndef WT_SIM_SCHED_PRNG_H
 #define WT_SIM_SCHED_PRNG_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define WT_SEED_SCHED		0x0ull		/* the scheduler's stream */
@@ -113,6 +114,47 @@ static inline int wt_prng_chance(struct wt_prng *r, double p)
 	if (p >= 1.0)
 		return 1;
 	return wt_prng_double(r) < p;
+}
+
+/*
+ * wt_prng_chance(r, p) for a p fixed beforehand (wt_prng_p_set): the
+ * same draws and the same answers, with an integer compare for the
+ * double's.  For 0 < p < 1 the draw is x = next >> 11, and
+ * x * 2^-53 < p (both sides exact: x has 53 bits, and scaling by a
+ * power of two is exact) is x < p * 2^53, so x < ceil(p * 2^53), so
+ * next < ceil(p * 2^53) << 11 (below 2^64: p <= 1 - 2^-53).
+ */
+struct wt_prng_p {
+	uint64_t below;		/* draw: next < below; no draw: below != 0 */
+	bool draw;
+};
+
+static inline void wt_prng_p_set(struct wt_prng_p *c, double p)
+{
+	double x = p * 0x1.0p53;
+	uint64_t k;
+
+	if (p <= 0.0 || p >= 1.0) {
+		c->draw = false;
+		c->below = p >= 1.0;
+		return;
+	}
+	c->draw = true;
+	if (p != p) {			/* NaN: drawn, never true */
+		c->below = 0;
+		return;
+	}
+	k = (uint64_t)x;		/* x in (0, 2^53): exact truncation */
+	if ((double)k < x)
+		k++;
+	c->below = k << 11;
+}
+
+static inline int wt_prng_chance_p(struct wt_prng *r, const struct wt_prng_p *c)
+{
+	if (!c->draw)
+		return c->below != 0;
+	return wt_prng_next(r) < c->below;
 }
 
 /* Natural log for the exponential distribution, without libm: x = m * 2^e

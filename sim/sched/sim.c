@@ -452,8 +452,8 @@ static void sim_point(struct wt_sched *base, struct wt_thread *t,
 		return;
 	}
 	if (s->stay == WT_STAY_RANDOM) {
-		if (__builtin_expect(wt_prng_chance(&s->rng,
-						    s->cfg->random_switch_p), 0))
+		if (__builtin_expect(wt_prng_chance_p(&s->rng, &s->switch_p),
+				     0))
 			sim_point_switched(s);
 		return;
 	}
