@@ -142,6 +142,8 @@ struct wt_sim {
 	/* The same but in a directed schedule (s->stay WT_STAY_DIRECTED),
 	 * trace ring or not: sim_point_directed. */
 	bool plain_directed;
+	/* The same as plain but with store buffers (sim.c: sim_point_tso) */
+	bool plain_tso;
 	uint64_t step_ns, max_points;	/* the config's, at hand */
 	/* PCT */
 	uint64_t *change_points;	/* d-1 sorted step indexes */
@@ -266,6 +268,8 @@ static inline void wt_sim_stay_update(struct wt_sim *s)
 		   !s->tso && !s->pos_on && !s->trace_on;
 	s->plain_directed = s->stay == WT_STAY_DIRECTED && !s->tso &&
 			    !s->pos_on;
+	s->plain_tso = (s->stay == WT_STAY_RANDOM || s->stay == WT_STAY_PRIO) &&
+		       s->tso && !s->pos_on && !s->trace_on;
 }
 
 /*

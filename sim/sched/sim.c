@@ -330,6 +330,37 @@ sim_point_pending(struct wt_sim *s, struct wt_thread *t, struct wt_fiber *f,
 	sim_reschedule(s, false);
 }
 
+/*
+ * A point with nothing pending, under random, PCT or POS with store
+ * buffers but no POS or feedback and no trace ring (s->plain_tso):
+ * sim_point_any's steps without the tests that cannot hold -- the hook
+ * stored last_point, no replay or schedule runs -- and the digest from
+ * the name-hash table.
+ */
+static __attribute__((noinline)) void
+sim_point_tso(struct wt_sim *s, struct wt_thread *t, const struct wt_point *p)
+{
+	struct wt_fiber *f = &s->f[t->id];
+	int next;
+
+	if (tso_drain_point(t, p))
+		wt_tso_drain(s->tbuf[t->id]);
+	f->yield = false;
+	s->points++;
+	t->clock_ns += s->step_ns;
+	s->trace.digest = wt_trace_digest_fold(s->trace.digest,
+					       wt_point_hashes[wt_point_id(p)],
+					       t->id, 0);
+	s->now_ns = t->clock_ns;
+	if (__builtin_expect(s->points == s->change_at, 0))
+		wt_sim_pct_change_at(s, f);
+	if (__builtin_expect(s->points > s->max_points, 0))
+		sim_stuck(s);
+	next = wt_sim_decide_point(s);
+	if (__builtin_expect(next != s->cur, 0))
+		sim_go(s, next, false);
+}
+
 /* A point at which a rule left an action pending, or one that is not
  * plain (s->plain).  Most keep the running fiber: the arrival and the
  * decision (wt_sim_decide_point) are inline. */
@@ -340,6 +371,10 @@ sim_point_any(struct wt_sim *s, struct wt_thread *t, const struct wt_point *p,
 	struct wt_fiber *f = &s->f[t->id];
 	int next;
 
+	if (s->plain_tso && !t->pending) {
+		sim_point_tso(s, t, p);
+		return;
+	}
 	if (s->tso && p && tso_drain_point(t, p))
 		wt_tso_drain(wt_sim_tso_buf(s, (int)t->id));
 	if (t->pending && (t->pending_delay_ns || t->pending_yield ||
