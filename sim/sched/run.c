@@ -5,6 +5,7 @@
  * PRNG, stop flag), and collecting the results.
  */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -158,6 +159,29 @@ static void clear_thread(struct wt_thread *t)
 	t->pending_preempt_thread = -1;
 }
 
+/*
+ * Thread i's row summed into out->hits, over the points it reached (its
+ * row is 0 elsewhere); the ones no earlier thread reached appended to
+ * out->touched.  In locals: a store through out->touched could be one to
+ * out->ntouched for all the compiler knows.
+ */
+static void collect_row(struct wt_run_result *out, unsigned i,
+			const struct wt_thread *t)
+{
+	const uint64_t *row = &out->thread_hits[(size_t)i * out->npoints];
+	uint64_t *hits = out->hits;
+	uint32_t *touched = out->touched, nt = out->ntouched;
+
+	for (uint32_t k = 0; k < t->ntouched; k++) {
+		uint32_t p = t->touched[k];
+
+		if (!hits[p])
+			touched[nt++] = p;
+		hits[p] += row[p];
+	}
+	out->ntouched = nt;
+}
+
 static void collect(struct wt_run_result *out, unsigned n,
 		    struct wt_thread **threads, struct wt_ruleset *rs,
 		    unsigned nrules)
@@ -171,14 +195,8 @@ static void collect(struct wt_run_result *out, unsigned n,
 		tr->clock_ns = t->clock_ns;
 		tr->finished = t->finished;
 		tr->aborted = t->aborted;
-		/* Only the points the thread reached: its row is 0 elsewhere. */
-		for (uint32_t k = 0; t->hits && k < t->ntouched; k++) {
-			uint32_t p = t->touched[k];
-
-			if (!out->hits[p])
-				out->touched[out->ntouched++] = p;
-			out->hits[p] += out->thread_hits[(size_t)i * out->npoints + p];
-		}
+		if (t->hits)
+			collect_row(out, i, t);
 	}
 	out->nrules = nrules;
 	for (unsigned i = 0; rs && i < nrules && i < 64; i++)
@@ -195,16 +213,21 @@ void wt_run_counters_free(struct wt_run_counters *k)
 }
 
 /* Zeroed counters for n threads: a cache's, cleared where its last run
- * touched them, or new ones (the old freed) when they do not fit. */
+ * touched them (each row where its own thread did: what the union did
+ * not reach of a row is 0 already), or new ones (the old freed) when
+ * they do not fit. */
 static int counters_take(struct wt_run_counters *k, unsigned n, uint32_t np)
 {
 	if (k->hits && k->npoints == np && k->rows >= n) {
-		for (uint32_t j = 0; j < k->ntouched; j++) {
-			uint32_t p = k->touched[j];
+		for (uint32_t j = 0; j < k->ntouched; j++)
+			k->hits[k->touched[j]] = 0;
+		for (unsigned i = 0; i < k->used; i++) {
+			uint64_t *row = &k->thread_hits[(size_t)i * np];
+			const uint32_t *tl = &k->thread_touched[(size_t)i * np];
 
-			k->hits[p] = 0;
-			for (unsigned i = 0; i < k->used; i++)
-				k->thread_hits[(size_t)i * np + p] = 0;
+			for (uint32_t j = 0; j < k->row_touched[i]; j++)
+				row[tl[j]] = 0;
+			k->row_touched[i] = 0;
 		}
 	} else {
 		wt_run_counters_free(k);
@@ -227,6 +250,38 @@ static int counters_take(struct wt_run_counters *k, unsigned n, uint32_t np)
 	return 0;
 }
 
+/* Zero *out but for its text buffers, which are emptied: they are most
+ * of its 8 KiB, and a string is read only to its end. */
+static void result_clear(struct wt_run_result *out)
+{
+	char *o = (char *)out;
+	const size_t report = offsetof(struct wt_run_result, report),
+		     after_report = offsetof(struct wt_run_result, nthreads),
+		     binding = offsetof(struct wt_run_result, binding),
+		     after_binding = offsetof(struct wt_run_result, pct_bound),
+		     diverge = offsetof(struct wt_run_result, diverge_report),
+		     after_diverge = offsetof(struct wt_run_result, feedback);
+
+	/* Nothing between a buffer and what follows it but padding. */
+	_Static_assert(offsetof(struct wt_run_result, nthreads) -
+		       offsetof(struct wt_run_result, report) <
+		       sizeof(out->report) + 8, "a field after report");
+	_Static_assert(offsetof(struct wt_run_result, pct_bound) -
+		       offsetof(struct wt_run_result, binding) <
+		       sizeof(out->binding) + 8, "a field after binding");
+	_Static_assert(offsetof(struct wt_run_result, feedback) -
+		       offsetof(struct wt_run_result, diverge_report) <
+		       sizeof(out->diverge_report) + 8,
+		       "a field after diverge_report");
+	memset(o, 0, report);
+	out->report[0] = 0;
+	memset(o + after_report, 0, binding - after_report);
+	out->binding[0] = 0;
+	memset(o + after_binding, 0, diverge - after_binding);
+	out->diverge_report[0] = 0;
+	memset(o + after_diverge, 0, sizeof(*out) - after_diverge);
+}
+
 int wt_run(const struct wt_run_config *config, unsigned nthreads,
 	   struct wt_thread **threads,
 	   void (*body)(struct wt_thread *t, void *arg), void **args,
@@ -245,7 +300,7 @@ int wt_run(const struct wt_run_config *config, unsigned nthreads,
 
 	if (!local.max_points)
 		local.max_points = 10000000;
-	memset(out, 0, sizeof(*out));
+	result_clear(out);
 	out->nthreads = nthreads;
 	out->memory = cfg->memory;
 	wt_points_catalogue();
@@ -292,6 +347,8 @@ int wt_run(const struct wt_run_config *config, unsigned nthreads,
 	wt_primitive_bugs = saved_bugs;
 	collect(out, nthreads, threads, rs, cfg->nrules);
 	k->ntouched = out->ntouched;	/* what the next run clears */
+	for (unsigned i = 0; i < nthreads; i++)
+		k->row_touched[i] = threads[i]->ntouched;
 	for (unsigned i = 0; i < nthreads; i++)
 		clear_thread(threads[i]);
 	wt_ruleset_destroy(rs);

@@ -324,6 +324,7 @@ struct wt_run_counters {
 	unsigned rows;			/* allocated */
 	unsigned used;			/* rows of the last run */
 	uint32_t ntouched;		/* the last run's touched ids */
+	uint32_t row_touched[WT_RUN_MAX_THREADS];	/* each row's */
 };
 struct wt_run_counters *wt_run_cache_counters(struct wt_run_cache *c);
 void wt_run_counters_free(struct wt_run_counters *k);
