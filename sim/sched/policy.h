@@ -175,8 +175,9 @@ struct wt_sim {
 	uint64_t wstamp;		/* writes so far (wt_sim_writer.stamp) */
 	uint64_t *items;		/* set, icap slots (0: empty) */
 	unsigned icap;
-	const void **ev_obj;		/* the object of out->events[i] */
+	struct wt_sim_ev_obj *ev_obj;	/* the object of out->events[i] */
 	size_t evcap;			/* out->events and ev_obj */
+	unsigned wgrows;		/* times writers grew (its slots moved) */
 	size_t fbcap;			/* out->feedback */
 	int last_thread;		/* -1: none yet */
 	uint32_t last_point;
@@ -184,6 +185,14 @@ struct wt_sim {
 	 * (WT_TSO_ENTRIES a thread), and how many */
 	struct wt_sim_pending *pend;
 	unsigned npend[WT_RUN_MAX_THREADS];
+};
+
+/* The object of a recorded arrival's operation, and its entry in the
+ * writers table once the operation is done (slot + 1; 0: unknown, or
+ * moved since: the table grew). */
+struct wt_sim_ev_obj {
+	const void *obj;
+	uint32_t slot;
 };
 
 /* A write that went into the writer's store buffer: the location it

@@ -210,10 +210,12 @@ static void mark_conflicts(struct wt_sim *s)
 		uint32_t others = ~(1u << ev->thread);
 		enum wt_access a;
 
-		if (!s->ev_obj[i] || !p)
+		if (!s->ev_obj[i].obj || !p)
 			continue;
 		a = wt_point_kind_access(p->kind);
-		o = writer_slot(s, s->ev_obj[i], 0);
+		/* The entry its operation found, when it is still there. */
+		o = s->ev_obj[i].slot ? &s->writers[s->ev_obj[i].slot - 1] :
+		    writer_slot(s, s->ev_obj[i].obj, 0);
 		if (a == WT_ACC_NONE || !o->obj)
 			continue;
 		ev->conflict = (o->any_writers & others) ||
@@ -322,6 +324,10 @@ static int grow_writers(struct wt_sim *s)
 		if (old[i].obj)
 			*writer_slot(s, old[i].obj, old[i].field) = old[i];
 	free(old);
+	/* The entries moved: what pointed at them is stale. */
+	s->wgrows++;
+	for (size_t i = 0; s->ev_obj && s->out && i < s->out->nevents; i++)
+		s->ev_obj[i].slot = 0;
 	return 0;
 }
 
@@ -501,6 +507,7 @@ static void feedback_op(struct wt_sim *s, struct wt_fiber *f,
 {
 	uint32_t me = f->t->id, pid = wt_point_id(done), field;
 	struct wt_sim_writer *o, *e = NULL, *l;
+	unsigned grows;
 	uint64_t sn;
 
 	if (s->last_thread >= 0 && (uint32_t)s->last_thread != me)
@@ -512,11 +519,16 @@ static void feedback_op(struct wt_sim *s, struct wt_fiber *f,
 		return;
 	field = point_field(done);
 	if (field) {
+		grows = s->wgrows;
 		if (!(e = location(s, obj, field)))
 			return;
 		/* the table may have grown under o: it is there */
-		o = writer_slot(s, obj, 0);
+		if (s->wgrows != grows)
+			o = writer_slot(s, obj, 0);
 	}
+	/* For mark_conflicts: the entry of the arrival's object. */
+	if (f->ev != WT_RUN_AT_NONE && s->ev_obj[f->ev].obj == obj)
+		s->ev_obj[f->ev].slot = (uint32_t)(o - s->writers) + 1;
 	l = e ? e : o;
 	o->any_accessors |= 1u << me;
 	if ((a & WT_ACC_READ) && !(l->pending && l->pthread == me)) {
@@ -650,7 +662,7 @@ void wt_pos_arrive(struct wt_sim *s, struct wt_fiber *f,
 		    grow_array((void **)&s->ev_obj, &s->evcap, out->nevents,
 			       WT_RUN_EVENTS_MAX, sizeof(*s->ev_obj)))
 			return;
-		s->ev_obj[out->nevents] = obj;
+		s->ev_obj[out->nevents] = (struct wt_sim_ev_obj){ .obj = obj };
 		f->ev = (uint32_t)out->nevents;
 		out->events[out->nevents++] = (struct wt_run_event){
 			.thread = f->t->id, .point = id,
