@@ -233,8 +233,10 @@ void wt_sim_fb_cache_free(struct wt_sim_fb_cache *c)
 }
 
 /* Give the run's tables back to the cache, emptied slot by slot (most
- * slots are empty: a scan, not a memset of the whole), when they are
- * small enough to keep.  False: the caller frees them. */
+ * slots are empty: a scan, not a memset of the whole; the items are
+ * out->feedback's, each found from its home slot -- it is there, so the
+ * probe passes the slots emptied before it), when they are small enough
+ * to keep.  False: the caller frees them. */
 static bool fb_keep(struct wt_sim *s)
 {
 	struct wt_sim_fb_cache *c = s->fbc;
@@ -245,7 +247,15 @@ static bool fb_keep(struct wt_sim *s)
 	for (unsigned i = 0; i < s->wcap; i++)
 		if (s->writers[i].obj)
 			s->writers[i] = (struct wt_sim_writer){ 0 };
-	for (unsigned i = 0; i < s->icap; i++)
+	for (size_t k = 0; s->out && k < s->out->nfeedback; k++) {
+		uint64_t h = s->out->feedback[k];
+		size_t i = h & (s->icap - 1);
+
+		while (s->items[i] != h)
+			i = (i + 1) & (s->icap - 1);
+		s->items[i] = 0;
+	}
+	for (unsigned i = 0; !s->out && i < s->icap; i++)
 		s->items[i] = 0;
 	c->writers = s->writers;
 	c->wcap = s->wcap;
@@ -384,8 +394,8 @@ static const struct wt_run_item_at no_at = {
 
 /* The entry of (obj, field), made when there is room (NULL: not
  * tracked). */
-static struct wt_sim_writer *location(struct wt_sim *s, const void *obj,
-				      uint32_t field)
+static inline __attribute__((always_inline)) struct wt_sim_writer *
+location(struct wt_sim *s, const void *obj, uint32_t field)
 {
 	struct wt_sim_writer *w;
 
