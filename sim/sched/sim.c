@@ -701,7 +701,10 @@ static int fiber_init(struct wt_sim *s, struct wt_fiber *f,
 					       : 256 * 1024))
 		return -1;
 	t->sched = &s->base;
-	t->trace_buf = &s->trace;
+	/* Without a ring (capacity 1, never read) the ops' notes would be
+	 * formatted into it for nothing (wt_trace_note), and its total
+	 * stays 0, as for no buffer (wt_scn_event_now). */
+	t->trace_buf = s->trace_on ? &s->trace : NULL;
 	return 0;
 }
 
