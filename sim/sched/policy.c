@@ -36,10 +36,12 @@
 
 /* ---- candidates ---- */
 
-static bool condition_holds(struct wt_sim *s, struct wt_fiber *f)
+/* Fiber i's condition (f: s->f + i, its index given, not divided out).
+ * It leaves wt_self and wt_tso_self the waiter's: candidates() puts
+ * them back once, after the last. */
+static bool condition_holds(struct wt_sim *s, struct wt_fiber *f, unsigned i)
 {
-	struct wt_thread *saved = wt_self;
-	struct wt_tso_buf *saved_tso = wt_tso_self, *b;
+	struct wt_tso_buf *b;
 	bool ok, direct = false;
 
 	if (f->preempt) {
@@ -52,23 +54,23 @@ static bool condition_holds(struct wt_sim *s, struct wt_fiber *f)
 	 * predicate must not reenter the scheduler in mid-decision. */
 	wt_self = f->t;
 	wt_self_armed_set(false);
-	b = wt_sim_tso_buf(s, (int)(f - s->f));
+	b = s->tbuf[i];
 	wt_tso_self = b;
 	if (b)
 		direct = wt_tso_set_direct(b, true);
 	ok = f->ready(f->ready_arg);
 	if (b)
 		wt_tso_set_direct(b, direct);
-	wt_tso_self = saved_tso;
-	wt_self_set(saved);
 	return ok;
 }
 
-static bool candidate(struct wt_sim *s, struct wt_fiber *f)
+static bool candidate(struct wt_sim *s, unsigned i)
 {
+	struct wt_fiber *f = &s->f[i];
+
 	if (f->state == WT_FIBER_READY)
 		return true;
-	return f->state == WT_FIBER_BLOCKED && condition_holds(s, f);
+	return f->state == WT_FIBER_BLOCKED && condition_holds(s, f, i);
 }
 
 /*
@@ -438,11 +440,21 @@ static unsigned release_preempted(struct wt_sim *s, int *cand)
 
 static unsigned candidates(struct wt_sim *s, int *cand)
 {
+	struct wt_thread *saved = wt_self;
+	struct wt_tso_buf *saved_tso = wt_tso_self;
+	bool waited = false;	/* some ready() ran as its waiter */
 	unsigned nc = 0;
 
-	for (unsigned i = 0; i < s->n; i++)
-		if (candidate(s, &s->f[i]))
+	for (unsigned i = 0; i < s->n; i++) {
+		waited |= s->f[i].state == WT_FIBER_BLOCKED && !s->f[i].preempt;
+		if (candidate(s, i))
 			cand[nc++] = (int)i;
+	}
+	/* As they were before the first condition (condition_holds). */
+	if (waited) {
+		wt_tso_self = saved_tso;
+		wt_self_set(saved);
+	}
 	return nc;
 }
 
