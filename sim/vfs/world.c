@@ -338,8 +338,10 @@ int wt_world_snapshot(struct wt_world *w)
 	snap = calloc(1, sizeof(*snap));
 	if (!snap)
 		return -1;
-	snap->dcache_hash = malloc(w->cfg.dcache_buckets * sizeof(*w->dcache_hash));
-	snap->mount_hash = malloc(w->cfg.mount_buckets * sizeof(*w->mount_hash));
+	snap->dcache_hash = malloc(w->cfg.dcache_buckets *
+				   sizeof(*w->dcache_hash));
+	snap->mount_hash = malloc(w->cfg.mount_buckets *
+				  sizeof(*w->mount_hash));
 	snap->objects = malloc(used ? used : 1);
 	if (!snap->dcache_hash || !snap->mount_hash || !snap->objects ||
 	    wt_rcu_domain_mark(w->rcu)) {
@@ -352,7 +354,9 @@ int wt_world_snapshot(struct wt_world *w)
 	memcpy(snap->mount_hash, w->mount_hash,
 	       w->cfg.mount_buckets * sizeof(*w->mount_hash));
 #ifdef WT_ASAN
-	/* what the build freed reads as poison (sim/obj.h), as it would */
+	/* What the build freed and the quarantine released is marked
+	 * unaddressable; the copy takes it too (it holds sim/obj.h's
+	 * poison, which is all a stale reader may find there). */
 	__asan_unpoison_memory_region(w->arena.base, used);
 #endif
 	memcpy(snap->objects, w->arena.base, used);
