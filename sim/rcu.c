@@ -177,12 +177,10 @@ static void quarantine_put_poisoned(struct wt_rcu_domain *d,
 
 #ifdef WT_QUARANTINE
 	q = quarantine_push(d, q);
+#endif
 	/* Outside the lock: free_fn is the caller's and may take its own. */
 	if (q.obj)
 		obj_release(d, q);
-#else
-	obj_release(d, q);
-#endif
 }
 
 /* The end of every free: poison, quarantine, release the oldest. */

@@ -88,7 +88,8 @@ void wt_rcu_read_unlock(const struct wt_point *p);
 /*
  * Free obj (an object starting with struct wt_obj, size bytes) after a
  * grace period: it is poisoned and quarantined first, then free_fn(obj)
- * releases the memory (free_fn NULL means free()).  Called from a thread
+ * releases the memory (free_fn NULL: wt_obj_free, sim/obj.h, which leaves
+ * an arena object's memory to the arena).  Called from a thread
  * with an RCU reader record; with none (start-up, teardown) the object is
  * poisoned and quarantined at once, there being no reader.
  */
