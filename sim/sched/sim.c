@@ -331,6 +331,24 @@ sim_point_pending(struct wt_sim *s, struct wt_thread *t, struct wt_fiber *f,
 }
 
 /*
+ * The arrival of a plain point (sim_point, sim_point_tso): what
+ * sim_arrive does for it, with the digest from the name-hash table
+ * (built in wt_run, before any thread runs) and no trace ring.
+ */
+static inline __attribute__((always_inline))
+void plain_arrive(struct wt_sim *s, struct wt_fiber *f, struct wt_thread *t,
+		  const struct wt_point *p)
+{
+	f->yield = false;
+	s->points++;
+	t->clock_ns += s->step_ns;
+	s->trace.digest = wt_trace_digest_fold(s->trace.digest,
+					       wt_point_hashes[wt_point_id(p)],
+					       t->id, 0);
+	s->now_ns = t->clock_ns;
+}
+
+/*
  * A point with nothing pending, under random, PCT or POS with store
  * buffers but no POS or feedback and no trace ring (s->plain_tso):
  * sim_point_any's steps without the tests that cannot hold -- the hook
@@ -345,13 +363,7 @@ sim_point_tso(struct wt_sim *s, struct wt_thread *t, const struct wt_point *p)
 
 	if (tso_drain_point(t, p))
 		wt_tso_drain(s->tbuf[t->id]);
-	f->yield = false;
-	s->points++;
-	t->clock_ns += s->step_ns;
-	s->trace.digest = wt_trace_digest_fold(s->trace.digest,
-					       wt_point_hashes[wt_point_id(p)],
-					       t->id, 0);
-	s->now_ns = t->clock_ns;
+	plain_arrive(s, f, t, p);
 	if (__builtin_expect(s->points == s->change_at, 0))
 		wt_sim_pct_change_at(s, f);
 	if (__builtin_expect(s->points > s->max_points, 0))
@@ -468,14 +480,7 @@ static void sim_point(struct wt_sched *base, struct wt_thread *t,
 		return;
 	}
 	f = &s->f[t->id];
-	f->yield = false;
-	s->points++;
-	t->clock_ns += s->step_ns;
-	/* The name-hash table is built (wt_run, before any thread runs). */
-	s->trace.digest = wt_trace_digest_fold(s->trace.digest,
-					       wt_point_hashes[wt_point_id(p)],
-					       t->id, 0);
-	s->now_ns = t->clock_ns;
+	plain_arrive(s, f, t, p);
 	if (__builtin_expect(s->points == s->change_at, 0)) {
 		sim_point_change(s, f);
 		return;
