@@ -18,8 +18,14 @@ static void record_dotdot(struct nameidata *nd, enum wt_step_kind kind,
 
 	if (!nd_recording(nd))
 		return;
-	a = wt_ident_of(from->mnt, from->dentry, NULL);
-	b = wt_ident_of(mnt, to, NULL);
+	/*
+	 * The inode the walk stands on is nd->inode, the one it validated
+	 * with nd->seq; in RCU mode the dentry's d_inode may have changed
+	 * since (rmdir then mkdir of the same name: the walk's `..` took
+	 * effect at its seq check, before them).
+	 */
+	a = wt_ident_of(from->mnt, from->dentry, nd->inode);
+	b = wt_ident_of(mnt, to, to == from->dentry ? nd->inode : NULL);
 	/* MOUNT_UP waits for mount_lock, DOTDOT for the parent's seq. */
 	nd_record(nd, kind, &a, &b, NULL, 0, 0, arg,
 		  kind == WT_STEP_MOUNT_UP ? NULL : to, seq);
