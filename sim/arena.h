@@ -18,7 +18,6 @@
 #ifndef WT_SIM_ARENA_H
 #define WT_SIM_ARENA_H
 
-#include <stdbool.h>
 #include <stddef.h>
 
 struct wt_arena {
@@ -32,12 +31,6 @@ int wt_arena_init(struct wt_arena *a, size_t cap);
 void wt_arena_fini(struct wt_arena *a);
 /* size bytes, zeroed, 16-byte aligned; NULL when the region is full. */
 void *wt_arena_zalloc(struct wt_arena *a, size_t size);
-
-static inline bool wt_arena_has(const struct wt_arena *a, const void *p)
-{
-	return a->base && (const char *)p >= a->base &&
-	       (const char *)p < a->base + a->used;
-}
 
 /* Everything allocated after mark (a value of used) is gone. */
 static inline void wt_arena_rewind(struct wt_arena *a, size_t mark)
