@@ -66,7 +66,10 @@
  * RESOLVE_NO_SYMLINKS / O_NOFOLLOW / NO_MAGICLINKS at a link); EXDEV by a
  * scoping flag and a crossing; ENAMETOOLONG syntactically (the name or a
  * body); EINVAL by an AUTOMOUNT step that carried it while the mount its
- * point is on was out of the namespace (finish_automount after umount -l).
+ * point is on was out of the namespace (finish_automount after umount -l);
+ * EEXIST by a positive last lookup, or -- after lookup_open found the
+ * name absent in a remote directory -- by the server holding the name at
+ * an instant since (->create asks the server; oracle_answer.c).
  * EAGAIN and ESTALE are protocol, not namespace: EAGAIN only with
  * LOOKUP_CACHED, or in a scoped lookup right after its `..` (mount_lock
  * has writers the history does not log -- a umount refused EBUSY, the

@@ -408,6 +408,35 @@ static bool explain_estale(struct oj *j)
 	return oj_is_remote(j, &j->pos) || oj_is_remote(j, &j->dir);
 }
 
+/*
+ * EEXIST after lookup_open found the name absent.  With the directory's
+ * i_rwsem held nothing on the client can make the name, so locally it
+ * never happens; but a remote filesystem's ->create asks its server, and
+ * the server may have got the name after the client trusted its negative
+ * dentry (another client made it, or renamed something there, before
+ * the cache heard of it).  lookup_open returns ->create's error as it
+ * is, O_EXCL or not, so Linux answers EEXIST wherever the server's
+ * create refuses an existing name (AFS's CreateFile; AFS has no
+ * ->atomic_open), and the model's remote create does the same
+ * (wt_op_create_in asks the server first).  So: accepted in a remote
+ * directory, after lookup_open's own lookup, when the server held the
+ * name there at some instant since that lookup.
+ */
+static bool explain_eexist_remote(struct oj *j)
+{
+	const struct wt_step *s;
+	const char *name;
+
+	j->why[0] = '\0';
+	if (j->last_lookup < 0)
+		return false;
+	s = &j->r->steps[j->last_lookup];
+	name = wt_step_text(j->r, s);
+	if (s->arg != WT_LOOKUP_OPEN || !name || !oj_is_remote(j, &s->from))
+		return false;
+	return oj_server_may_hold(j, &s->from, name, s->text_len);
+}
+
 static const struct wt_step *last_judged(const struct oj *j, int end_idx)
 {
 	for (int i = end_idx - 1; i >= (int)j->a->first; i--) {
@@ -514,9 +543,11 @@ static enum wt_verdict check_error(struct oj *j, const struct wt_step *end,
 	case ENOMEM:	/* an injected allocation failure */
 		return WT_VERDICT_OK;
 	case EEXIST:
-		return verdict_of(!j->negative ||
-				  oj_reject(j, end_idx, "EEXIST, but the name "
-					    "was absent"));
+		if (!j->negative || explain_eexist_remote(j))
+			return WT_VERDICT_OK;
+		return verdict_of(oj_reject(j, end_idx, "EEXIST, but the name "
+					    "was absent%s%s", j->why[0] ? ": " : "",
+					    j->why));
 	case EISDIR:
 		type = oj_inode_type(j, j->pos.inode);
 		/* unknown on a remote client: its own inode (ENOTDIR above) */

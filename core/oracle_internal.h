@@ -125,6 +125,11 @@ bool oj_dotdot_in_root(struct oj *j, uint64_t mnt, uint64_t dentry);
  * why in j->why. */
 bool oj_server_may_lack(struct oj *j, const struct wt_step *s,
 			const char *name, size_t len);
+/* Could the server have held name[0..len) in directory dir (in its node
+ * or at its path) at some instant of [j->t, j->end]?  True also when the
+ * oracle cannot tell; false says why in j->why. */
+bool oj_server_may_hold(struct oj *j, const struct wt_ident *dir,
+			const char *name, size_t len);
 
 /* --- oracle_answer.c: the answer and the protocol --- */
 bool oj_check_ladder(struct oj *j);

@@ -299,8 +299,15 @@ int wt_op_create_in(struct wt_world *w, const struct path *dir,
 	if (IS_ERR(d))
 		return (int)PTR_ERR(d);
 	n.d = d;
+	/*
+	 * lookup_open saw the name negative and holds i_rwsem, so no
+	 * client-side creator got in; a remote server may have the name
+	 * now (made or renamed there since the client trusted its negative
+	 * dentry), and the lookup above asked it.  The create refuses it,
+	 * as a server-side create that is exclusive does (AFS).
+	 */
 	if (positive(d)) {
-		err = -EEXIST;	/* never: lookup_open saw it negative */
+		err = -EEXIST;
 	} else {
 		open_create_path(w, n.dir, name, len, path, sizeof(path));
 		err = create_new(w, &n, path,

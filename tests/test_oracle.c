@@ -1347,3 +1347,76 @@ ORACLE_TEST(accepts_eloop_at_a_remote_link_the_history_never_saw)
 		  res.explain);
 #undef ELOOP_WALK
 }
+
+/*
+ * EEXIST from an O_CREAT open whose lookup_open found the name absent:
+ * in a remote directory the create asks the server, which may have got
+ * the name since (walktorture fuzz --seed 0xa5, workload 2170), so it is
+ * accepted where the server held the name at an instant after that
+ * lookup -- not where it never did, not in a window that ends before the
+ * server made it, and never in a local directory, where i_rwsem keeps
+ * every creator out.
+ */
+ORACLE_TEST(eexist_after_a_negative_lookup_needs_the_server_to_hold_it)
+{
+	struct wt_ident root, r, rroot, e, a;
+	uint64_t v0, v1;
+
+	OK(wt_op_mkdir(w, "/a", 0755, false));
+	OK(wt_op_mkdir(w, "/r", 0755, false));
+	OK(wt_op_mount(w, "remote", "srv", "/r"));
+	OK(wt_op_mkdir(w, "/r/e", 0755, false));
+	v0 = now();
+	root = ident_at(v0, "/");
+	a = child_at(v0, root, "a");
+	r = child_at(v0, root, "r");
+	rroot = ident_at(v0, "/r");
+	e = child_at(v0, rroot, "e");
+
+#define EEXIST_WALK(vs, ve) do {					\
+		reset_record();						\
+		rec->entry = WT_ENTRY_OPEN;				\
+		attempt(LOOKUP_RCU, (vs), (ve), -EEXIST);		\
+		start(root, "/r/e/n");					\
+		perm(root, 0);						\
+		lookup(root, "r", r);					\
+		step(WT_STEP_MOUNT, r, rroot, NULL, 0, 0);		\
+		perm(rroot, 0);						\
+		lookup(rroot, "e", e);					\
+		perm(e, 0);						\
+		step(WT_STEP_LOOKUP, e,					\
+		     (struct wt_ident){ e.mnt, 0, 0 }, "n", 0,		\
+		     WT_LOOKUP_OPEN);					\
+		end(e, -EEXIST);					\
+	} while (0)
+
+	/* the server never had n */
+	EEXIST_WALK(v0, v0);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_assert(strstr(res.explain, "EEXIST, but the name was absent"),
+		  "%s", res.explain);
+	/* another client makes n on the server */
+	OK(wt_op_remote(w, WT_REMOTE_CREATE, "/r", "e/n", NULL, 0644));
+	v1 = now();
+	EEXIST_WALK(v0, v1);
+	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+	/* a window that ends before it has no such instant */
+	EEXIST_WALK(v0, v0);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_assert(strstr(res.explain, "the server lacks 'n'"), "%s",
+		  res.explain);
+#undef EEXIST_WALK
+
+	/* a local directory: nobody but the opener creates under i_rwsem */
+	reset_record();
+	rec->entry = WT_ENTRY_OPEN;
+	attempt(LOOKUP_RCU, v0, now(), -EEXIST);
+	start(root, "/a/n");
+	perm(root, 0);
+	lookup(root, "a", a);
+	perm(a, 0);
+	step(WT_STEP_LOOKUP, a, (struct wt_ident){ a.mnt, 0, 0 }, "n", 0,
+	     WT_LOOKUP_OPEN);
+	end(a, -EEXIST);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+}
