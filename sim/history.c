@@ -18,6 +18,7 @@
 #include "sim/ns.h"
 #include "sim/sched/sched.h"
 #include "sim/vfs/world.h"
+#include "sim/zalloc.h"
 
 /* Objects a step named, captured at commit. */
 struct rec_obj {
@@ -535,7 +536,7 @@ struct wt_hist_rec *wt_history_begin(struct wt_world *w, const char *op,
 
 	if (!h)
 		return NULL;
-	r = calloc(1, sizeof(*r));
+	r = wt_zalloc(1, sizeof(*r));
 	if (!r)
 		abort();
 	r->h = h;

@@ -5,10 +5,20 @@
 #include <string.h>
 
 #include "sim/idmap.h"
+#include "sim/zalloc.h"
 
-static void *xcalloc(size_t n, size_t size)
+static void *xzalloc(size_t n, size_t size)
 {
-	void *p = calloc(n, size);
+	void *p = wt_zalloc(n, size);
+
+	if (!p)
+		abort();	/* bookkeeping: see the header */
+	return p;
+}
+
+static void *xmalloc(size_t size)
+{
+	void *p = malloc(size);
 
 	if (!p)
 		abort();	/* bookkeeping: see the header */
@@ -53,8 +63,8 @@ void wt_idmap_copy(struct wt_idmap *to, const struct wt_idmap *from)
 	*to = *from;
 	if (!from->cap)
 		return;
-	to->keys = xcalloc(from->cap, sizeof(*to->keys));
-	to->vals = xcalloc(from->cap, sizeof(*to->vals));
+	to->keys = xmalloc(from->cap * sizeof(*to->keys));
+	to->vals = xmalloc(from->cap * sizeof(*to->vals));
 	memcpy(to->keys, from->keys, from->cap * sizeof(*to->keys));
 	memcpy(to->vals, from->vals, from->cap * sizeof(*to->vals));
 }
@@ -85,8 +95,8 @@ static void idmap_grow(struct wt_idmap *m)
 	struct wt_idmap bigger = { 0 };
 
 	bigger.cap = m->cap ? m->cap * 2 : 64;
-	bigger.keys = xcalloc(bigger.cap, sizeof(*bigger.keys));
-	bigger.vals = xcalloc(bigger.cap, sizeof(*bigger.vals));
+	bigger.keys = xzalloc(bigger.cap, sizeof(*bigger.keys));
+	bigger.vals = xzalloc(bigger.cap, sizeof(*bigger.vals));
 	for (size_t i = 0; i < m->cap; i++)
 		if (m->vals[i])
 			wt_idmap_put(&bigger, m->keys[i], m->vals[i]);
@@ -136,7 +146,7 @@ void wt_keymap_init(struct wt_keymap *m)
 	/* Small: a namespace view is made per oracle snapshot, most of a
 	 * few dozen names; keymap_grow keeps each key's order. */
 	m->nbuckets = 16;
-	m->buckets = xcalloc(m->nbuckets, sizeof(*m->buckets));
+	m->buckets = xzalloc(m->nbuckets, sizeof(*m->buckets));
 	m->n = 0;
 }
 
@@ -147,8 +157,7 @@ void wt_keymap_free(struct wt_keymap *m)
 
 		for (; n; n = next) {
 			next = n->next;
-			free(n->name);
-			free(n);
+			free(n);	/* its name with it */
 		}
 	}
 	free(m->buckets);
@@ -158,7 +167,7 @@ void wt_keymap_free(struct wt_keymap *m)
 static void keymap_grow(struct wt_keymap *m)
 {
 	size_t nb = m->nbuckets * 2;
-	struct wt_keynode **b = xcalloc(nb, sizeof(*b));
+	struct wt_keynode **b = xzalloc(nb, sizeof(*b));
 
 	/* Reversing each chain is fine: only the head order of one key
 	 * matters, and rehashing keeps nodes of a key in relative order
@@ -184,7 +193,8 @@ static void keymap_grow(struct wt_keymap *m)
 void wt_keymap_add(struct wt_keymap *m, uint64_t a, uint64_t b,
 		   const char *name, uint64_t val)
 {
-	struct wt_keynode *n = xcalloc(1, sizeof(*n));
+	size_t len = name ? strlen(name) + 1 : 0;
+	struct wt_keynode *n = xmalloc(sizeof(*n) + len);
 	size_t i;
 
 	if (m->n + 1 > 2 * m->nbuckets)
@@ -192,9 +202,7 @@ void wt_keymap_add(struct wt_keymap *m, uint64_t a, uint64_t b,
 	n->a = a;
 	n->b = b;
 	n->hash = key_hash(a, b, name);
-	n->name = name ? strdup(name) : NULL;
-	if (name && !n->name)
-		abort();
+	n->name = name ? memcpy(n + 1, name, len) : NULL;
 	n->val = val;
 	i = n->hash & (m->nbuckets - 1);
 	n->next = m->buckets[i];
@@ -213,7 +221,6 @@ int wt_keymap_del(struct wt_keymap *m, uint64_t a, uint64_t b,
 
 		if (key_eq(n, a, b, name, hash) && n->val == val) {
 			*pp = n->next;
-			free(n->name);
 			free(n);
 			m->n--;
 			return 1;

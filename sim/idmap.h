@@ -37,7 +37,8 @@ struct wt_keynode {
 	uint64_t a;
 	uint64_t b;
 	uint64_t hash;
-	char *name;		/* owned; NULL for id-only keys */
+	char *name;		/* in the node's own block, after it;
+				 * NULL for id-only keys */
 	uint64_t val;
 };
 

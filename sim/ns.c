@@ -12,6 +12,7 @@
 #include "sim/ns.h"
 #include "sim/vfs/mount.h"
 #include "sim/vfs/world.h"
+#include "sim/zalloc.h"
 
 /* Bounds: a listing or a mount chain longer than this is a broken model. */
 #define WT_NS_MAX_LINES		(1u << 20)
@@ -158,7 +159,7 @@ static void apply_facts(struct wt_ns *ns, const struct wt_fact *facts,
 
 static struct wt_ns *ns_alloc(const struct wt_history *h)
 {
-	struct wt_ns *ns = calloc(1, sizeof(*ns));
+	struct wt_ns *ns = wt_zalloc(1, sizeof(*ns));
 
 	if (!ns)
 		return NULL;

@@ -26,6 +26,7 @@
 #include "sim/ns.h"
 #include "sim/sched/trace.h"
 #include "sim/vfs/world.h"
+#include "sim/zalloc.h"
 
 /* Objects one refcount failure lists before "... and N more". */
 #define CHECK_REFCOUNT_LISTED	4
@@ -89,7 +90,7 @@ static const struct wt_ns *checker_ns(struct wt_scn_tctx *tc)
 	if (!h)
 		return NULL;
 	if (!c) {
-		c = calloc(1, sizeof(*c));
+		c = wt_zalloc(1, sizeof(*c));
 		if (!c)
 			return NULL;
 		tc->checker = c;

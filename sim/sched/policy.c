@@ -33,6 +33,7 @@
 
 #include "sim/sched/policy.h"
 #include "sim/tso.h"
+#include "sim/zalloc.h"
 
 /* ---- candidates ---- */
 
@@ -699,7 +700,7 @@ static int pct_init(struct wt_sim *s, struct wt_run_result *out)
 	for (unsigned i = 0; i < s->n; i++)
 		wt_sim_set_prio(s, &s->f[i], d + perm[i]);
 	s->nchange = d - 1 < k ? d - 1 : (unsigned)k;
-	s->change_points = calloc(s->nchange + 1, sizeof(uint64_t));
+	s->change_points = wt_zalloc(s->nchange + 1, sizeof(uint64_t));
 	if (!s->change_points)
 		return -1;
 	for (unsigned i = 0; i < s->nchange; i++) {
@@ -759,7 +760,7 @@ static int directed_init(struct wt_sim *s, struct wt_run_result *out)
 {
 	const struct wt_schedule *sch = s->cfg->schedule;
 
-	s->steps = calloc(sch->nsteps + 1, sizeof(*s->steps));
+	s->steps = wt_zalloc(sch->nsteps + 1, sizeof(*s->steps));
 	if (!s->steps)
 		return -1;
 	s->nsteps = sch->nsteps;
