@@ -442,10 +442,17 @@ static void origins_unshare(struct wt_history *h)
 			free(live->vals[i]);
 }
 
+static void base_drop(struct wt_history *h)
+{
+	wt_ns_destroy(h->mark.base);
+	h->mark.base = NULL;
+}
+
 static void mark_drop(struct wt_history *h)
 {
 	if (!h->mark.marked)
 		return;
+	base_drop(h);
 	wt_idmap_free(&h->mark.known);
 	for (size_t i = 0; i < h->mark.origins.cap; i++)
 		free(h->mark.origins.vals[i]);
@@ -482,6 +489,9 @@ void wt_history_mark(struct wt_history *h)
 	wt_idmap_copy(&h->mark.origins, &h->origins);
 	h->mark.ops_done = h->ops_done;
 	h->mark.sync_umount_not_final = h->sync_umount_not_final;
+	/* built before base is set, so from the first entry; NULL on
+	 * ENOMEM, and snapshots are then built that way every time */
+	h->mark.base = wt_ns_create(h, h->mark.version);
 }
 
 bool wt_history_marked(const struct wt_history *h)
@@ -822,6 +832,7 @@ static void fact_copy(struct wt_fact *to, const struct wt_fact *from)
 static void relog(struct wt_history *h, uint64_t version, struct fact_buf *cp,
 		  struct wt_hist_entry *rest, uint64_t n)
 {
+	base_drop(h);	/* its facts are in the entries freed here */
 	free_entries(h, true);
 	wt_idmap_free(&h->known);
 	wt_idmap_init(&h->known);

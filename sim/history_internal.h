@@ -17,6 +17,8 @@
 #define WT_HIST_CHUNK	1024u		/* entries per chunk */
 #define WT_HIST_CHUNKS	4096u		/* chunks: 4M steps per iteration */
 
+struct wt_ns;
+
 struct wt_history {
 	struct wt_world *world;
 	spinlock_t lock;		/* the known table, chunk allocation */
@@ -34,10 +36,15 @@ struct wt_history {
 	/* wt_history_mark's: where wt_history_rewind goes back to (marked
 	 * false: nowhere).  Copies of the tables; the creating paths'
 	 * strings are the mark's, shared with the live table (history.c,
-	 * origins_unshare) */
+	 * origins_unshare).  base: the namespace at the mark, which
+	 * wt_ns_create copies instead of applying every entry up to the
+	 * mark again (NULL: none; its facts are the entries up to the
+	 * mark, which a rewind keeps and a truncate or reset frees, so
+	 * those drop it) */
 	struct {
 		bool marked;
 		uint64_t version;
+		struct wt_ns *base;
 		struct wt_idmap known;
 		struct wt_idmap origins;
 		uint64_t ops_done;
@@ -56,7 +63,6 @@ void wt_capture_world(struct wt_world *w, const struct wt_history *h,
 void wt_facts_free(struct wt_fact *facts, uint32_t n);
 
 /* The snapshot's objects (id -> const struct wt_fact *), for the printer. */
-struct wt_ns;
 const struct wt_idmap *wt_ns_objects(const struct wt_ns *ns);
 
 #endif /* WT_SIM_HISTORY_INTERNAL_H */

@@ -164,6 +164,33 @@ void wt_keymap_free(struct wt_keymap *m)
 	memset(m, 0, sizeof(*m));
 }
 
+static struct wt_keynode *node_copy(const struct wt_keynode *from)
+{
+	size_t len = from->name ? strlen(from->name) + 1 : 0;
+	struct wt_keynode *n = xmalloc(sizeof(*n) + len);
+
+	*n = *from;
+	n->next = NULL;
+	n->name = from->name ? memcpy(n + 1, from->name, len) : NULL;
+	return n;
+}
+
+void wt_keymap_copy(struct wt_keymap *to, const struct wt_keymap *from)
+{
+	to->nbuckets = from->nbuckets;
+	to->n = from->n;
+	to->buckets = xzalloc(to->nbuckets, sizeof(*to->buckets));
+	for (size_t i = 0; i < from->nbuckets; i++) {
+		struct wt_keynode **tail = &to->buckets[i];
+
+		/* in order: the head of a key is the one added last */
+		for (const struct wt_keynode *n = from->buckets[i]; n; n = n->next) {
+			*tail = node_copy(n);
+			tail = &(*tail)->next;
+		}
+	}
+}
+
 static void keymap_grow(struct wt_keymap *m)
 {
 	size_t nb = m->nbuckets * 2;

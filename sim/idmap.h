@@ -50,6 +50,8 @@ struct wt_keymap {
 
 void wt_keymap_init(struct wt_keymap *m);
 void wt_keymap_free(struct wt_keymap *m);
+/* to (uninitialised) as from, bucket for bucket, each chain in order. */
+void wt_keymap_copy(struct wt_keymap *to, const struct wt_keymap *from);
 /* Add (a, b, name) -> val at the head of its chain (name copied). */
 void wt_keymap_add(struct wt_keymap *m, uint64_t a, uint64_t b,
 		   const char *name, uint64_t val);

@@ -29,7 +29,9 @@
 struct wt_ns;
 struct wt_world;
 
-/* The namespace at version (first <= version <= published), or NULL. */
+/* The namespace at version (first <= version <= published), or NULL.
+ * At or past a marked log's mark (wt_history_mark) it starts from a copy
+ * of the namespace the mark kept, not from the first entry. */
 struct wt_ns *wt_ns_create(const struct wt_history *h, uint64_t version);
 /* The live world, captured now (quiescent, or under the writer mutex). */
 struct wt_ns *wt_ns_from_world(struct wt_world *w);
