@@ -402,23 +402,42 @@ void wt_scn_check_walk(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 /* ------------------------------------------------------------------ */
 /* refcount at quiescence                                               */
 
+/* Pins held without the heap: a scenario's world has a few dozen. */
+#define PINS_INLINE	64
+
 /* What the holders outside the VFS hold: one entry per reference. */
 struct pins {
-	const void **v;
+	const void **v;		/* first, the inline array */
 	size_t n;
 	size_t cap;
+	const void *inline_v[PINS_INLINE];
 };
+
+static void pins_init(struct pins *p)
+{
+	p->v = p->inline_v;
+	p->n = 0;
+	p->cap = PINS_INLINE;
+}
+
+static void pins_fini(struct pins *p)
+{
+	if (p->v != p->inline_v)
+		free(p->v);
+}
 
 static void pin(struct pins *p, const void *obj)
 {
 	if (!obj)
 		return;
 	if (p->n == p->cap) {
-		size_t cap = p->cap ? 2 * p->cap : 64;
-		const void **v = realloc(p->v, cap * sizeof(*v));
+		size_t cap = 2 * p->cap;
+		const void **v = malloc(cap * sizeof(*v));
 
 		if (!v)
 			abort();	/* bookkeeping of a check */
+		memcpy(v, p->v, p->n * sizeof(*v));
+		pins_fini(p);
 		p->v = v;
 		p->cap = cap;
 	}
@@ -440,6 +459,24 @@ static int ptr_cmp(const void *a, const void *b)
 	const void *x = *(const void *const *)a, *y = *(const void *const *)b;
 
 	return x < y ? -1 : x > y;
+}
+
+/* By address; a few dozen are sorted in place, without qsort's calls
+ * through ptr_cmp (equal entries are the same pointer: no order to keep). */
+static void pins_sort(struct pins *p)
+{
+	if (p->n > PINS_INLINE) {
+		qsort(p->v, p->n, sizeof(*p->v), ptr_cmp);
+		return;
+	}
+	for (size_t i = 1; i < p->n; i++) {	/* insertion: n <= 64 */
+		const void *x = p->v[i];
+		size_t j = i;
+
+		for (; j > 0 && (const char *)p->v[j - 1] > (const char *)x; j--)
+			p->v[j] = p->v[j - 1];
+		p->v[j] = x;
+	}
 }
 
 /* How many times obj is in the sorted pins. */
@@ -494,8 +531,8 @@ static void collect_pins(struct wt_scn_iter *it, struct pins *dentries,
 		if (m->mnt_attached)
 			pin(mounts, m);			/* the tree's */
 	}
-	qsort(dentries->v, dentries->n, sizeof(*dentries->v), ptr_cmp);
-	qsort(mounts->v, mounts->n, sizeof(*mounts->v), ptr_cmp);
+	pins_sort(dentries);
+	pins_sort(mounts);
 }
 
 static int dentry_expected(const struct dentry *d, const struct pins *pins)
@@ -536,12 +573,17 @@ static void report_add(struct refcount_report *rep, const char *fmt, ...)
 
 static void check_refcounts(struct wt_scn_iter *it)
 {
-	struct pins dentries = { 0 }, mounts = { 0 };
-	struct refcount_report rep = { .len = 0 };
+	struct pins dentries, mounts;	/* not zeroed: 1 KiB inline */
+	struct refcount_report rep;
 	struct wt_world *w = it->world;
 	char msg[1200];
 	json_t *f;
 
+	rep.text[0] = '\0';
+	rep.len = 0;
+	rep.bad = 0;
+	pins_init(&dentries);
+	pins_init(&mounts);
 	collect_pins(it, &dentries, &mounts);
 	for (struct dentry *d = w->dentries; d; d = d->d_all_next) {
 		int want = dentry_expected(d, &dentries), have = d_count(d);
@@ -560,8 +602,8 @@ static void check_refcounts(struct wt_scn_iter *it)
 				   m->mnt_devname, m->mnt_attached ? "" :
 				   ", detached", have, want);
 	}
-	free(dentries.v);
-	free(mounts.v);
+	pins_fini(&dentries);
+	pins_fini(&mounts);
 	if (!rep.bad || !it->nthreads)
 		return;
 	snprintf(msg, sizeof(msg), "refcount: at quiescence %u object%s not "
