@@ -596,6 +596,52 @@ Test(sched_sim, a_cache_survives_runs_that_end_early)
 	wt_run_cache_destroy(cache);
 }
 
+/*
+ * A traced run with a cache and trace_on_demand leaves the trace in the
+ * cache's ring: the result has none, the digest is the same, and
+ * wt_run_cache_trace makes the very trace an eager run returns (every
+ * field of every event), as often as asked until the next run; a run
+ * traced eagerly, or not traced, leaves nothing to ask for.
+ */
+Test(sched_sim, a_trace_on_demand_is_the_trace_an_eager_run_returns)
+{
+	struct wt_run_cache *cache = wt_run_cache_create();
+	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
+	struct wt_run_result eager, lazy;
+	struct wt_trace *tr;
+	struct tthreads ts;
+
+	cr_assert_not_null(cache);
+	cr_assert_eq(run_steps(7, WT_POLICY_RANDOM, &eager), WT_RUN_OK);
+	tthreads_init(&ts, 3, names3);
+	cfg.seed = 7;
+	cfg.policy = WT_POLICY_RANDOM;
+	cfg.trace = true;
+	cfg.trace_on_demand = true;
+	cfg.cache = cache;
+	memset(&g_log, 0, sizeof(g_log));
+	cr_assert_eq(wt_run(&cfg, ts.n, ts.p, steps_body, NULL, &lazy), WT_RUN_OK);
+	cr_assert_null(lazy.trace);
+	cr_assert_eq(lazy.digest, eager.digest);
+	for (int round = 0; round < 2; round++) {
+		tr = wt_run_cache_trace(cache);
+		cr_assert_not_null(tr);
+		cr_assert_eq(tr->n, eager.trace->n);
+		cr_assert_eq(tr->total, eager.trace->total);
+		cr_assert_eq(tr->digest, eager.trace->digest);
+		cr_assert_eq(memcmp(tr->ev, eager.trace->ev,
+				    tr->n * sizeof(tr->ev[0])), 0);
+		wt_trace_free(tr);
+	}
+	wt_run_result_free(&lazy);
+	cr_assert_eq(run_steps_in(cache, 7, WT_POLICY_RANDOM, &lazy), WT_RUN_OK);
+	cr_assert_not_null(lazy.trace);
+	cr_assert_null(wt_run_cache_trace(cache));
+	wt_run_result_free(&lazy);
+	wt_run_result_free(&eager);
+	wt_run_cache_destroy(cache);
+}
+
 /* ---- staying, decided without the candidates ---- */
 
 static unsigned g_evals;

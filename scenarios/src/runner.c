@@ -246,6 +246,8 @@ static void make_config(struct wt_run_config *cfg, const struct wt_scenario *s,
 	cfg->nrules = s->nrules;
 	cfg->schedule = s->schedule;
 	cfg->trace = traced;
+	/* made when a failure or a replay needs it (run_iteration) */
+	cfg->trace_on_demand = traced;
 	cfg->trace_capacity = o->replay || mode == WT_SCN_STRESS ? (1u << 20) : 0;
 	cfg->replay = o->order;
 	cfg->nreplay = o->norder;
@@ -420,6 +422,19 @@ static void explore_feed(struct wt_explore *ex, const struct wt_scn_opts *o,
 }
 
 /* ex: the explore loop's state, fed with the iteration's feedback. */
+/*
+ * A traced sim run keeps its trace in the cache's ring (trace_on_demand):
+ * made for a replay, and for an iteration with a failure to show it
+ * with (a status failure's event index, every record's window); the
+ * rest pass and never read it.
+ */
+static void take_trace(const struct wt_run_config *cfg,
+		       struct wt_run_result *res, bool wanted)
+{
+	if (wanted && cfg->trace_on_demand && cfg->cache && !res->trace)
+		res->trace = wt_run_cache_trace(cfg->cache);
+}
+
 static int run_iteration(struct wt_scn_result *r, const struct wt_scenario *s,
 			 const struct wt_scn_opts *o, enum wt_scn_mode mode,
 			 uint64_t index, uint64_t seed, bool traced,
@@ -460,6 +475,7 @@ static int run_iteration(struct wt_scn_result *r, const struct wt_scenario *s,
 		wt_scn_iter_teardown(&it);
 		return -1;
 	}
+	take_trace(&cfg, &res, o->replay || res.status != WT_RUN_OK);
 	if (res.status != WT_RUN_OK)
 		status_failure(&it, &res, io);
 	for (unsigned i = 0; i < it.nthreads; i++) {
@@ -471,6 +487,7 @@ static int run_iteration(struct wt_scn_result *r, const struct wt_scenario *s,
 			json_array_append(io->failures, f);
 	}
 	unseen_ops(&it, &res, io, sum ? unseen : NULL);
+	take_trace(&cfg, &res, io->nfailures > 0);
 	if (sum)
 		accumulate(r, &it, &res);
 	if (ex && res.status != WT_RUN_CONFIG_ERROR)

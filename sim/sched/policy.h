@@ -121,6 +121,8 @@ struct wt_sim {
 	uint64_t now_ns;		/* clock of the last thread that ran */
 	unsigned polling;		/* blocked fibers whose ready() polls */
 	bool trace_on;
+	bool trace_kept;		/* the ring is the result's trace
+					 * (cfg->trace_on_demand) */
 	struct wt_trace_buf trace;	/* ring (capacity 1 when off) + digest */
 	struct wt_prng rng;		/* the scheduler's stream */
 	/* random_switch_p, tso_flush_p, ready for wt_prng_chance_p */

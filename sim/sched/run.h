@@ -174,6 +174,11 @@ struct wt_run_config {
 	const struct wt_trace_event *replay;
 	size_t nreplay;
 	bool trace;
+	/* sim with a cache: the trace stays in the cache's ring, res.trace
+	 * is NULL, and wt_run_cache_trace() makes it when asked -- most
+	 * iterations of a directed scenario pass, and nothing reads
+	 * theirs */
+	bool trace_on_demand;
 	size_t trace_capacity;		/* events kept (0: default) */
 	bool count_hits;		/* per-point hit counters */
 	uint64_t max_points;		/* sim: bound on points (0: 10^7) */
@@ -308,6 +313,10 @@ int wt_memory_parse(const char *s);		/* -1 unknown */
 struct wt_run_cache;
 struct wt_run_cache *wt_run_cache_create(void);
 void wt_run_cache_destroy(struct wt_run_cache *c);
+/* The trace of the cache's last run when it was traced on demand
+ * (cfg.trace_on_demand), as res.trace would have been; until the cache's
+ * next run.  NULL: no such run, or ENOMEM. */
+struct wt_trace *wt_run_cache_trace(const struct wt_run_cache *c);
 
 /*
  * A run's hit counters (internal to sim/sched): run.c allocates them for

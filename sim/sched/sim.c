@@ -692,6 +692,14 @@ void wt_run_cache_destroy(struct wt_run_cache *c)
 	free(c);
 }
 
+struct wt_trace *wt_run_cache_trace(const struct wt_run_cache *c)
+{
+	const struct wt_sim *s = c->sim;
+
+	/* trace_kept holds until the next run zeroes s */
+	return s->trace_kept ? wt_trace_from_buf(&s->trace) : NULL;
+}
+
 struct wt_run_counters *wt_run_cache_counters(struct wt_run_cache *c)
 {
 	return &c->counters;
@@ -718,7 +726,8 @@ static void sim_results(struct wt_sim *s, struct wt_run_result *out)
 	out->status = s->status;
 	out->points = s->points;
 	out->digest = s->trace.digest;
-	if (s->trace_on)
+	s->trace_kept = s->trace_on && s->cfg->trace_on_demand && s->cfg->cache;
+	if (s->trace_on && !s->trace_kept)
 		out->trace = wt_trace_from_buf(&s->trace);
 	for (unsigned i = 0; i < s->n; i++)
 		out->threads[i].blocked = s->f[i].state == WT_FIBER_BLOCKED;
