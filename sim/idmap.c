@@ -27,13 +27,7 @@ static void *xmalloc(size_t size)
 
 static uint64_t mix64(uint64_t x)
 {
-	/* splitmix64's finaliser: ids are sequential, buckets must not be */
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebull;
-	x ^= x >> 31;
-	return x;
+	return wt_idmap_mix(x);
 }
 
 void wt_idmap_init(struct wt_idmap *m)
@@ -83,12 +77,6 @@ void wt_idmap_assign(struct wt_idmap *to, const struct wt_idmap *from)
 	to->n = from->n;
 }
 
-void *wt_idmap_get(const struct wt_idmap *m, uint64_t id)
-{
-	if (!m->cap)
-		return NULL;
-	return m->vals[idmap_slot(m, id)];
-}
 
 static void idmap_grow(struct wt_idmap *m)
 {

@@ -20,6 +20,17 @@ struct wt_idmap {
 	size_t n;
 };
 
+/* splitmix64's finaliser: ids are sequential, buckets must not be. */
+static inline uint64_t wt_idmap_mix(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	x ^= x >> 31;
+	return x;
+}
+
 void wt_idmap_init(struct wt_idmap *m);
 void wt_idmap_free(struct wt_idmap *m);
 /* to (uninitialised) as from, slot for slot; the values are shared. */
@@ -27,7 +38,19 @@ void wt_idmap_copy(struct wt_idmap *to, const struct wt_idmap *from);
 /* The same into an initialised to, whose storage is kept when it has
  * from's capacity (its values are the caller's to free first). */
 void wt_idmap_assign(struct wt_idmap *to, const struct wt_idmap *from);
-void *wt_idmap_get(const struct wt_idmap *m, uint64_t id);
+/* Inline: the oracle's and the checks' snapshots ask it for every step. */
+static inline void *wt_idmap_get(const struct wt_idmap *m, uint64_t id)
+{
+	size_t i;
+
+	if (!m->cap)
+		return NULL;
+	/* Bounded: the table is never more than half full. */
+	for (i = wt_idmap_mix(id) & (m->cap - 1); m->vals[i] && m->keys[i] != id;
+	     i = (i + 1) & (m->cap - 1))
+		;
+	return m->vals[i];
+}
 /* Insert or overwrite; returns the previous value or NULL. */
 void *wt_idmap_put(struct wt_idmap *m, uint64_t id, void *val);
 /* Iterate: for (i = 0; i < m->cap; i++) if (m->vals[i]) ... */
