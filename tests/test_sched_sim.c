@@ -642,6 +642,59 @@ Test(sched_sim, a_trace_on_demand_is_the_trace_an_eager_run_returns)
 	wt_run_cache_destroy(cache);
 }
 
+/*
+ * hits_by_thread leaves the sum to the caller: in a cache that a summed
+ * run used before (so its totals must have been cleared), the result's
+ * hits are all zero and its touched list empty, while each thread's row
+ * and its touched list (threads[i].ntouched entries) are those of a
+ * summed run of the same seed, and the rows add up to its hits.
+ */
+Test(sched_sim, hits_by_thread_are_the_rows_of_a_summed_run)
+{
+	struct wt_run_cache *cache = wt_run_cache_create();
+	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
+	struct wt_run_result summed, rows;
+	struct tthreads ts;
+	uint64_t *sum;
+
+	cr_assert_not_null(cache);
+	cr_assert_eq(run_steps(7, WT_POLICY_RANDOM, &summed), WT_RUN_OK);
+	cr_assert_eq(run_steps_in(cache, 8, WT_POLICY_RANDOM, &rows), WT_RUN_OK);
+	wt_run_result_free(&rows);
+	tthreads_init(&ts, 3, names3);
+	cfg.seed = 7;
+	cfg.policy = WT_POLICY_RANDOM;
+	cfg.hits_by_thread = true;
+	cfg.cache = cache;
+	memset(&g_log, 0, sizeof(g_log));
+	cr_assert_eq(wt_run(&cfg, ts.n, ts.p, steps_body, NULL, &rows), WT_RUN_OK);
+	cr_assert_eq(rows.ntouched, 0);
+	sum = calloc(rows.npoints + 1, sizeof(*sum));
+	cr_assert_not_null(sum);
+	for (unsigned i = 0; i < rows.nthreads; i++) {
+		const uint64_t *row = &rows.thread_hits[(size_t)i * rows.npoints];
+		const uint32_t *tl = &rows.thread_touched[(size_t)i * rows.npoints];
+		uint32_t nonzero = 0;
+
+		for (uint32_t p = 0; p < rows.npoints; p++) {
+			cr_assert_eq(rows.hits[p], 0);
+			cr_assert_eq(row[p], summed.thread_hits[(size_t)i *
+							      rows.npoints + p]);
+			nonzero += row[p] != 0;
+		}
+		cr_assert_eq(rows.threads[i].ntouched, nonzero);
+		for (uint32_t k = 0; k < rows.threads[i].ntouched; k++)
+			sum[tl[k]] += row[tl[k]];
+	}
+	for (uint32_t p = 0; p < rows.npoints; p++)
+		cr_assert_eq(sum[p], summed.hits[p], "%s",
+			     wt_point_name(wt_point_by_id(p)));
+	free(sum);
+	wt_run_result_free(&rows);
+	wt_run_result_free(&summed);
+	wt_run_cache_destroy(cache);
+}
+
 /* ---- staying, decided without the candidates ---- */
 
 static unsigned g_evals;

@@ -252,6 +252,7 @@ static void make_config(struct wt_run_config *cfg, const struct wt_scenario *s,
 	cfg->replay = o->order;
 	cfg->nreplay = o->norder;
 	cfg->count_hits = true;
+	cfg->hits_by_thread = true;	/* summed where they are added up */
 	cfg->max_points = s->max_points;
 	cfg->timeout_ms = s->timeout_ms;
 	if (o->live) {
@@ -335,6 +336,31 @@ static void count_targets(struct wt_scn_result *r, const struct wt_scn_iter *it)
 }
 
 /* Fold the iteration's sums into r. */
+/*
+ * The run's hits (make_config asks for them by thread: the run does not
+ * sum them), added to points[0..npoints) unless it is NULL; returns
+ * their total.
+ */
+static uint64_t add_hits(const struct wt_run_result *res, uint64_t *points,
+			 uint32_t npoints)
+{
+	uint64_t total = 0;
+
+	for (unsigned i = 0; i < res->nthreads; i++) {
+		const uint64_t *row = &res->thread_hits[(size_t)i * res->npoints];
+		const uint32_t *tl = &res->thread_touched[(size_t)i * res->npoints];
+
+		for (uint32_t k = 0; k < res->threads[i].ntouched; k++) {
+			uint32_t p = tl[k];
+
+			total += row[p];
+			if (points && p < npoints)
+				points[p] += row[p];
+		}
+	}
+	return total;
+}
+
 static void accumulate(struct wt_scn_result *r, struct wt_scn_iter *it,
 		       const struct wt_run_result *res)
 {
@@ -363,12 +389,6 @@ static void accumulate(struct wt_scn_result *r, struct wt_scn_iter *it,
 	r->tso_stores += res->tso_stores;
 	r->tso_stale += res->tso_stale;
 	r->tso_flush_events += res->tso_flush_events;
-	for (uint32_t k = 0; k < res->ntouched; k++) {
-		uint32_t p = res->touched[k];
-
-		if (p < r->npoints)
-			r->points[p] += res->hits[p];
-	}
 	r->deadlocks += res->status == WT_RUN_DEADLOCK;
 	r->stuck += res->status == WT_RUN_STUCK;
 	r->schedule_errors += res->status == WT_RUN_SCHEDULE_ERROR;
@@ -493,8 +513,7 @@ static int run_iteration(struct wt_scn_result *r, const struct wt_scenario *s,
 	if (ex && res.status != WT_RUN_CONFIG_ERROR)
 		explore_feed(ex, o, &it, &res);
 	io->digest = res.digest;
-	for (uint32_t k = 0; k < res.ntouched; k++)
-		io->points += res.hits[res.touched[k]];
+	io->points = add_hits(&res, sum ? r->points : NULL, r->npoints);
 	io->failed = io->nfailures > 0;
 	io->trace = res.trace;
 	res.trace = NULL;

@@ -184,7 +184,7 @@ static void collect_row(struct wt_run_result *out, unsigned i,
 
 static void collect(struct wt_run_result *out, unsigned n,
 		    struct wt_thread **threads, struct wt_ruleset *rs,
-		    unsigned nrules)
+		    unsigned nrules, bool by_thread)
 {
 	for (unsigned i = 0; i < n; i++) {
 		struct wt_run_thread_result *tr = &out->threads[i];
@@ -192,10 +192,11 @@ static void collect(struct wt_run_result *out, unsigned n,
 
 		tr->last_point = t->last_point;
 		tr->arrivals = t->arrivals;
+		tr->ntouched = t->hits ? t->ntouched : 0;
 		tr->clock_ns = t->clock_ns;
 		tr->finished = t->finished;
 		tr->aborted = t->aborted;
-		if (t->hits)
+		if (t->hits && !by_thread)
 			collect_row(out, i, t);
 	}
 	out->nrules = nrules;
@@ -345,7 +346,7 @@ int wt_run(const struct wt_run_config *config, unsigned nthreads,
 	else
 		rc = wt_run_stress(cfg, nthreads, threads, body, args, out);
 	wt_primitive_bugs = saved_bugs;
-	collect(out, nthreads, threads, rs, cfg->nrules);
+	collect(out, nthreads, threads, rs, cfg->nrules, cfg->hits_by_thread);
 	k->ntouched = out->ntouched;	/* what the next run clears */
 	for (unsigned i = 0; i < nthreads; i++)
 		k->row_touched[i] = threads[i]->ntouched;

@@ -181,6 +181,11 @@ struct wt_run_config {
 	bool trace_on_demand;
 	size_t trace_capacity;		/* events kept (0: default) */
 	bool count_hits;		/* per-point hit counters */
+	/* count_hits without the sum: res.hits stays zero and res.touched
+	 * empty; each thread's row is the count (thread_hits[i][p] for the
+	 * p in thread_touched[i][0 .. threads[i].ntouched)) -- a caller
+	 * that only adds the counts up elsewhere spares the merge */
+	bool hits_by_thread;
 	uint64_t max_points;		/* sim: bound on points (0: 10^7) */
 	const char *cpus;		/* stress: "0,1" or "0-3" (PU os index) */
 	uint64_t timeout_ms;		/* stress: watchdog */
@@ -224,6 +229,7 @@ struct wt_run_config {
 struct wt_run_thread_result {
 	const struct wt_point *last_point;
 	uint64_t arrivals;		/* points reached */
+	uint32_t ntouched;		/* its row's points with hits > 0 */
 	uint64_t clock_ns;		/* sim: virtual clock at the end */
 	bool finished;
 	bool aborted;			/* left through wt_thread_exit() */
