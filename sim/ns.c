@@ -28,7 +28,39 @@ struct wt_ns {
 	uint64_t root_mnt;
 	struct wt_fact *own;		/* facts owned (a live capture) */
 	uint32_t nown;
+	/* NS_SHARED_*: tables that are still the log's base's (a copy of
+	 * it, wt_ns_create), read in place and copied before their first
+	 * change -- most snapshots of an iteration are taken at the mark
+	 * and never advance, or change only some */
+	unsigned shared;
 };
+
+#define NS_SHARED_OBJS		0x1u
+#define NS_SHARED_CHILDREN	0x2u
+#define NS_SHARED_MOUNTS	0x4u
+
+/* Before a change to a table: the snapshot's own copy of it. */
+static void own_objs(struct wt_ns *ns)
+{
+	struct wt_idmap t;
+
+	if (!(ns->shared & NS_SHARED_OBJS))
+		return;
+	wt_idmap_copy(&t, &ns->objs);
+	ns->objs = t;
+	ns->shared &= ~NS_SHARED_OBJS;
+}
+
+static void own_keymap(struct wt_ns *ns, struct wt_keymap *m, unsigned bit)
+{
+	struct wt_keymap t;
+
+	if (!(ns->shared & bit))
+		return;
+	wt_keymap_copy(&t, m);
+	*m = t;
+	ns->shared &= ~bit;
+}
 
 static const struct wt_fact *obj(const struct wt_ns *ns, uint64_t id,
 				 enum wt_fact_kind kind)
@@ -108,6 +140,8 @@ static void apply_dentry(struct wt_ns *ns, const struct wt_fact *f)
 	const struct wt_fact *old = obj(ns, f->d.id, WT_FACT_DENTRY);
 	char key[NAME_MAX_LEN + 1];
 
+	if ((old && indexed_dentry(&old->d)) || indexed_dentry(&f->d))
+		own_keymap(ns, &ns->children, NS_SHARED_CHILDREN);
 	if (old && indexed_dentry(&old->d))
 		wt_keymap_del(&ns->children, old->d.parent, 0,
 			      fold(ns, old->d.sb, old->d.name,
@@ -127,6 +161,8 @@ static void apply_mount(struct wt_ns *ns, const struct wt_fact *f)
 {
 	const struct wt_fact *old = obj(ns, f->m.id, WT_FACT_MOUNT);
 
+	if ((old && indexed_mount(&old->m)) || indexed_mount(&f->m))
+		own_keymap(ns, &ns->mounts_at, NS_SHARED_MOUNTS);
 	if (old && indexed_mount(&old->m))
 		wt_keymap_del(&ns->mounts_at, old->m.parent, old->m.mountpoint,
 			      NULL, old->m.id);
@@ -143,6 +179,7 @@ static void apply_fact(struct wt_ns *ns, const struct wt_fact *f)
 		apply_dentry(ns, f);
 	else if (f->kind == WT_FACT_MOUNT)
 		apply_mount(ns, f);
+	own_objs(ns);
 	wt_idmap_put(&ns->objs, wt_fact_id(f), (void *)f);
 }
 
@@ -175,25 +212,27 @@ void wt_ns_destroy(struct wt_ns *ns)
 {
 	if (!ns)
 		return;
-	wt_idmap_free(&ns->objs);
-	wt_keymap_free(&ns->children);
-	wt_keymap_free(&ns->mounts_at);
+	if (!(ns->shared & NS_SHARED_OBJS))
+		wt_idmap_free(&ns->objs);
+	if (!(ns->shared & NS_SHARED_CHILDREN))
+		wt_keymap_free(&ns->children);
+	if (!(ns->shared & NS_SHARED_MOUNTS))
+		wt_keymap_free(&ns->mounts_at);
 	wt_facts_free(ns->own, ns->nown);
 	free(ns);
 }
 
-/* from as it is: the same slots, the same chains in the same order. */
+/* from as it is, its tables shared until they change (own_objs,
+ * own_keymap copy them: the same slots, the same chains in order). */
 static struct wt_ns *ns_copy(const struct wt_ns *from)
 {
 	struct wt_ns *ns = malloc(sizeof(*ns));
 
-	assert(!from->own);	/* a live capture owns its facts */
+	assert(!from->own && !from->shared);	/* the base owns its all */
 	if (!ns)
 		return NULL;
 	*ns = *from;
-	wt_idmap_copy(&ns->objs, &from->objs);
-	wt_keymap_copy(&ns->children, &from->children);
-	wt_keymap_copy(&ns->mounts_at, &from->mounts_at);
+	ns->shared = NS_SHARED_OBJS | NS_SHARED_CHILDREN | NS_SHARED_MOUNTS;
 	return ns;
 }
 
@@ -202,9 +241,11 @@ static struct wt_ns *ns_copy(const struct wt_ns *from)
  * mark) advanced from there: a world restored from its snapshot starts
  * every iteration at the mark, and each snapshot the oracle and the
  * checks make otherwise applied every entry up to it again.  The copy
- * is the base slot for slot and chain for chain, and the base is what
- * a build from the first entry is at the mark, so the two answer and
- * list the same.
+ * is the base slot for slot and chain for chain (a table shared until
+ * it changes), and the base is what a build from the first entry is at
+ * the mark, so the two answer and list the same.  The base outlives
+ * its copies: it goes with the entries up to the mark (a truncate, a
+ * reset, the mark dropped), which no snapshot may outlive either.
  */
 struct wt_ns *wt_ns_create(const struct wt_history *h, uint64_t version)
 {

@@ -413,7 +413,9 @@ static void same_lookups(const struct wt_ns *a, const struct wt_ns *b,
  * more random operations follow, the snapshot at every version from the
  * mark on lists the same as one built from the first entry and advanced,
  * holds the same fact for every id, and finds the same child for every
- * name and the same mount on every mountpoint it holds.  Then the log is
+ * name and the same mount on every mountpoint it holds -- the copies
+ * share the base's tables until they change one, so a copy that changed
+ * the base would show in every later one.  Then the log is
  * truncated past its first entry: the base's facts are gone with it, and
  * snapshots still list what the live world does.
  */
