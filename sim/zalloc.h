@@ -24,6 +24,9 @@ static inline void *wt_zalloc(size_t n, size_t size)
 	if (__builtin_mul_overflow(n, size, &bytes))
 		return NULL;
 	p = malloc(bytes ? bytes : 1);	/* calloc(0, x) is not NULL either */
+	/* gcc folds malloc + memset of the same constant size back into
+	 * calloc: hide where p came from */
+	__asm__("" : "+r"(p));
 	if (p)
 		memset(p, 0, bytes);
 	return p;
