@@ -648,6 +648,9 @@ Test(sched_sim, a_trace_on_demand_is_the_trace_an_eager_run_returns)
  * hits are all zero and its touched list empty, while each thread's row
  * and its touched list (threads[i].ntouched entries) are those of a
  * summed run of the same seed, and the rows add up to its hits.
+ * wt_run_take_hits adds them up the same, with their total, and leaves
+ * the rows zero; the cache's next run, which then clears nothing, has
+ * the rows a fresh cache gives.
  */
 Test(sched_sim, hits_by_thread_are_the_rows_of_a_summed_run)
 {
@@ -655,7 +658,7 @@ Test(sched_sim, hits_by_thread_are_the_rows_of_a_summed_run)
 	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
 	struct wt_run_result summed, rows;
 	struct tthreads ts;
-	uint64_t *sum;
+	uint64_t *sum, total;
 
 	cr_assert_not_null(cache);
 	cr_assert_eq(run_steps(7, WT_POLICY_RANDOM, &summed), WT_RUN_OK);
@@ -686,9 +689,32 @@ Test(sched_sim, hits_by_thread_are_the_rows_of_a_summed_run)
 		for (uint32_t k = 0; k < rows.threads[i].ntouched; k++)
 			sum[tl[k]] += row[tl[k]];
 	}
-	for (uint32_t p = 0; p < rows.npoints; p++)
+	total = 0;
+	for (uint32_t p = 0; p < rows.npoints; p++) {
 		cr_assert_eq(sum[p], summed.hits[p], "%s",
 			     wt_point_name(wt_point_by_id(p)));
+		total += sum[p];
+	}
+	memset(sum, 0, (rows.npoints + 1) * sizeof(*sum));
+	cr_assert_eq(wt_run_take_hits(&rows, sum, rows.npoints), total);
+	for (uint32_t p = 0; p < rows.npoints; p++) {
+		cr_assert_eq(sum[p], summed.hits[p]);
+		for (unsigned i = 0; i < rows.nthreads; i++)
+			cr_assert_eq(rows.thread_hits[(size_t)i * rows.npoints + p], 0);
+	}
+	for (unsigned i = 0; i < rows.nthreads; i++)
+		cr_assert_eq(rows.threads[i].ntouched, 0);
+	wt_run_result_free(&rows);
+	/* the next run in the cache: another seed's rows, nothing left over */
+	wt_run_result_free(&summed);
+	cr_assert_eq(run_steps(8, WT_POLICY_RANDOM, &summed), WT_RUN_OK);
+	memset(&g_log, 0, sizeof(g_log));
+	cfg.seed = 8;
+	cr_assert_eq(wt_run(&cfg, ts.n, ts.p, steps_body, NULL, &rows), WT_RUN_OK);
+	for (unsigned i = 0; i < rows.nthreads; i++)
+		for (uint32_t p = 0; p < rows.npoints; p++)
+			cr_assert_eq(rows.thread_hits[(size_t)i * rows.npoints + p],
+				     summed.thread_hits[(size_t)i * rows.npoints + p]);
 	free(sum);
 	wt_run_result_free(&rows);
 	wt_run_result_free(&summed);

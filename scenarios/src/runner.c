@@ -336,31 +336,6 @@ static void count_targets(struct wt_scn_result *r, const struct wt_scn_iter *it)
 }
 
 /* Fold the iteration's sums into r. */
-/*
- * The run's hits (make_config asks for them by thread: the run does not
- * sum them), added to points[0..npoints) unless it is NULL; returns
- * their total.
- */
-static uint64_t add_hits(const struct wt_run_result *res, uint64_t *points,
-			 uint32_t npoints)
-{
-	uint64_t total = 0;
-
-	for (unsigned i = 0; i < res->nthreads; i++) {
-		const uint64_t *row = &res->thread_hits[(size_t)i * res->npoints];
-		const uint32_t *tl = &res->thread_touched[(size_t)i * res->npoints];
-
-		for (uint32_t k = 0; k < res->threads[i].ntouched; k++) {
-			uint32_t p = tl[k];
-
-			total += row[p];
-			if (points && p < npoints)
-				points[p] += row[p];
-		}
-	}
-	return total;
-}
-
 static void accumulate(struct wt_scn_result *r, struct wt_scn_iter *it,
 		       const struct wt_run_result *res)
 {
@@ -513,7 +488,8 @@ static int run_iteration(struct wt_scn_result *r, const struct wt_scenario *s,
 	if (ex && res.status != WT_RUN_CONFIG_ERROR)
 		explore_feed(ex, o, &it, &res);
 	io->digest = res.digest;
-	io->points = add_hits(&res, sum ? r->points : NULL, r->npoints);
+	/* by thread (make_config): added here, cleared for the next run */
+	io->points = wt_run_take_hits(&res, sum ? r->points : NULL, r->npoints);
 	io->failed = io->nfailures > 0;
 	io->trace = res.trace;
 	res.trace = NULL;

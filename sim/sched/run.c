@@ -328,6 +328,7 @@ int wt_run(const struct wt_run_config *config, unsigned nthreads,
 	out->touched = k->touched;
 	out->thread_touched = k->thread_touched;
 	out->counters_cached = k != &own;
+	out->counters = out->counters_cached ? k : NULL;
 	/* Preemption points count arrivals per thread and point. */
 	count = cfg->count_hits || wt_ruleset_needs_hits(rs) ||
 		cfg->npreempts || cfg->feedback;
@@ -356,6 +357,36 @@ int wt_run(const struct wt_run_config *config, unsigned nthreads,
 	return rc;
 }
 
+uint64_t wt_run_take_hits(struct wt_run_result *res, uint64_t *sums,
+			  uint32_t nsums)
+{
+	/* every id is < npoints: no bound to test when sums covers them */
+	bool all = sums && nsums >= res->npoints;
+	uint64_t total = 0;
+
+	for (unsigned i = 0; i < res->nthreads; i++) {
+		uint64_t *row = &res->thread_hits[(size_t)i * res->npoints];
+		const uint32_t *tl = &res->thread_touched[(size_t)i * res->npoints];
+		const uint32_t n = res->threads[i].ntouched;
+
+		for (uint32_t k = 0; k < n; k++) {
+			uint32_t p = tl[k];
+			uint64_t v = row[p];
+
+			row[p] = 0;
+			total += v;
+			if (all)
+				sums[p] += v;
+			else if (sums && p < nsums)
+				sums[p] += v;
+		}
+		res->threads[i].ntouched = 0;
+		if (res->counters)	/* nothing left in the row to clear */
+			res->counters->row_touched[i] = 0;
+	}
+	return total;
+}
+
 void wt_run_result_free(struct wt_run_result *r)
 {
 	if (!r->counters_cached) {
@@ -368,6 +399,7 @@ void wt_run_result_free(struct wt_run_result *r)
 	r->thread_touched = NULL;
 	r->ntouched = 0;
 	r->counters_cached = false;
+	r->counters = NULL;
 	wt_trace_free(r->trace);
 	free(r->feedback);
 	free(r->feedback_at);

@@ -236,6 +236,8 @@ struct wt_run_thread_result {
 	bool blocked;			/* sim: waiting when the run ended */
 };
 
+struct wt_run_counters;
+
 struct wt_run_result {
 	enum wt_run_status status;
 	char report[4096];		/* what went wrong, with every thread's
@@ -253,6 +255,7 @@ struct wt_run_result {
 	 * until its next run or its destruction (wt_run_result_free leaves
 	 * them); otherwise the result's own. */
 	bool counters_cached;
+	struct wt_run_counters *counters;	/* cfg.cache's (wt_run_take_hits) */
 	struct wt_run_thread_result threads[WT_RUN_MAX_THREADS];
 	uint64_t points;		/* arrivals, all threads */
 	struct wt_trace *trace;		/* when cfg.trace */
@@ -295,6 +298,14 @@ int wt_run(const struct wt_run_config *cfg, unsigned nthreads,
 	   struct wt_thread **threads,
 	   void (*body)(struct wt_thread *t, void *arg), void **args,
 	   struct wt_run_result *out);
+/*
+ * The hits of each thread's row (as cfg.hits_by_thread leaves them),
+ * added to sums[0..nsums) unless sums is NULL, and cleared as they are
+ * read, rows and touched counts: a cache's next run then has none left
+ * to clear.  Returns their total.  Once per result.
+ */
+uint64_t wt_run_take_hits(struct wt_run_result *res, uint64_t *sums,
+			  uint32_t nsums);
 void wt_run_result_free(struct wt_run_result *r);
 
 /* "walktorture: status=... points=... digest=..." and the report. */
