@@ -317,7 +317,7 @@ void wt_sim_replay_arrive(struct wt_sim *s, struct wt_fiber *f,
 
 /* ---- directed ---- */
 
-static void step_advance(struct wt_sim *s)
+void wt_sim_step_advance(struct wt_sim *s)
 {
 	s->step++;
 	s->step_count = 0;
@@ -363,7 +363,7 @@ static void directed_settle(struct wt_sim *s)
 				   "condition held");
 			return;
 		}
-		step_advance(s);
+		wt_sim_step_advance(s);
 	}
 }
 
@@ -385,25 +385,6 @@ static int pick_directed(struct wt_sim *s, const int *cand, unsigned nc)
 	return -1;
 }
 
-void wt_sim_directed_arrive(struct wt_sim *s, struct wt_fiber *f,
-			    const struct wt_point *p)
-{
-	struct wt_sim_step *ss = &s->steps[s->step];
-	const struct wt_sched_step *st = ss->step;
-	const char *comp = f->t->cur_component;
-
-	if (ss->thread != f->t->id)
-		return;
-	if (st->kind == WT_SCHED_RUN) {
-		if (++s->step_count == st->count)
-			step_advance(s);
-	} else if (st->kind == WT_SCHED_UNTIL && p &&
-		   wt_point_set_has(ss->points, wt_point_id(p)) &&
-		   (!st->component[0] || (comp && !strcmp(comp, st->component)))) {
-		if (++s->step_count == st->nth)
-			step_advance(s);
-	}
-}
 
 /* ---- candidates and grants ---- */
 
@@ -550,7 +531,7 @@ static void directed_flushes(struct wt_sim *s)
 		}
 		if (ss->step->entry) {
 			wt_sim_flush_through(s, ss->thread, ss->step->entry - 1);
-			step_advance(s);
+			wt_sim_step_advance(s);
 			continue;
 		}
 		/* Bounded by the buffer's entries. */
@@ -558,7 +539,7 @@ static void directed_flushes(struct wt_sim *s)
 			if (wt_tso_depth(b))
 				wt_sim_flush_event(s, ss->thread, 0);
 		} while (ss->step->all && wt_tso_depth(b));
-		step_advance(s);
+		wt_sim_step_advance(s);
 	}
 }
 

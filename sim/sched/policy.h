@@ -7,6 +7,7 @@
 #define WT_SIM_SCHED_POLICY_H
 
 #include <setjmp.h>
+#include <string.h>
 
 #include "sim/sched/run.h"
 #include "sim/sched/sched.h"
@@ -249,8 +250,8 @@ void wt_pos_arrive(struct wt_sim *s, struct wt_fiber *f,
 /* The replay's and the directed schedule's progress at f's arrival. */
 void wt_sim_replay_arrive(struct wt_sim *s, struct wt_fiber *f,
 			  const struct wt_point *p);
-void wt_sim_directed_arrive(struct wt_sim *s, struct wt_fiber *f,
-			    const struct wt_point *p);
+/* The directed schedule's step is done: on to the next (policy.c). */
+void wt_sim_step_advance(struct wt_sim *s);
 
 /* What decides a point without the candidates (struct wt_sim, stay). */
 enum wt_sim_stay {
@@ -322,6 +323,32 @@ static inline void wt_sim_pct_change_at(struct wt_sim *s, struct wt_fiber *f)
 /* Fiber f reached p (NULL: a wait with no point) with obj: step
  * progress, POS priorities, feedback.  Inline: the sim calls it at
  * every point, and under random and PCT it rarely does anything. */
+/*
+ * The directed schedule's progress at f's arrival at p.  Inline: a
+ * directed run asks at every point, and most are another thread's than
+ * the step's, or not the point it waits for.
+ */
+static inline void wt_sim_directed_arrive(struct wt_sim *s,
+					  struct wt_fiber *f,
+					  const struct wt_point *p)
+{
+	struct wt_sim_step *ss = &s->steps[s->step];
+	const struct wt_sched_step *st = ss->step;
+	const char *comp = f->t->cur_component;
+
+	if (ss->thread != f->t->id)
+		return;
+	if (st->kind == WT_SCHED_RUN) {
+		if (++s->step_count == st->count)
+			wt_sim_step_advance(s);
+	} else if (st->kind == WT_SCHED_UNTIL && p &&
+		   wt_point_set_has(ss->points, wt_point_id(p)) &&
+		   (!st->component[0] || (comp && !strcmp(comp, st->component)))) {
+		if (++s->step_count == st->nth)
+			wt_sim_step_advance(s);
+	}
+}
+
 static inline void wt_sim_policy_arrive(struct wt_sim *s, struct wt_fiber *f,
 					const struct wt_point *p,
 					const void *obj)
