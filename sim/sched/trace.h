@@ -126,12 +126,14 @@ static inline uint64_t wt_trace_digest_event(uint64_t h, uint32_t thread,
 uint64_t wt_trace_digest_arg(uint64_t h, uint32_t arg);
 
 /* Append one event (seq and digest are the buffer's business in sim
- * mode: seq = b->total).  Returns the event's slot.  Inline: a traced
+ * mode: seq = b->total), given its point's name hash
+ * (wt_point_name_hash).  Returns the event's slot.  Inline: a traced
  * sim run records one per point. */
 static inline struct wt_trace_event *
-wt_trace_buf_record(struct wt_trace_buf *b, uint64_t seq, uint64_t time_ns,
-		    uint32_t thread, const struct wt_point *p, uint16_t flags,
-		    uint16_t note)
+wt_trace_buf_record_hash(struct wt_trace_buf *b, uint64_t seq,
+			 uint64_t time_ns, uint32_t thread,
+			 const struct wt_point *p, uint16_t flags,
+			 uint16_t note, uint64_t name_hash)
 {
 	struct wt_trace_event *e = &b->ev[b->at];
 
@@ -145,8 +147,18 @@ wt_trace_buf_record(struct wt_trace_buf *b, uint64_t seq, uint64_t time_ns,
 	e->note = note;
 	e->arg = 0;
 	b->total++;
-	b->digest = wt_trace_digest_event(b->digest, thread, p, flags);
+	b->digest = wt_trace_digest_fold(b->digest, name_hash, thread, flags);
 	return e;
+}
+
+/* The same, the hash looked up (or computed: a point of no catalogue). */
+static inline struct wt_trace_event *
+wt_trace_buf_record(struct wt_trace_buf *b, uint64_t seq, uint64_t time_ns,
+		    uint32_t thread, const struct wt_point *p, uint16_t flags,
+		    uint16_t note)
+{
+	return wt_trace_buf_record_hash(b, seq, time_ns, thread, p, flags,
+					note, wt_point_name_hash(p));
 }
 
 /* The sim ring as a trace (oldest first). */
