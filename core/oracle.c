@@ -359,6 +359,26 @@ static void skip_step(struct oj *j)
 	j->perm_unknown = true;
 }
 
+/*
+ * handle_dots checks a scoped walk's mount_lock and rename_lock after
+ * step_into has taken the `..` and crossed whatever is mounted where it
+ * landed; EAGAIN is explained only there (explain_scoped_eagain).  So
+ * nothing but mount crossings may stand between the `..` and the end.
+ * Validated or not: the walker that took a `..` whose d_seq check then
+ * failed, or crossed a mount while mount_lock moved, still reaches the
+ * scoped check -- that moved mount_lock is exactly what it catches.
+ * Leaving RCU-walk and a fallback's evidence are no steps of the walk.
+ */
+static void note_dotdot(struct oj *j, const struct wt_step *s)
+{
+	if (s->kind == WT_STEP_UNLAZY || s->kind == WT_STEP_FALLBACK)
+		return;
+	if (s->kind == WT_STEP_DOTDOT)
+		j->dotdot_last = true;
+	else if (s->kind != WT_STEP_MOUNT)
+		j->dotdot_last = false;
+}
+
 static const char *step_name(const struct oj *j, const struct wt_step *s)
 {
 	const char *t = wt_step_text(j->r, s);
@@ -554,10 +574,6 @@ static bool judge_step(struct oj *j, int idx, const struct wt_step *s)
 	j->last_judged = idx;
 	if (s->kind != WT_STEP_LOOKUP)
 		j->neg_known = false;
-	if (s->kind == WT_STEP_DOTDOT)
-		j->dotdot_last = true;
-	else if (s->kind != WT_STEP_MOUNT)
-		j->dotdot_last = false;
 	return ok;
 }
 
@@ -691,6 +707,7 @@ static enum wt_verdict judge_walk(struct oj *j)
 			end_idx = (int)i;
 			continue;
 		}
+		note_dotdot(j, s);
 		if (!s->validated) {
 			skip_step(j);
 			continue;

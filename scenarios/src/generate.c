@@ -62,6 +62,7 @@ struct gen {
 	char mounts[4][GEN_PATH];	/* tmpfs mounts of the tree */
 	unsigned nmounts;
 	char spare[GEN_PATH];		/* an empty directory: a move target */
+	char move_back[2 * GEN_PATH + 16];	/* the writer's last item */
 	bool remote;			/* /r is a remote filesystem */
 	unsigned fsno;			/* names of new filesystems */
 };
@@ -290,15 +291,20 @@ static struct gnode *top_dir(struct gen *g, const char *path)
 	return n;
 }
 
-/* Names under a directory about to be covered by a mount: positive or
- * negative dentries the walk must not see through the mount. */
+/*
+ * Names under a directory about to be covered by a mount: positive or
+ * negative dentries the walk must not see through the mount.  Mostly
+ * negative: a walk that wrongly stands on the covered directory leaves
+ * RCU-walk (and is caught by legitimize_mnt) everywhere but at a cached
+ * negative dentry, whose ENOENT is final in RCU-walk itself.
+ */
 static void covered(struct gen *g, const char *dir)
 {
 	for (unsigned i = 0; i < 2; i++) {
 		if (!chance(g, 0.6))
 			continue;
 		line(g, "touch %s/%s", dir, file_names[i]);
-		if (chance(g, 0.5))
+		if (chance(g, 0.75))
 			line(g, "rm %s/%s", dir, file_names[i]);
 	}
 	if (chance(g, 0.3))
@@ -469,7 +475,7 @@ enum frag {
 static const unsigned frag_weight[F__COUNT] = {
 	[F_EXCHANGE] = 10, [F_RENAME] = 10, [F_RENAME_OVER] = 5,
 	[F_UNLINK] = 10, [F_RMDIR] = 8, [F_CHMOD] = 5, [F_SHRINK] = 4,
-	[F_SYMLINK] = 5, [F_MOUNT] = 6, [F_BIND] = 5, [F_MOVE] = 8,
+	[F_SYMLINK] = 5, [F_MOUNT] = 6, [F_BIND] = 5, [F_MOVE] = 12,
 	[F_UMOUNT] = 5, [F_REMOTE] = 10, [F_CREATE] = 6,
 };
 
@@ -663,17 +669,37 @@ static bool frag_bind(struct gen *g, struct prog *p)
 	return true;
 }
 
+/*
+ * Every mount sits in the one mount hash: moving or unmounting one
+ * rewrites a chain that the __lookup_mnt of a walk crossing another mount
+ * may be following at that moment (a false negative there is what
+ * __follow_mount_rcu's mount_lock recheck catches).  So the walkers are
+ * sent through all the tree's mounts, not only the one that changes.
+ */
+static void mounts_hot(struct gen *g)
+{
+	for (unsigned i = 0; i < g->nmounts; i++)
+		hot_add(g, g->mounts[i]);
+}
+
 static bool frag_move(struct gen *g, struct prog *p)
 {
 	const char *m, *to;
 
 	if (!g->nmounts || !g->spare[0])
 		return false;
+	if (g->move_back[0])
+		return false;		/* one move out at a time */
 	m = g->mounts[rnd(g, g->nmounts)];
 	to = g->spare;
 	item(p, "mount --move %s %s", m, to);
-	item(p, "mount --move %s %s", to, m);
-	hot_add(g, m);
+	/* back as the writer's last item, after its other fragments: a
+	 * walk the move out upset must resume before the move back to
+	 * answer wrong, and straight after it that window is a few points
+	 * wide (PCT would need one more change point inside it) */
+	snprintf(g->move_back, sizeof(g->move_back), "mount --move %s %s", to, m);
+	mounts_hot(g);
+	hot_add(g, to);
 	return true;
 }
 
@@ -686,7 +712,7 @@ static bool frag_umount(struct gen *g, struct prog *p)
 	m = g->mounts[rnd(g, g->nmounts)];
 	item(p, chance(g, 0.5) ? "umount -l %s" : "umount %s", m);
 	item(p, "mount -t tmpfs w%u %s", g->fsno++, m);
-	hot_add(g, m);
+	mounts_hot(g);
 	return true;
 }
 
@@ -782,16 +808,29 @@ static void gen_writer(struct gen *g, struct prog *p)
 		if (frags[k](g, p))
 			done++;
 	}
+	if (g->move_back[0]) {
+		item(p, "%s", g->move_back);
+		g->move_back[0] = '\0';
+	}
 	if (!p->n)
 		item(p, "shrink");
 }
 
 /* --- walkers --- */
 
+static bool is_mount(const struct gen *g, const char *path)
+{
+	for (unsigned i = 0; i < g->nmounts; i++)
+		if (!strcmp(g->mounts[i], path))
+			return true;
+	return false;
+}
+
 static const char *walk_path(struct gen *g, char *buf)
 {
 	struct gnode *n;
 	const char *base;
+	bool child = false;
 
 	if (g->nhot && chance(g, 0.65)) {
 		base = g->hot[rnd(g, g->nhot)];
@@ -802,7 +841,7 @@ static const char *walk_path(struct gen *g, char *buf)
 	pathf(buf, "%s", base);
 	switch (rnd(g, 10)) {
 	case 0:		/* a child that may or may not be there */
-		pathf(buf, "%s/%s", base, PICK(g, file_names));
+		child = true;
 		break;
 	case 1:
 		pathf(buf, "%s/..", base);
@@ -811,8 +850,14 @@ static const char *walk_path(struct gen *g, char *buf)
 		pathf(buf, "%s/./", base);
 		break;
 	default:
+		/* a walk that ends on a mount's root has used nothing it
+		 * found there: half of them go on to a name in it (and past
+		 * what the mount covers, were it missed) */
+		child = is_mount(g, base) && chance(g, 0.5);
 		break;
 	}
+	if (child)
+		pathf(buf, "%s/%s", base, PICK(g, file_names));
 	return buf;
 }
 
@@ -894,7 +939,10 @@ uint64_t wt_gen_seed(uint64_t seed, uint64_t j)
 char *wt_gen_workload(uint64_t gseed, const struct wt_gen_config *c,
 		      char *name, size_t namelen)
 {
-	static const unsigned mbuckets[] = { 16, 16, 2, 1 };
+	/* two buckets twice as often: mounts sharing a chain that a move
+	 * takes one of them out of (with one bucket it stays in the chain,
+	 * and a walk on it is never led astray) */
+	static const unsigned mbuckets[] = { 16, 2, 2, 1 };
 	static const unsigned dbuckets[] = { 64, 64, 4, 1 };
 	static const double switch_ps[] = { 0.02, 0.1, 0.3 };
 	struct gen *g = calloc(1, sizeof(*g));

@@ -18,11 +18,13 @@
  *     taken from the model of the tree the generator keeps (exchange,
  *     rename there and back, rename over, unlink and recreate, rmdir and
  *     mkdir -m, chmod, symlink retarget, mount/umount sync and lazy,
- *     bind/rbind, mount --move there and back, remote server changes,
- *     client renames, shrink);
+ *     bind/rbind, mount --move out and (as the writer's last item)
+ *     back, remote server changes, client renames, shrink);
  *   - walker threads (uid 0 or 1000): stat, lstat, open (O_CREAT,
  *     O_EXCL, O_DIRECTORY), openat2 with resolve flags, parentat and
- *     mountpoint, on paths biased toward the writers' operands;
+ *     mountpoint, on paths biased toward the writers' operands (every
+ *     mount's, when a writer moves or unmounts one: they share the
+ *     mount hash) and past a mount's root into it;
  *   - the policy: PCT (depth 2 to 4, k calibrated: `pct_steps: auto')
  *     or random (switch_p drawn); POS or explore when asked for.
  * The only expectation is `oracle clean': the oracle and the safety
@@ -35,7 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WT_GEN_VERSION		2	/* changes what a seed generates */
+#define WT_GEN_VERSION		3	/* changes what a seed generates */
 #define WT_GEN_TAG		0x500000000ull	/* + workload index */
 #define WT_GEN_ITERATIONS	20	/* per workload, by default */
 #define WT_GEN_THREADS_MAX	8
