@@ -369,16 +369,25 @@ uint64_t wt_run_take_hits(struct wt_run_result *res, uint64_t *sums,
 		const uint32_t *tl = &res->thread_touched[(size_t)i * res->npoints];
 		const uint32_t n = res->threads[i].ntouched;
 
-		for (uint32_t k = 0; k < n; k++) {
-			uint32_t p = tl[k];
-			uint64_t v = row[p];
+		if (all) {	/* the usual case, without a test an entry */
+			for (uint32_t k = 0; k < n; k++) {
+				uint32_t p = tl[k];
+				uint64_t v = row[p];
 
-			row[p] = 0;
-			total += v;
-			if (all)
+				row[p] = 0;
+				total += v;
 				sums[p] += v;
-			else if (sums && p < nsums)
-				sums[p] += v;
+			}
+		} else {
+			for (uint32_t k = 0; k < n; k++) {
+				uint32_t p = tl[k];
+				uint64_t v = row[p];
+
+				row[p] = 0;
+				total += v;
+				if (sums && p < nsums)
+					sums[p] += v;
+			}
 		}
 		res->threads[i].ntouched = 0;
 		if (res->counters)	/* nothing left in the row to clear */
