@@ -25,11 +25,6 @@ static void *xmalloc(size_t size)
 	return p;
 }
 
-static uint64_t mix64(uint64_t x)
-{
-	return wt_idmap_mix(x);
-}
-
 void wt_idmap_init(struct wt_idmap *m)
 {
 	memset(m, 0, sizeof(*m));
@@ -44,7 +39,7 @@ void wt_idmap_free(struct wt_idmap *m)
 
 static size_t idmap_slot(const struct wt_idmap *m, uint64_t id)
 {
-	size_t i = mix64(id) & (m->cap - 1);
+	size_t i = wt_mix64(id) & (m->cap - 1);
 
 	/* Bounded: the table is never more than half full. */
 	while (m->vals[i] && m->keys[i] != id)
@@ -112,11 +107,11 @@ void *wt_idmap_put(struct wt_idmap *m, uint64_t id, void *val)
 
 static uint64_t key_hash(uint64_t a, uint64_t b, const char *name)
 {
-	uint64_t h = mix64(a * 0x9e3779b97f4a7c15ull + b);
+	uint64_t h = wt_mix64(a * 0x9e3779b97f4a7c15ull + b);
 
 	for (const unsigned char *s = (const unsigned char *)name; s && *s; s++)
 		h = (h ^ *s) * 0x100000001b3ull;	/* FNV-1a step */
-	return mix64(h);
+	return wt_mix64(h);
 }
 
 static bool key_eq(const struct wt_keynode *n, uint64_t a, uint64_t b,

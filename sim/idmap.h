@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sim/mix.h"
+
 struct wt_idmap {
 	uint64_t *keys;
 	void **vals;		/* NULL: empty slot (values are never NULL) */
@@ -20,16 +22,6 @@ struct wt_idmap {
 	size_t n;
 };
 
-/* splitmix64's finaliser: ids are sequential, buckets must not be. */
-static inline uint64_t wt_idmap_mix(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebull;
-	x ^= x >> 31;
-	return x;
-}
 
 void wt_idmap_init(struct wt_idmap *m);
 void wt_idmap_free(struct wt_idmap *m);
@@ -46,7 +38,7 @@ static inline void *wt_idmap_get(const struct wt_idmap *m, uint64_t id)
 	if (!m->cap)
 		return NULL;
 	/* Bounded: the table is never more than half full. */
-	for (i = wt_idmap_mix(id) & (m->cap - 1); m->vals[i] && m->keys[i] != id;
+	for (i = wt_mix64(id) & (m->cap - 1); m->vals[i] && m->keys[i] != id;
 	     i = (i + 1) & (m->cap - 1))
 		;
 	return m->vals[i];

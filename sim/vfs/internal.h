@@ -8,18 +8,9 @@
 #define WT_SIM_VFS_INTERNAL_H
 
 #include "sim/atomic.h"
+#include "sim/mix.h"
 #include "sim/vfs/world.h"
 
-/* splitmix64's finalizer: every input bit reaches every output bit. */
-static inline uint64_t wt_mix64(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebull;
-	x ^= x >> 31;
-	return x;
-}
 
 /*
  * The bucket of a pair of ids (dcache: parent id and name hash; mount
