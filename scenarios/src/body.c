@@ -12,6 +12,7 @@
  * are done.
  */
 #define _GNU_SOURCE	/* O_PATH */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -50,7 +51,11 @@ void wt_scn_add_failure(struct wt_scn_tctx *tc, json_t *f)
 		json_object_set_new(f, "exit_path", tc->exit_path[0] ?
 				    json_string(tc->exit_path) : json_null());
 	tc->nfailures++;
-	if (json_array_size(tc->failures) < WT_SCN_THREAD_FAILURES)
+	/* made at the first: most iterations have none */
+	if (!tc->failures)
+		tc->failures = json_array();
+	if (tc->failures &&
+	    json_array_size(tc->failures) < WT_SCN_THREAD_FAILURES)
 		json_array_append(tc->failures, f);
 	json_decref(f);
 }
@@ -459,18 +464,38 @@ static void check_results(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 	}
 }
 
-/* The paths whose counters the walk moved, in catalogue order. */
+/*
+ * Append s to buf[n..len) as snprintf(buf + n, len - n, "%s", s) does:
+ * cut to fit, terminated; returns n plus the whole length of s.
+ */
+static size_t append_cut(char *buf, size_t len, size_t n, const char *s)
+{
+	size_t slen = strlen(s), room = len - n - 1;
+	size_t k = slen < room ? slen : room;
+
+	assert(n < len);
+	memcpy(buf + n, s, k);
+	buf[n + k] = '\0';
+	return n + slen;
+}
+
+/* The paths whose counters the walk moved, in catalogue order (every
+ * walk makes this: copied, not printed). */
 static void exit_paths(struct wt_scn_tctx *tc,
 		       const struct wt_path_counts *before)
 {
 	size_t n = 0, len = sizeof(tc->exit_path);
 
 	tc->exit_path[0] = '\0';
-	for (unsigned p = 0; p < WT_PATH__COUNT && n < len; p++)
-		if (tc->counts.counts[p] != before->counts[p])
-			n += (size_t)snprintf(tc->exit_path + n, len - n, "%s%s",
-					      n ? "," : "",
-					      wt_path_info(p)->name);
+	for (unsigned p = 0; p < WT_PATH__COUNT && n < len; p++) {
+		if (tc->counts.counts[p] == before->counts[p])
+			continue;
+		if (n)
+			n = append_cut(tc->exit_path, len, n, ",");
+		if (n < len)
+			n = append_cut(tc->exit_path, len, n,
+				       wt_path_info(p)->name);
+	}
 }
 
 static void run_walk(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
@@ -606,9 +631,6 @@ static int setup_dirs(struct wt_scn_tctx *tc, struct wt_scn_error *err)
 	const struct wt_scenario *s = tc->it->s;
 	const struct wt_scn_thread *th = tc->th;
 
-	tc->dirs = calloc(th->nops ? th->nops : 1, sizeof(*tc->dirs));
-	if (!tc->dirs)
-		return wt_scn_fail(err, s->file, th->pos, "out of memory");
 	for (unsigned i = 0; i < th->nops; i++) {
 		const struct wt_scn_op *op = &th->ops[i];
 		int e;
@@ -632,6 +654,28 @@ static int setup_dirs(struct wt_scn_tctx *tc, struct wt_scn_error *err)
 		wt_path_put(&tc->task.pwd);
 		tc->task.pwd = cwd;
 	}
+	return 0;
+}
+
+/*
+ * A thread's per-iteration arrays in one zeroed block (tc->dirs its
+ * start, freed with it): dirs, expect_bad, expect_seen -- three callocs
+ * and frees a thread every iteration were one.  -1 on ENOMEM.
+ */
+static int thread_arrays(struct wt_scn_tctx *tc, const struct wt_scenario *s)
+{
+	size_t ndirs = tc->th->nops ? tc->th->nops : 1, nexp = s->nexpects + 1;
+	size_t bad = ndirs * sizeof(*tc->dirs);
+	size_t seen = bad + nexp * sizeof(*tc->expect_bad);
+	char *block = calloc(1, seen + nexp * sizeof(*tc->expect_seen));
+
+	_Static_assert(_Alignof(struct path) >= _Alignof(uint64_t),
+		       "expect_bad follows the dirs");
+	if (!block)
+		return -1;
+	tc->dirs = (struct path *)block;
+	tc->expect_bad = (uint64_t *)(block + bad);
+	tc->expect_seen = (bool *)(block + seen);
 	return 0;
 }
 
@@ -661,11 +705,7 @@ static int setup_thread(struct wt_scn_iter *it, unsigned i,
 	}
 	tc->oracle = it->world->history ? wt_oracle_create(it->world->history)
 					: NULL;
-	tc->expect_bad = calloc(s->nexpects + 1, sizeof(*tc->expect_bad));
-	tc->expect_seen = calloc(s->nexpects + 1, sizeof(*tc->expect_seen));
-	tc->failures = json_array();
-	if (!tc->thread.rcu || !tc->record || !tc->expect_bad ||
-	    !tc->expect_seen || !tc->failures ||
+	if (!tc->thread.rcu || !tc->record || thread_arrays(tc, s) ||
 	    (it->world->history && !tc->oracle))
 		return wt_scn_fail(err, s->file, th->pos, "out of memory");
 	if (!th->forever)
@@ -771,8 +811,7 @@ void wt_scn_iter_teardown(struct wt_scn_iter *it)
 		tc->record = NULL;
 		if (tc->thread.rcu)
 			wt_rcu_reader_destroy(tc->thread.rcu);
-		free(tc->expect_bad);
-		free(tc->expect_seen);
+		/* expect_bad and expect_seen are in the dirs' block */
 		json_decref(tc->failures);
 	}
 	if (it->reuse && !it->reuse->t) {
