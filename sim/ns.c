@@ -19,6 +19,20 @@
 #define WT_NS_MAX_LINES		(1u << 20)
 #define WT_NS_MAX_DEPTH		4096u
 
+/* A dentry fact's change to the children index, not made yet: old
+ * taken out (if indexed), new put in (if indexed), each under the
+ * case rule its sb had when the fact was applied. */
+struct ns_deferred {
+	const struct wt_fact *old;	/* or NULL */
+	const struct wt_fact *new;
+	bool old_cf;
+	bool new_cf;
+};
+
+/* Index changes a snapshot holds back while its children table is the
+ * base's; one more makes them (own_children). */
+#define NS_DEFERRED_MAX		8
+
 struct wt_ns {
 	const struct wt_history *h;
 	uint64_t version;
@@ -33,6 +47,14 @@ struct wt_ns {
 	 * change -- most snapshots of an iteration are taken at the mark
 	 * and never advance, or change only some */
 	unsigned shared;
+	/*
+	 * While children is still shared, a dentry fact's change to it is
+	 * held back here (in order) and made at the first name lookup
+	 * (wt_ns_child): the checks' snapshots never look a name up, and
+	 * copying the table for them was most of what they cost.
+	 */
+	struct ns_deferred deferred[NS_DEFERRED_MAX];
+	uint32_t ndeferred;
 };
 
 #define NS_SHARED_OBJS		0x1u
@@ -116,12 +138,9 @@ static bool sb_casefold(const struct wt_ns *ns, uint64_t sb)
 	return s && s->kind == WT_FS_CASEFOLD;
 }
 
-/* The index key of a name: itself, or ASCII-lowercased on casefold. */
-static const char *fold(const struct wt_ns *ns, uint64_t sb, const char *name,
-			size_t len, char *buf)
+/* The index key of a name: itself, or ASCII-lowercased when cf. */
+static const char *fold_as(bool cf, const char *name, size_t len, char *buf)
 {
-	bool cf = sb_casefold(ns, sb);
-
 	if (len > NAME_MAX_LEN)
 		len = NAME_MAX_LEN;
 	for (size_t i = 0; i < len; i++)
@@ -130,26 +149,64 @@ static const char *fold(const struct wt_ns *ns, uint64_t sb, const char *name,
 	return buf;
 }
 
+/* The same under sb's case rule (casefold d_hash/d_compare). */
+static const char *fold(const struct wt_ns *ns, uint64_t sb, const char *name,
+			size_t len, char *buf)
+{
+	return fold_as(sb_casefold(ns, sb), name, len, buf);
+}
+
 static bool indexed_dentry(const struct wt_dentry_fact *d)
 {
 	return (d->flags & WT_DF_HASHED) && d->parent != d->id;
 }
 
+/* The children index change of one dentry fact (children owned). */
+static void index_dentry(struct wt_ns *ns, const struct ns_deferred *c)
+{
+	const struct wt_fact *old = c->old, *f = c->new;
+	char key[NAME_MAX_LEN + 1];
+
+	assert(!(ns->shared & NS_SHARED_CHILDREN));
+	if (old && indexed_dentry(&old->d))
+		wt_keymap_del(&ns->children, old->d.parent, 0,
+			      fold_as(c->old_cf, old->d.name,
+				      strlen(old->d.name), key), old->d.id);
+	if (indexed_dentry(&f->d))
+		wt_keymap_add(&ns->children, f->d.parent, 0,
+			      fold_as(c->new_cf, f->d.name, strlen(f->d.name),
+				      key), f->d.id);
+}
+
+/* The snapshot's own children index, with the held-back changes made
+ * in the order their facts were applied. */
+static void own_children(struct wt_ns *ns)
+{
+	own_keymap(ns, &ns->children, NS_SHARED_CHILDREN);
+	for (uint32_t i = 0; i < ns->ndeferred; i++)	/* <= NS_DEFERRED_MAX */
+		index_dentry(ns, &ns->deferred[i]);
+	ns->ndeferred = 0;
+}
+
 static void apply_dentry(struct wt_ns *ns, const struct wt_fact *f)
 {
 	const struct wt_fact *old = obj(ns, f->d.id, WT_FACT_DENTRY);
-	char key[NAME_MAX_LEN + 1];
+	struct ns_deferred c = {
+		.old = old, .new = f,
+		.old_cf = old && sb_casefold(ns, old->d.sb),
+		.new_cf = sb_casefold(ns, f->d.sb),
+	};
 
-	if ((old && indexed_dentry(&old->d)) || indexed_dentry(&f->d))
-		own_keymap(ns, &ns->children, NS_SHARED_CHILDREN);
-	if (old && indexed_dentry(&old->d))
-		wt_keymap_del(&ns->children, old->d.parent, 0,
-			      fold(ns, old->d.sb, old->d.name,
-				   strlen(old->d.name), key), old->d.id);
-	if (indexed_dentry(&f->d))
-		wt_keymap_add(&ns->children, f->d.parent, 0,
-			      fold(ns, f->d.sb, f->d.name, strlen(f->d.name),
-				   key), f->d.id);
+	if (!(old && indexed_dentry(&old->d)) && !indexed_dentry(&f->d))
+		return;
+	if (ns->shared & NS_SHARED_CHILDREN) {
+		if (ns->ndeferred < NS_DEFERRED_MAX) {
+			ns->deferred[ns->ndeferred++] = c;
+			return;
+		}
+		own_children(ns);
+	}
+	index_dentry(ns, &c);
 }
 
 static bool indexed_mount(const struct wt_mount_fact *m)
@@ -228,7 +285,8 @@ static struct wt_ns *ns_copy(const struct wt_ns *from)
 {
 	struct wt_ns *ns = malloc(sizeof(*ns));
 
-	assert(!from->own && !from->shared);	/* the base owns its all */
+	/* the base owns its all */
+	assert(!from->own && !from->shared && !from->ndeferred);
 	if (!ns)
 		return NULL;
 	*ns = *from;
@@ -340,6 +398,9 @@ const struct wt_dentry_fact *wt_ns_child(const struct wt_ns *ns, uint64_t dir,
 
 	if (!d || len == 0 || len > NAME_MAX_LEN)
 		return NULL;
+	/* the index is a cache of the facts: making it is no change */
+	if (ns->ndeferred)
+		own_children((struct wt_ns *)ns);
 	n = wt_keymap_find(&ns->children, dir, 0, fold(ns, d->sb, name, len, key));
 	return n ? wt_ns_dentry(ns, n->val) : NULL;
 }
