@@ -327,11 +327,18 @@ static void judge(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 	bool armed = t->hook_armed;
 	struct wt_scn_pending *p;
 
-	if (!tc->oracle || !h) {
+	if (!h) {
 		tc->oracle_not_judged++;
 		return;
 	}
 	wt_thread_arm(t, false);
+	/* made at the thread's first walk: a writer's was made and
+	 * dropped every iteration for nothing */
+	if (!tc->oracle && !(tc->oracle = wt_oracle_create(h))) {
+		tc->oracle_not_judged++;
+		wt_thread_arm(t, armed);
+		return;
+	}
 	if (wt_oracle_ready(h, tc->record)) {
 		judge_now(tc, op, op_index, tc->record, wt_scn_event_now(t));
 	} else if ((p = calloc(1, sizeof(*p))) &&
@@ -703,10 +710,7 @@ static int setup_thread(struct wt_scn_iter *it, unsigned i,
 	} else {
 		tc->record = wt_record_create(0, 0);
 	}
-	tc->oracle = it->world->history ? wt_oracle_create(it->world->history)
-					: NULL;
-	if (!tc->thread.rcu || !tc->record || thread_arrays(tc, s) ||
-	    (it->world->history && !tc->oracle))
+	if (!tc->thread.rcu || !tc->record || thread_arrays(tc, s))
 		return wt_scn_fail(err, s->file, th->pos, "out of memory");
 	if (!th->forever)
 		it->running++;
