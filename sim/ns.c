@@ -387,6 +387,98 @@ int wt_ns_advance_to(struct wt_ns *ns, uint64_t version)
 }
 
 /* ------------------------------------------------------------------ */
+/* peeking near the mark                                                */
+
+/* Can a peek be at version (the mark's namespace and at most
+ * WT_NS_PEEK_MAX entries past it)?  Reads nothing of the log. */
+static bool peek_near(const struct wt_history *h, uint64_t version)
+{
+	const struct wt_ns *base = h->mark.base;
+
+	return base && base->version <= version &&
+	       version - base->version <= WT_NS_PEEK_MAX;
+}
+
+/* wt_ns_advance_to's loop, keeping the entries instead of applying them. */
+static int peek_advance(struct wt_ns_peek *p, uint64_t version)
+{
+	while (p->version < version) {	/* bounded by WT_NS_PEEK_MAX */
+		const struct wt_hist_entry *e =
+			wt_history_entry(p->h, p->version + 1);
+
+		if (!e)
+			return -EAGAIN;
+		assert(p->n < WT_NS_PEEK_MAX);
+		p->e[p->n++] = e;
+		p->version = e->version;
+	}
+	return 0;
+}
+
+int wt_ns_peek_start(struct wt_ns_peek *p, const struct wt_history *h,
+		     uint64_t version)
+{
+	if (!peek_near(h, version))
+		return -E2BIG;
+	/* wt_ns_create's test, with its loads */
+	if (version < wt_history_first(h) || version > wt_history_version(h))
+		return -EINVAL;
+	p->h = h;
+	p->version = h->mark.base->version;
+	p->n = 0;
+	return peek_advance(p, version);
+}
+
+int wt_ns_peek_advance_to(struct wt_ns_peek *p, uint64_t version)
+{
+	if (version < p->version)
+		return -EINVAL;
+	if (!peek_near(p->h, version))
+		return -E2BIG;
+	return peek_advance(p, version);
+}
+
+/* The fact of id that applying e leaves (apply_facts' order: supers
+ * first, then the rest, each in order), or NULL when e has none. */
+static const struct wt_fact *entry_last_fact(const struct wt_hist_entry *e,
+					     uint64_t id)
+{
+	for (uint32_t i = e->nfacts; i-- > 0;)
+		if (e->facts[i].kind != WT_FACT_SUPER &&
+		    wt_fact_id(&e->facts[i]) == id)
+			return &e->facts[i];
+	for (uint32_t i = e->nfacts; i-- > 0;)
+		if (e->facts[i].kind == WT_FACT_SUPER &&
+		    wt_fact_id(&e->facts[i]) == id)
+			return &e->facts[i];
+	return NULL;
+}
+
+const struct wt_fact *wt_ns_peek_fact(const struct wt_ns_peek *p, uint64_t id)
+{
+	for (unsigned i = p->n; i-- > 0;) {	/* newest first */
+		const struct wt_fact *f = entry_last_fact(p->e[i], id);
+
+		if (f)
+			return f;
+	}
+	return wt_idmap_get(&p->h->mark.base->objs, id);
+}
+
+struct wt_ns *wt_ns_peek_snapshot(const struct wt_ns_peek *p)
+{
+	struct wt_ns *ns = ns_copy(p->h->mark.base);
+
+	if (!ns)
+		return NULL;
+	for (unsigned i = 0; i < p->n; i++) {	/* as wt_ns_advance does */
+		apply_facts(ns, p->e[i]->facts, p->e[i]->nfacts);
+		ns->version = p->e[i]->version;
+	}
+	return ns;
+}
+
+/* ------------------------------------------------------------------ */
 /* queries                                                              */
 
 const struct wt_dentry_fact *wt_ns_child(const struct wt_ns *ns, uint64_t dir,

@@ -44,6 +44,40 @@ int wt_ns_advance(struct wt_ns *ns);
  * -EINVAL (version is behind the snapshot). */
 int wt_ns_advance_to(struct wt_ns *ns, uint64_t version);
 
+/*
+ * A peek: the namespace near a marked log's mark (wt_history_mark)
+ * without a snapshot -- the mark's namespace and the entries past it,
+ * at most WT_NS_PEEK_MAX of them, read from the log with the very loads
+ * wt_ns_create and wt_ns_advance_to make (under memory=tso a load of
+ * the published version is counted, stale or not, as any other).  For
+ * a few look-ups near the mark, where a snapshot's copy would be most
+ * of the cost.
+ */
+#define WT_NS_PEEK_MAX	8u
+
+struct wt_ns_peek {
+	const struct wt_history *h;
+	uint64_t version;
+	unsigned n;
+	const struct wt_hist_entry *e[WT_NS_PEEK_MAX];	/* past the mark */
+};
+
+/* As wt_ns_create(h, version): 0; -E2BIG, having read nothing, when a
+ * peek cannot be at version (make the snapshot); -EINVAL or -EAGAIN
+ * when wt_ns_create would fail. */
+int wt_ns_peek_start(struct wt_ns_peek *p, const struct wt_history *h,
+		     uint64_t version);
+/* As wt_ns_advance_to: 0, -EAGAIN, -EINVAL; -E2BIG, having read no
+ * entry past p's version, when a peek cannot go that far
+ * (wt_ns_peek_snapshot, then wt_ns_advance_to). */
+int wt_ns_peek_advance_to(struct wt_ns_peek *p, uint64_t version);
+/* The fact a snapshot at p's version holds for id, of any kind (NULL:
+ * never logged). */
+const struct wt_fact *wt_ns_peek_fact(const struct wt_ns_peek *p, uint64_t id);
+/* The snapshot at p's version, reading nothing of the log; NULL on
+ * ENOMEM. */
+struct wt_ns *wt_ns_peek_snapshot(const struct wt_ns_peek *p);
+
 /* State by id (NULL: never logged). */
 const struct wt_dentry_fact *wt_ns_dentry(const struct wt_ns *ns, uint64_t id);
 const struct wt_inode_fact *wt_ns_inode(const struct wt_ns *ns, uint64_t id);

@@ -5,6 +5,7 @@
  * every recorded intermediate version; dead, unhashed and lazily detached
  * objects stay reachable by id; truncation and reset keep the namespace.
  */
+#include <errno.h>
 #include <stdio.h>
 
 #include "tests/ops_test.h"
@@ -475,6 +476,98 @@ Test(history, a_snapshot_from_the_mark_is_a_build_from_the_first_entry)
 		cr_assert_str_eq(snap, live);
 		free(live);
 		free(snap);
+		wt_ops_world_destroy(w);
+	}
+}
+
+/*
+ * The place check reads the log near its mark (a peek, sim/ns.h)
+ * instead of a snapshot: proved by asking a peek, at every version up to
+ * WT_NS_PEEK_MAX entries past the mark (started there, and moved there
+ * one version at a time), for every object a snapshot at that version
+ * holds (the same fact) and for an id no entry logged (none), after
+ * random writer steps that rename, remove and mount; and the snapshot
+ * made from a peek lists what one made at its version does.  Past that
+ * reach a peek says so (-E2BIG) before reading anything.
+ */
+static void same_as_peek(const struct wt_ns_peek *p, const struct wt_ns *ns,
+			 uint64_t seed)
+{
+	const struct wt_idmap *x = wt_ns_objects(ns);
+	unsigned n = 0;
+
+	for (size_t i = 0; i < x->cap; i++) {
+		if (!x->vals[i])
+			continue;
+		cr_assert_eq(wt_ns_peek_fact(p, x->keys[i]), x->vals[i],
+			     "seed %llu at %llu: object %llu",
+			     (unsigned long long)seed,
+			     (unsigned long long)p->version,
+			     (unsigned long long)x->keys[i]);
+		n++;
+	}
+	cr_assert_gt(n, 0);
+	cr_assert_null(wt_ns_peek_fact(p, UINT64_MAX - 1));
+}
+
+Test(history, a_peek_near_the_mark_is_what_a_snapshot_holds)
+{
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		struct wt_world *w = t_build("mkdir /a /b /cf\n"
+					     "mount -t casefold c /cf\n"
+					     "mkdir /cf/MiXed /cf/MiXed/In\n");
+		uint64_t s = seed, mark, last;
+		struct wt_ns_peek walked;
+
+		for (unsigned i = 0; i < 30; i++) {
+			struct wt_verb_error e;
+			char line[200];
+
+			rnd_verb(&s, line, sizeof(line));
+			wt_verb_exec(w, line, &e);
+		}
+		wt_history_mark(w->history);
+		mark = wt_history_version(w->history);
+		cr_assert_not_null(w->history->mark.base, "no base: proves nothing");
+		for (unsigned i = 0; i < 120; i++) {
+			struct wt_verb_error e;
+			char line[200];
+
+			rnd_verb(&s, line, sizeof(line));
+			wt_verb_exec(w, line, &e);
+		}
+		last = wt_history_version(w->history);
+		cr_assert_gt(last, mark + WT_NS_PEEK_MAX, "seed %llu: too few "
+			     "steps logged", (unsigned long long)seed);
+		cr_assert_eq(wt_ns_peek_start(&walked, w->history, mark), 0);
+		for (uint64_t v = mark; v <= mark + WT_NS_PEEK_MAX; v++) {
+			struct wt_ns *ns = wt_ns_create(w->history, v);
+			struct wt_ns_peek p;
+			struct wt_ns *made;
+			char *a, *b;
+
+			cr_assert_eq(wt_ns_peek_start(&p, w->history, v), 0);
+			cr_assert_eq(wt_ns_peek_advance_to(&walked, v), 0);
+			same_as_peek(&p, ns, seed);
+			same_as_peek(&walked, ns, seed);
+			made = wt_ns_peek_snapshot(&walked);
+			a = wt_ns_dump_string(made);
+			b = wt_ns_dump_string(ns);
+			cr_assert_str_eq(a, b, "seed %llu at %llu",
+					 (unsigned long long)seed,
+					 (unsigned long long)v);
+			free(a);
+			free(b);
+			wt_ns_destroy(made);
+			wt_ns_destroy(ns);
+		}
+		cr_assert_eq(wt_ns_peek_advance_to(&walked, mark + WT_NS_PEEK_MAX + 1),
+			     -E2BIG);
+		cr_assert_eq(walked.version, mark + WT_NS_PEEK_MAX);
+		cr_assert_eq(wt_ns_peek_advance_to(&walked, mark), -EINVAL);
+		if (mark)
+			cr_assert_eq(wt_ns_peek_start(&walked, w->history,
+						      mark - 1), -E2BIG);
 		wt_ops_world_destroy(w);
 	}
 }

@@ -34,6 +34,10 @@
 /* A thread's walk-check state: its snapshot of the namespace. */
 struct wt_scn_checker {
 	struct wt_ns *ns;
+	/* before ns, while the log has not gone far past its mark: the
+	 * place check's few look-ups read it directly (sim/ns.h) */
+	struct wt_ns_peek peek;
+	bool peeking;
 };
 
 /* ------------------------------------------------------------------ */
@@ -80,13 +84,47 @@ static void walk_fail(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 /* ------------------------------------------------------------------ */
 /* place                                                                */
 
-/* The thread's snapshot, advanced to the last published version. */
-static const struct wt_ns *checker_ns(struct wt_scn_tctx *tc)
+/*
+ * Near the mark: the peek moved to v as the snapshot would be.  0, 1
+ * to go on with the snapshot (made from the peek, or still to make),
+ * -1 for no check.
+ */
+static int checker_peek(struct wt_scn_checker *c, const struct wt_history *h,
+			uint64_t v)
+{
+	int err;
+
+	if (c->peeking && c->peek.version > v)	/* a reset log */
+		c->peeking = false;
+	if (!c->peeking) {
+		err = wt_ns_peek_start(&c->peek, h, v);
+		if (err == -E2BIG)
+			return 1;	/* wt_ns_create's loads are its own */
+		c->peeking = !err;
+		return err ? -1 : 0;
+	}
+	err = wt_ns_peek_advance_to(&c->peek, v);
+	if (err != -E2BIG)
+		return err ? -1 : 0;
+	c->peeking = false;
+	c->ns = wt_ns_peek_snapshot(&c->peek);
+	return c->ns ? 1 : -1;
+}
+
+/*
+ * The thread's view of the namespace, advanced to the last published
+ * version: *peek set (the checker's peek), or its snapshot; NULL: no
+ * check.  Either reads the log as a snapshot advanced walk by walk
+ * does, so a memory=tso run counts the same loads.
+ */
+static const struct wt_ns *checker_ns(struct wt_scn_tctx *tc,
+				      const struct wt_ns_peek **peek)
 {
 	const struct wt_history *h = tc->it->world->history;
 	struct wt_scn_checker *c = tc->checker;
 	uint64_t v;
 
+	*peek = NULL;
 	if (!h)
 		return NULL;
 	if (!c) {
@@ -100,6 +138,15 @@ static const struct wt_ns *checker_ns(struct wt_scn_tctx *tc)
 		wt_ns_destroy(c->ns);
 		c->ns = NULL;
 	}
+	if (!c->ns) {
+		switch (checker_peek(c, h, v)) {
+		case 0:
+			*peek = &c->peek;
+			return NULL;
+		case -1:
+			return NULL;
+		}
+	}
 	if (!c->ns)
 		c->ns = wt_ns_create(h, v);
 	else if (wt_ns_advance_to(c->ns, v))
@@ -107,21 +154,45 @@ static const struct wt_ns *checker_ns(struct wt_scn_tctx *tc)
 	return c->ns;
 }
 
+static const struct wt_mount_fact *view_mount(const struct wt_ns *ns,
+					      const struct wt_ns_peek *peek,
+					      uint64_t id)
+{
+	const struct wt_fact *f;
+
+	if (!peek)
+		return wt_ns_mount(ns, id);
+	f = wt_ns_peek_fact(peek, id);
+	return f && f->kind == WT_FACT_MOUNT ? &f->m : NULL;
+}
+
+static const struct wt_dentry_fact *view_dentry(const struct wt_ns *ns,
+						const struct wt_ns_peek *peek,
+						uint64_t id)
+{
+	const struct wt_fact *f;
+
+	if (!peek)
+		return wt_ns_dentry(ns, id);
+	f = wt_ns_peek_fact(peek, id);
+	return f && f->kind == WT_FACT_DENTRY ? &f->d : NULL;
+}
+
 /*
  * Does (mnt, dentry) hold together: the dentry one of the mount's super
  * block?  Unknown objects (a dentry only a lookup made, an object logged
  * after the snapshot) are given the benefit of the doubt.
  */
-static bool place_holds(const struct wt_ns *ns, const struct wt_ident *id,
-			uint64_t *msb, uint64_t *dsb)
+static bool place_holds(const struct wt_ns *ns, const struct wt_ns_peek *peek,
+			const struct wt_ident *id, uint64_t *msb, uint64_t *dsb)
 {
 	const struct wt_mount_fact *m;
 	const struct wt_dentry_fact *d;
 
 	if (!id->mnt || !id->dentry)
 		return true;
-	m = wt_ns_mount(ns, id->mnt);
-	d = wt_ns_dentry(ns, id->dentry);
+	m = view_mount(ns, peek, id->mnt);
+	d = view_dentry(ns, peek, id->dentry);
 	if (!m || !d)
 		return true;
 	*msb = m->sb;
@@ -133,10 +204,11 @@ static void check_place(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 			int err, const struct wt_record_attempt *a)
 {
 	const struct wt_record *r = tc->record;
-	const struct wt_ns *ns = checker_ns(tc);
+	const struct wt_ns_peek *peek;
+	const struct wt_ns *ns = checker_ns(tc, &peek);
 	uint64_t held_mnt = 0, held_dentry = 0;	/* the last place that held */
 
-	if (!ns)
+	if (!ns && !peek)
 		return;
 	for (uint32_t i = a->first; i < a->first + a->count; i++) {
 		const struct wt_step *s = &r->steps[i];
@@ -152,7 +224,7 @@ static void check_place(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 			if (ids[k]->mnt == held_mnt &&
 			    ids[k]->dentry == held_dentry)
 				continue;
-			if (place_holds(ns, ids[k], &msb, &dsb)) {
+			if (place_holds(ns, peek, ids[k], &msb, &dsb)) {
 				held_mnt = ids[k]->mnt;
 				held_dentry = ids[k]->dentry;
 				continue;
