@@ -492,6 +492,18 @@ static bool judge_dots(struct oj *j, int idx, const struct wt_step *s)
 	}
 	if (s->arg == 1 && !same_place(&s->from, &s->to))
 		return oj_reject(j, idx, "`..` says it stayed but moved");
+	/*
+	 * A `..` stays only where the walk stands on its root (or on a
+	 * mount root with nothing above it); under RESOLVE_BENEATH that is
+	 * an escape, refused with EXDEV (-ECHILD first in RCU-walk), never
+	 * a stay.  IN_ROOT is the flag that stays: a model that tests one
+	 * for the other answers like an unscoped walk, which the answer
+	 * alone would let pass.
+	 */
+	if (s->arg == 1 && (j->a->flags | j->r->flags) & LOOKUP_BENEATH)
+		return oj_reject(j, idx, "`..` stayed at the root of a "
+				 "RESOLVE_BENEATH walk: follow_dotdot refuses "
+				 "it there (EXDEV)");
 	if (!oj_at_some_instant(j, idx, s, holds_dotdot, NULL))
 		return false;
 	j->perm = false;
@@ -523,6 +535,19 @@ static bool judge_link(struct oj *j, int idx, const struct wt_step *s)
 
 static bool judge_jump(struct oj *j, int idx, const struct wt_step *s)
 {
+	unsigned flags = j->a->flags | j->r->flags;
+
+	/*
+	 * nd_jump_link refuses a magic link to RESOLVE_NO_MAGICLINKS (ELOOP)
+	 * and to a scoped walk (EXDEV: the link's target may lie anywhere,
+	 * outside the root the walk must stay under) before it jumps, so a
+	 * jump recorded under either flag is a walk that escaped.
+	 */
+	if (s->arg == 1 && (flags & (LOOKUP_NO_MAGICLINKS | LOOKUP_IS_SCOPED)))
+		return oj_reject(j, idx, "a magic link followed by a walk with "
+				 "%s: nd_jump_link refuses it", flags &
+				 LOOKUP_NO_MAGICLINKS ? "RESOLVE_NO_MAGICLINKS" :
+				 "a scoping flag");
 	if (s->arg == 1) {
 		if (j->pos_known)
 			j->last_link = j->pos;

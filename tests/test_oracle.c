@@ -404,9 +404,10 @@ ORACLE_TEST(eagain_only_under_protocol)
 	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
 	cr_assert(strstr(res.explain, "EAGAIN"), "%s", res.explain);
 
-	/* scoped, but the EAGAIN came after a lookup, not after `..` */
+	/* scoped, but the EAGAIN came after a lookup, not after `..`
+	 * (IN_ROOT: its `..` at the root stays) */
 	reset_record();
-	attempt(LOOKUP_RCU | LOOKUP_BENEATH, v, v2, -EAGAIN);
+	attempt(LOOKUP_RCU | LOOKUP_IN_ROOT, v, v2, -EAGAIN);
 	start(a, "d/..");
 	perm(a, 0);
 	step(WT_STEP_DOTDOT, a, a, NULL, 0, 1);
@@ -415,6 +416,11 @@ ORACLE_TEST(eagain_only_under_protocol)
 	end(d, -EAGAIN);
 	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
 	cr_assert(strstr(res.explain, "after a scoped"), "%s", res.explain);
+	/* under BENEATH that `..` cannot stay: follow_dotdot's EXDEV */
+	rec->attempts[0].flags = LOOKUP_RCU | LOOKUP_BENEATH;
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_assert_eq(res.step, 2);
+	cr_assert(strstr(res.explain, "RESOLVE_BENEATH"), "%s", res.explain);
 }
 
 /* ESTALE reaches a caller only from the LOOKUP_REVAL attempt, after an
@@ -614,6 +620,20 @@ ORACLE_TEST(magic_links_of_other_processes)
 	cr_assert(strstr(res.explain, "may not read"), "%s", res.explain);
 	cr_assert_eq(judge_as(&own43, "/p/43/cwd"), WT_VERDICT_OK, "%s",
 		     res.explain);
+	/* nd_jump_link refuses before it jumps: under NO_MAGICLINKS and
+	 * under either scoping flag a recorded jump is an escape */
+	rec->attempts[0].flags = LOOKUP_RCU | LOOKUP_FOLLOW | LOOKUP_NO_MAGICLINKS;
+	cr_assert_eq(judge_as(&own43, "/p/43/cwd"), WT_VERDICT_REJECTED);
+	cr_assert(strstr(res.explain, "RESOLVE_NO_MAGICLINKS"), "%s",
+		  res.explain);
+	rec->attempts[0].flags = LOOKUP_RCU | LOOKUP_FOLLOW | LOOKUP_IN_ROOT;
+	cr_assert_eq(judge_as(&own43, "/p/43/cwd"), WT_VERDICT_REJECTED);
+	cr_assert(strstr(res.explain, "nd_jump_link refuses"), "%s",
+		  res.explain);
+	rec->attempts[0].flags = LOOKUP_RCU | LOOKUP_FOLLOW | LOOKUP_BENEATH;
+	cr_assert_eq(judge_as(&own43, "/p/43/cwd"), WT_VERDICT_REJECTED);
+	cr_assert(strstr(res.explain, "nd_jump_link refuses"), "%s",
+		  res.explain);
 }
 
 ORACLE_TEST(mount_crossings)
