@@ -500,7 +500,7 @@ static bool judge_dots(struct oj *j, int idx, const struct wt_step *s)
 	 * for the other answers like an unscoped walk, which the answer
 	 * alone would let pass.
 	 */
-	if (s->arg == 1 && (j->a->flags | j->r->flags) & LOOKUP_BENEATH)
+	if (s->arg == 1 && (oj_walk_flags(j) & LOOKUP_BENEATH))
 		return oj_reject(j, idx, "`..` stayed at the root of a "
 				 "RESOLVE_BENEATH walk: follow_dotdot refuses "
 				 "it there (EXDEV)");
@@ -535,7 +535,7 @@ static bool judge_link(struct oj *j, int idx, const struct wt_step *s)
 
 static bool judge_jump(struct oj *j, int idx, const struct wt_step *s)
 {
-	unsigned flags = j->a->flags | j->r->flags;
+	unsigned flags = oj_walk_flags(j);
 
 	/*
 	 * nd_jump_link refuses a magic link to RESOLVE_NO_MAGICLINKS (ELOOP)
@@ -741,7 +741,7 @@ static enum wt_verdict judge_walk(struct oj *j)
 			return WT_VERDICT_REJECTED;
 	}
 	/* RESOLVE_NO_XDEV: traverse_mounts crossed one mount, then refused */
-	if (a->result == -EXDEV && ((a->flags | j->r->flags) & LOOKUP_NO_XDEV) &&
+	if (a->result == -EXDEV && (oj_walk_flags(j) & LOOKUP_NO_XDEV) &&
 	    j->landing && j->r->steps[j->land_step].kind == WT_STEP_MOUNT)
 		j->landing = false;
 	if (!resolve_landing(j))

@@ -73,11 +73,6 @@ bool oj_check_ladder(struct oj *j)
 	return true;
 }
 
-static unsigned walk_flags(const struct oj *j)
-{
-	return j->a->flags | j->r->flags;
-}
-
 static bool trailing_slash(const struct oj *j)
 {
 	const char *name = j->in->name;
@@ -115,13 +110,13 @@ static enum wt_verdict check_success(struct oj *j, const struct wt_step *end,
 		return verdict_of(oj_reject(j, end_idx, "succeeded, but the "
 					    "last name it looked up was absent"));
 	type = oj_inode_type(j, end->to.inode);
-	if (type == WT_S_IFLNK && (walk_flags(j) & LOOKUP_FOLLOW) &&
+	if (type == WT_S_IFLNK && (oj_walk_flags(j) & LOOKUP_FOLLOW) &&
 	    j->r->entry != WT_ENTRY_PARENTAT)
 		return verdict_of(oj_reject(j, end_idx, "LOOKUP_FOLLOW, but "
 					    "the result is a symlink"));
 	if (type && type != WT_S_IFDIR &&
 	    (j->r->entry == WT_ENTRY_PARENTAT ||
-	     (walk_flags(j) & LOOKUP_DIRECTORY) || trailing_slash(j)))
+	     (oj_walk_flags(j) & LOOKUP_DIRECTORY) || trailing_slash(j)))
 		return verdict_of(oj_reject(j, end_idx, "the result must be "
 					    "a directory, and is not"));
 	/*
@@ -130,7 +125,7 @@ static enum wt_verdict check_success(struct oj *j, const struct wt_step *end,
 	 * under the root at some instant after the walk's last step.  A
 	 * rename that carried it out before that instant is an escape.
 	 */
-	if ((walk_flags(j) & LOOKUP_IS_SCOPED) && j->root_known &&
+	if ((oj_walk_flags(j) & LOOKUP_IS_SCOPED) && j->root_known &&
 	    !oj_at_some_instant(j, end_idx, end, holds_under_root,
 				"a scoped result under its root"))
 		return WT_VERDICT_REJECTED;
@@ -188,7 +183,7 @@ static bool explain_eloop(struct oj *j)
 {
 	const struct wt_inode_fact *ino = wt_ns_inode(j->ns, j->pos.inode);
 	bool at_link = j->pos_known && ino && WT_S_ISLNK(ino->mode);
-	unsigned flags = walk_flags(j);
+	unsigned flags = oj_walk_flags(j);
 
 	/* an inode a remote ->lookup made: the history does not know its
 	 * type, so it may be the link a flag refuses */
@@ -240,7 +235,7 @@ static enum holds holds_neg_link(struct oj *j, const struct wt_step *s)
 static bool explain_eloop_instantiated(struct oj *j, const struct wt_step *end,
 				       int end_idx)
 {
-	unsigned flags = walk_flags(j);
+	unsigned flags = oj_walk_flags(j);
 	bool refuses = (flags & LOOKUP_NO_SYMLINKS) ||
 		       mount_nosymfollow(j, j->pos.mnt) ||
 		       ((j->r->entry == WT_ENTRY_OPEN ||
@@ -283,12 +278,12 @@ static bool window_moved_locks(const struct oj *j)
  */
 static bool explain_scoped_eagain(struct oj *j)
 {
-	return (walk_flags(j) & LOOKUP_IS_SCOPED) && j->dotdot_last;
+	return (oj_walk_flags(j) & LOOKUP_IS_SCOPED) && j->dotdot_last;
 }
 
 static bool explain_exdev(struct oj *j, const struct wt_step *last)
 {
-	unsigned flags = walk_flags(j);
+	unsigned flags = oj_walk_flags(j);
 	int kind = last ? last->kind : -1;
 
 	if (flags & LOOKUP_NO_XDEV) {
@@ -517,7 +512,7 @@ static enum wt_verdict check_error(struct oj *j, const struct wt_step *end,
 		return verdict_of(oj_reject(j, end_idx, "ENAMETOOLONG, but "
 					    "no component is too long"));
 	case EAGAIN:
-		if (walk_flags(j) & LOOKUP_CACHED)
+		if (oj_walk_flags(j) & LOOKUP_CACHED)
 			return WT_VERDICT_OK;
 		return verdict_of(explain_scoped_eagain(j) ||
 				  oj_reject(j, end_idx, "EAGAIN without "

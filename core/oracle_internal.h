@@ -70,6 +70,13 @@ struct oj {
 	char why_first[256];
 };
 
+/* The flags the walk ran under: its attempt's and its entry point's
+ * together (a RESOLVE_* flag may be in either). */
+static inline unsigned oj_walk_flags(const struct oj *j)
+{
+	return j->a->flags | j->r->flags;
+}
+
 /* --- oracle.c: the cursor --- */
 /* Move the instant to t (any direction: may rebuild).  0 or -errno. */
 int oj_seek(struct oj *j, uint64_t t);
