@@ -360,6 +360,36 @@ Test(history, a_retired_log_serves_the_next_world)
 }
 
 /* a and b hold the same object for every id, and no other. */
+/*
+ * A world with a casefold mount, `before` random verbs of seed, the log
+ * marked (*mark: its version, with the base namespace made there), then
+ * 120 more verbs (*last: the version after them).
+ */
+static struct wt_world *marked_world(uint64_t seed, unsigned before,
+				     uint64_t *mark, uint64_t *last)
+{
+	struct wt_world *w = t_build("mkdir /a /b /cf\n"
+				     "mount -t casefold c /cf\n"
+				     "mkdir /cf/MiXed /cf/MiXed/In\n");
+	uint64_t s = seed;
+
+	for (unsigned i = 0; i < before + 120; i++) {
+		struct wt_verb_error e;
+		char line[200];
+
+		if (i == before) {
+			wt_history_mark(w->history);
+			*mark = wt_history_version(w->history);
+			cr_assert_not_null(w->history->mark.base,
+					   "no base: proves nothing");
+		}
+		rnd_verb(&s, line, sizeof(line));
+		wt_verb_exec(w, line, &e);
+	}
+	*last = wt_history_version(w->history);
+	return w;
+}
+
 static void same_objects(const struct wt_ns *a, const struct wt_ns *b,
 			 uint64_t seed, uint64_t v)
 {
@@ -423,30 +453,9 @@ static void same_lookups(const struct wt_ns *a, const struct wt_ns *b,
 Test(history, a_snapshot_from_the_mark_is_a_build_from_the_first_entry)
 {
 	for (uint64_t seed = 1; seed <= 4; seed++) {
-		struct wt_world *w = t_build("mkdir /a /b /cf\n"
-					     "mount -t casefold c /cf\n"
-					     "mkdir /cf/MiXed /cf/MiXed/In\n");
-		uint64_t s = seed, mark, last;
+		uint64_t mark, last;
+		struct wt_world *w = marked_world(seed, 60, &mark, &last);
 		char *live, *snap;
-
-		for (unsigned i = 0; i < 60; i++) {
-			struct wt_verb_error e;
-			char line[200];
-
-			rnd_verb(&s, line, sizeof(line));
-			wt_verb_exec(w, line, &e);
-		}
-		wt_history_mark(w->history);
-		mark = wt_history_version(w->history);
-		cr_assert_not_null(w->history->mark.base, "no base: proves nothing");
-		for (unsigned i = 0; i < 120; i++) {
-			struct wt_verb_error e;
-			char line[200];
-
-			rnd_verb(&s, line, sizeof(line));
-			wt_verb_exec(w, line, &e);
-		}
-		last = wt_history_version(w->history);
 		cr_assert_gt(last, mark + 20, "seed %llu: too few steps logged",
 			     (unsigned long long)seed);
 		for (uint64_t v = mark; v <= last; v++) {
@@ -513,30 +522,9 @@ static void same_as_peek(const struct wt_ns_peek *p, const struct wt_ns *ns,
 Test(history, a_peek_near_the_mark_is_what_a_snapshot_holds)
 {
 	for (uint64_t seed = 1; seed <= 4; seed++) {
-		struct wt_world *w = t_build("mkdir /a /b /cf\n"
-					     "mount -t casefold c /cf\n"
-					     "mkdir /cf/MiXed /cf/MiXed/In\n");
-		uint64_t s = seed, mark, last;
+		uint64_t mark, last;
+		struct wt_world *w = marked_world(seed, 30, &mark, &last);
 		struct wt_ns_peek walked;
-
-		for (unsigned i = 0; i < 30; i++) {
-			struct wt_verb_error e;
-			char line[200];
-
-			rnd_verb(&s, line, sizeof(line));
-			wt_verb_exec(w, line, &e);
-		}
-		wt_history_mark(w->history);
-		mark = wt_history_version(w->history);
-		cr_assert_not_null(w->history->mark.base, "no base: proves nothing");
-		for (unsigned i = 0; i < 120; i++) {
-			struct wt_verb_error e;
-			char line[200];
-
-			rnd_verb(&s, line, sizeof(line));
-			wt_verb_exec(w, line, &e);
-		}
-		last = wt_history_version(w->history);
 		cr_assert_gt(last, mark + WT_NS_PEEK_MAX, "seed %llu: too few "
 			     "steps logged", (unsigned long long)seed);
 		cr_assert_eq(wt_ns_peek_start(&walked, w->history, mark), 0);

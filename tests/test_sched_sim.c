@@ -32,19 +32,28 @@ static void steps_body(struct wt_thread *t, void *arg)
 	}
 }
 
-static int run_steps_in(struct wt_run_cache *cache, uint64_t seed,
-			enum wt_policy policy, struct wt_run_result *res)
+/* The three step threads under cfg's options, with seed, policy, cache. */
+static int run_steps_with(struct wt_run_config cfg, struct wt_run_cache *cache,
+			  uint64_t seed, enum wt_policy policy,
+			  struct wt_run_result *res)
 {
 	struct tthreads ts;
-	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
 
 	tthreads_init(&ts, 3, names3);
 	cfg.seed = seed;
 	cfg.policy = policy;
-	cfg.trace = true;
 	cfg.cache = cache;
 	memset(&g_log, 0, sizeof(g_log));
 	return wt_run(&cfg, ts.n, ts.p, steps_body, NULL, res);
+}
+
+static int run_steps_in(struct wt_run_cache *cache, uint64_t seed,
+			enum wt_policy policy, struct wt_run_result *res)
+{
+	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
+
+	cfg.trace = true;
+	return run_steps_with(cfg, cache, seed, policy, res);
 }
 
 static int run_steps(uint64_t seed, enum wt_policy policy,
@@ -609,18 +618,13 @@ Test(sched_sim, a_trace_on_demand_is_the_trace_an_eager_run_returns)
 	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
 	struct wt_run_result eager, lazy;
 	struct wt_trace *tr;
-	struct tthreads ts;
 
 	cr_assert_not_null(cache);
 	cr_assert_eq(run_steps(7, WT_POLICY_RANDOM, &eager), WT_RUN_OK);
-	tthreads_init(&ts, 3, names3);
-	cfg.seed = 7;
-	cfg.policy = WT_POLICY_RANDOM;
 	cfg.trace = true;
 	cfg.trace_on_demand = true;
-	cfg.cache = cache;
-	memset(&g_log, 0, sizeof(g_log));
-	cr_assert_eq(wt_run(&cfg, ts.n, ts.p, steps_body, NULL, &lazy), WT_RUN_OK);
+	cr_assert_eq(run_steps_with(cfg, cache, 7, WT_POLICY_RANDOM, &lazy),
+		     WT_RUN_OK);
 	cr_assert_null(lazy.trace);
 	cr_assert_eq(lazy.digest, eager.digest);
 	for (int round = 0; round < 2; round++) {
@@ -657,20 +661,15 @@ Test(sched_sim, hits_by_thread_are_the_rows_of_a_summed_run)
 	struct wt_run_cache *cache = wt_run_cache_create();
 	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
 	struct wt_run_result summed, rows;
-	struct tthreads ts;
 	uint64_t *sum, total;
 
 	cr_assert_not_null(cache);
 	cr_assert_eq(run_steps(7, WT_POLICY_RANDOM, &summed), WT_RUN_OK);
 	cr_assert_eq(run_steps_in(cache, 8, WT_POLICY_RANDOM, &rows), WT_RUN_OK);
 	wt_run_result_free(&rows);
-	tthreads_init(&ts, 3, names3);
-	cfg.seed = 7;
-	cfg.policy = WT_POLICY_RANDOM;
 	cfg.hits_by_thread = true;
-	cfg.cache = cache;
-	memset(&g_log, 0, sizeof(g_log));
-	cr_assert_eq(wt_run(&cfg, ts.n, ts.p, steps_body, NULL, &rows), WT_RUN_OK);
+	cr_assert_eq(run_steps_with(cfg, cache, 7, WT_POLICY_RANDOM, &rows),
+		     WT_RUN_OK);
 	cr_assert_eq(rows.ntouched, 0);
 	sum = calloc(rows.npoints + 1, sizeof(*sum));
 	cr_assert_not_null(sum);
@@ -708,9 +707,8 @@ Test(sched_sim, hits_by_thread_are_the_rows_of_a_summed_run)
 	/* the next run in the cache: another seed's rows, nothing left over */
 	wt_run_result_free(&summed);
 	cr_assert_eq(run_steps(8, WT_POLICY_RANDOM, &summed), WT_RUN_OK);
-	memset(&g_log, 0, sizeof(g_log));
-	cfg.seed = 8;
-	cr_assert_eq(wt_run(&cfg, ts.n, ts.p, steps_body, NULL, &rows), WT_RUN_OK);
+	cr_assert_eq(run_steps_with(cfg, cache, 8, WT_POLICY_RANDOM, &rows),
+		     WT_RUN_OK);
 	for (unsigned i = 0; i < rows.nthreads; i++)
 		for (uint32_t p = 0; p < rows.npoints; p++)
 			cr_assert_eq(rows.thread_hits[(size_t)i * rows.npoints + p],
