@@ -359,7 +359,17 @@ Test(history, a_retired_log_serves_the_next_world)
 	wt_history_destroy(spare);
 }
 
-/* a and b hold the same object for every id, and no other. */
+static void rnd_verbs(struct wt_world *w, uint64_t *s, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		struct wt_verb_error e;
+		char line[200];
+
+		rnd_verb(s, line, sizeof(line));
+		wt_verb_exec(w, line, &e);
+	}
+}
+
 /*
  * A world with a casefold mount, `before` random verbs of seed, the log
  * marked (*mark: its version, with the base namespace made there), then
@@ -373,23 +383,16 @@ static struct wt_world *marked_world(uint64_t seed, unsigned before,
 				     "mkdir /cf/MiXed /cf/MiXed/In\n");
 	uint64_t s = seed;
 
-	for (unsigned i = 0; i < before + 120; i++) {
-		struct wt_verb_error e;
-		char line[200];
-
-		if (i == before) {
-			wt_history_mark(w->history);
-			*mark = wt_history_version(w->history);
-			cr_assert_not_null(w->history->mark.base,
-					   "no base: proves nothing");
-		}
-		rnd_verb(&s, line, sizeof(line));
-		wt_verb_exec(w, line, &e);
-	}
+	rnd_verbs(w, &s, before);
+	wt_history_mark(w->history);
+	*mark = wt_history_version(w->history);
+	cr_assert_not_null(w->history->mark.base, "no base: proves nothing");
+	rnd_verbs(w, &s, 120);
 	*last = wt_history_version(w->history);
 	return w;
 }
 
+/* a and b hold the same object for every id, and no other. */
 static void same_objects(const struct wt_ns *a, const struct wt_ns *b,
 			 uint64_t seed, uint64_t v)
 {
