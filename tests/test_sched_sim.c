@@ -423,6 +423,121 @@ Test(sched_sim, stop_request_ends_looping_bodies)
 	wt_run_result_free(&res);
 }
 
+/* ---- fairness: a forever thread under PCT and POS ---- */
+
+/* A shrinker-like loop: never waits, ends a turn every few points. */
+static void fair_forever_body(struct wt_thread *t, void *arg)
+{
+	const bool *yield = arg;
+
+	(void)t;
+	while (!wt_should_stop()) {
+		WT_EVENT("test.sched.fair_turn", NULL);
+		WT_EVENT("test.sched.fair_turn_end", NULL);
+		if (*yield)
+			wt_yield();
+	}
+}
+
+static void fair_body(struct wt_thread *t, void *arg)
+{
+	if (t->id == 0)
+		fair_forever_body(t, arg);
+	else
+		stopper_body(t, NULL);
+}
+
+/* Seeds of runs (of 40) that ended OK; demotions summed into *demoted. */
+static unsigned fair_runs(enum wt_policy policy, bool yield, bool promote,
+			  uint64_t *demoted)
+{
+	struct wt_preempt pin = { .thread = 0, .promote = true, .nth = 1 };
+	unsigned ok = 0;
+
+	wt_points_catalogue();
+	pin.point = wt_point_id(wt_point_lookup("test.sched.fair_turn"));
+	*demoted = 0;
+	for (uint64_t seed = 1; seed <= 40; seed++) {
+		struct tthreads ts;
+		struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
+		struct wt_run_result res;
+		bool y = yield;
+		void *args[2] = { &y, NULL };
+
+		tthreads_init(&ts, 2, names2);
+		cfg.seed = seed;
+		cfg.policy = policy;
+		cfg.pct_depth = 1;	/* no change point: priorities stay */
+		cfg.max_points = 20000;
+		if (promote) {
+			cfg.preempts = &pin;
+			cfg.npreempts = 1;
+		}
+		ok += wt_run(&cfg, 2, ts.p, fair_body, args, &res) == WT_RUN_OK;
+		*demoted += res.fair_demotions;
+		wt_run_result_free(&res);
+	}
+	return ok;
+}
+
+/*
+ * A thread that loops for ever without waiting, on top under PCT with no
+ * change point left (or under POS pinned on top, as explore's promotions
+ * pin), starves the finite thread until max_points: in about half the
+ * seeds (its priority is drawn) without wt_yield.  With wt_yield at the
+ * end of each turn, fairness puts it below the other and every run ends.
+ */
+Test(sched_sim, a_forever_thread_that_yields_cannot_starve_the_others)
+{
+	uint64_t demoted;
+	unsigned ok;
+
+	ok = fair_runs(WT_POLICY_PCT, false, false, &demoted);
+	cr_assert(ok > 0 && ok < 40, "PCT without yields: %u of 40 ok", ok);
+	cr_assert_eq(demoted, 0);
+	cr_assert_eq(fair_runs(WT_POLICY_PCT, true, false, &demoted), 40);
+	cr_assert_gt(demoted, 0);
+	cr_assert_lt(fair_runs(WT_POLICY_POS, false, true, &demoted), 40);
+	cr_assert_eq(fair_runs(WT_POLICY_POS, true, true, &demoted), 40);
+	cr_assert_gt(demoted, 0);
+	/* the random policy switches by itself: no demotion, all end */
+	cr_assert_eq(fair_runs(WT_POLICY_RANDOM, true, false, &demoted), 40);
+	cr_assert_eq(demoted, 0);
+}
+
+/*
+ * A forever thread that shares the CPU is never demoted, and its yields
+ * then change nothing: the same trace as without them.  Fairness only
+ * changes runs that would otherwise starve a thread for turns on end.
+ */
+Test(sched_sim, fairness_leaves_a_forever_thread_that_shares_alone)
+{
+	unsigned same = 0;
+
+	for (uint64_t seed = 1; seed <= 20; seed++) {
+		struct tthreads ts;
+		struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
+		struct wt_run_result a, b;
+		bool y = true, n = false;
+		void *ya[2] = { &y, NULL }, *na[2] = { &n, NULL };
+
+		/* POS draws again at every operation: they share the CPU */
+		cfg.seed = seed;
+		cfg.policy = WT_POLICY_POS;
+		tthreads_init(&ts, 2, names2);
+		cr_assert_eq(wt_run(&cfg, 2, ts.p, fair_body, ya, &a), WT_RUN_OK);
+		tthreads_init(&ts, 2, names2);
+		cr_assert_eq(wt_run(&cfg, 2, ts.p, fair_body, na, &b), WT_RUN_OK);
+		if (a.fair_demotions == 0) {
+			cr_assert_eq(a.digest, b.digest, "seed %lu", (unsigned long)seed);
+			same++;
+		}
+		wt_run_result_free(&a);
+		wt_run_result_free(&b);
+	}
+	cr_assert_gt(same, 0);
+}
+
 static void exit_body(struct wt_thread *t, void *arg)
 {
 	(void)arg;

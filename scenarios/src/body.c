@@ -9,7 +9,8 @@
  * Stopping: a thread that loops forever (or sits in a `loop: forever'
  * block) polls wt_should_stop() between ops; the last finite thread to
  * finish asks the run to stop, so forever-writers end when the walkers
- * are done.
+ * are done.  Each turn of a forever loop ends with wt_yield(), so that a
+ * priority policy never lets a forever thread starve the finite ones.
  */
 #define _GNU_SOURCE	/* O_PATH */
 #include <assert.h>
@@ -32,6 +33,7 @@
 #include "sim/ops.h"
 #include "sim/rcu.h"
 #include "sim/resolve.h"
+#include "sim/sched/sched.h"
 #include "sim/sched/trace.h"
 
 /* A walk whose window was not yet published when it ended. */
@@ -602,7 +604,10 @@ static bool run_program(struct wt_scn_tctx *tc)
 			pc++;
 			break;
 		case WT_SCN_OP_END:
-			/* count 0 loops until the run stops */
+			/* count 0 loops until the run stops, letting the
+			 * others run at every turn */
+			if (left[depth - 1] == 0)
+				wt_yield();
 			if (left[depth - 1] == 0 || --left[depth - 1] > 0) {
 				pc = op->match + 1;
 			} else {
@@ -623,7 +628,9 @@ void wt_scn_body(struct wt_thread *t, void *arg)
 	(void)t;
 	while (run_program(tc)) {
 		done++;
-		if (!tc->th->forever && done >= tc->th->loop)
+		if (tc->th->forever)
+			wt_yield();	/* a turn ends: the others may run */
+		else if (done >= tc->th->loop)
 			break;
 	}
 	if (!tc->th->forever &&

@@ -379,6 +379,7 @@ static void accumulate(struct wt_scn_result *r, struct wt_scn_iter *it,
 	r->tso_stores += res->tso_stores;
 	r->tso_stale += res->tso_stale;
 	r->tso_flush_events += res->tso_flush_events;
+	r->fair_demotions += res->fair_demotions;
 	r->deadlocks += res->status == WT_RUN_DEADLOCK;
 	r->stuck += res->status == WT_RUN_STUCK;
 	r->schedule_errors += res->status == WT_RUN_SCHEDULE_ERROR;
@@ -1042,6 +1043,8 @@ static void print_stats(FILE *out, const struct wt_scn_result *r)
 			PRIu64 " tso_flush_events=%" PRIu64,
 			wt_scn_memory_str(r->memory), r->tso_stores,
 			r->tso_stale, r->tso_flush_events);
+	if (r->fair_demotions)
+		fprintf(out, " fair_demotions=%" PRIu64, r->fair_demotions);
 	if (r->binding[0])
 		fprintf(out, " binding=\"%s\"", r->binding);
 	if (r->policy == WT_SCN_EXPLORE && r->explore_items)

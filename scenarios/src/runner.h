@@ -164,6 +164,7 @@ struct wt_scn_result {
 	uint64_t tso_stores;
 	uint64_t tso_stale;
 	uint64_t tso_flush_events;
+	uint64_t fair_demotions;	/* wt_yield's, sim/sched/run.h */
 	/* an undirected twin: PCT's k as calibrated (0: the file's), and
 	 * per target its summed count, the iterations that counted it and
 	 * the first of them (index + 1; 0: none) */

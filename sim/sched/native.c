@@ -46,6 +46,14 @@ void wt_might_sleep(const struct wt_point *p)
 			     t->rcu_depth);
 }
 
+void wt_yield(void)
+{
+	struct wt_thread *t = wt_self;
+
+	if (t && t->sched && t->sched->ops->yield)
+		t->sched->ops->yield(t->sched, t);
+}
+
 void wt_wait_at(const struct wt_point *p, enum wt_wait_kind kind,
 		wt_ready_fn ready, const void *arg)
 {

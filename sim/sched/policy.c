@@ -653,6 +653,68 @@ void wt_sim_policy_finished(struct wt_sim *s, struct wt_fiber *f)
 		directed_settle(s);
 }
 
+/*
+ * Fairness.  Under PCT and POS the highest priority runs, and neither
+ * makes a fiber that never blocks give the CPU away: PCT lowers one only
+ * at its d-1 change points, and an explore pin puts one above every
+ * drawn priority for the rest of the run.  A thread that loops for ever
+ * without waiting (a `loop: forever' shrinker) on top would starve the
+ * finite threads until max_points calls the run stuck: a failure of the
+ * harness, not of the code under test.  So, as CHESS's fair scheduler
+ * does (Musuvathi and Qadeer, PLDI 2008), such a thread says where a
+ * turn of its loop ends (wt_yield), and one whose WT_SIM_FAIR_TURNS
+ * yields in a row each found another fiber (not done, nor asleep until a
+ * time past f's clock) that had not run since the yield before goes
+ * below every other fiber.  Under POS it stays
+ * there, pinned, until a yield finds that every other one ran; PCT
+ * never draws again anyway.  A forever thread that shares the CPU (or
+ * waits, as a writer in synchronize_rcu does) is never touched, so the
+ * rule changes only runs that would otherwise have starved a thread
+ * for several turns.  It reads only the switch count and the fibers'
+ * states: replays and seeds decide it the same way.
+ */
+#define WT_SIM_FAIR_TURNS	4
+
+void wt_sim_yield(struct wt_sim *s, struct wt_fiber *f)
+{
+	uint64_t low = UINT64_MAX;
+	bool starved = false;
+
+	if (s->policy != WT_POLICY_PCT && s->policy != WT_POLICY_POS)
+		return;
+	for (unsigned i = 0; i < s->n; i++) {
+		const struct wt_fiber *g = &s->f[i];
+
+		if (g == f || g->state == WT_FIBER_DONE)
+			continue;
+		if (g->prio < low)
+			low = g->prio;
+		/* A blocked fiber counts: the lock it waits for may be
+		 * free at every decision and taken again by f before it
+		 * runs.  Putting f lower never stops it when nobody else
+		 * can run.  A sleeping one whose clock is ahead of f's
+		 * waits for f's clock, not for f to go lower. */
+		if ((!g->sleeping || g->t->clock_ns <= f->t->clock_ns) &&
+		    g->ran_at <= f->yield_at)
+			starved = true;
+	}
+	f->yield_at = s->switches;
+	if (!starved) {
+		f->starved_turns = 0;
+		if (f->fair_low)
+			f->pinned = f->fair_low = false;
+		return;
+	}
+	if (++f->starved_turns < WT_SIM_FAIR_TURNS)
+		return;
+	f->starved_turns = 0;
+	if (f->prio < low)	/* below them all already: they cannot run */
+		return;
+	f->pinned = f->fair_low = true;
+	wt_sim_set_prio(s, f, low ? low - 1 : 0);
+	s->out->fair_demotions++;
+}
+
 /* ---- set-up ---- */
 
 static int cmp_u64(const void *a, const void *b)

@@ -42,6 +42,13 @@ struct wt_fiber {
 	const struct wt_point *next_p;
 	const void *next_obj;
 	bool pinned;			/* POS: a preemption point set prio */
+	/* Fairness (wt_sim_yield): s->switches when it last got the CPU
+	 * and at its last yield, its yields in a row that found another
+	 * ready fiber not run since the one before, and whether its
+	 * priority is the bottom fairness put it at. */
+	uint64_t ran_at, yield_at;
+	unsigned starved_turns;
+	bool fair_low;
 	uint32_t ev;			/* feedback: its last arrival's index in
 					 * out->events (WT_RUN_AT_NONE) */
 	uint64_t sn;			/* feedback, tso: its buffer's store
@@ -366,6 +373,8 @@ static inline void wt_sim_policy_arrive(struct wt_sim *s, struct wt_fiber *f,
 
 /* Fiber f's body returned (or was abandoned). */
 void wt_sim_policy_finished(struct wt_sim *s, struct wt_fiber *f);
+/* Fiber f ended a turn of a loop that may never end (wt_yield). */
+void wt_sim_yield(struct wt_sim *s, struct wt_fiber *f);
 /* Who runs next: a fiber index, or -1 when none can run. */
 int wt_sim_decide(struct wt_sim *s);
 

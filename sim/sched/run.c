@@ -435,6 +435,8 @@ void wt_run_result_print(FILE *f, const struct wt_run_result *r)
 			r->trace->dropped);
 	if (r->diverged)
 		fprintf(f, " diverged_at=%zu", r->diverged_at);
+	if (r->fair_demotions)
+		fprintf(f, " fair_demotions=%" PRIu64, r->fair_demotions);
 	if (r->memory != WT_MEMORY_SC)
 		fprintf(f, " memory=%s tso_stores=%" PRIu64 " tso_flush_events=%"
 			PRIu64, wt_memory_name(r->memory), r->tso_stores,

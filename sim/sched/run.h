@@ -292,6 +292,9 @@ struct wt_run_result {
 	struct wt_run_event *events;
 	size_t nevents;
 	unsigned preempts_hit;		/* cfg.preempts that fired */
+	/* PCT, POS: forever threads put below the others for starving
+	 * them (wt_yield; policy.c, "Fairness") */
+	uint64_t fair_demotions;
 };
 
 int wt_run(const struct wt_run_config *cfg, unsigned nthreads,

@@ -110,6 +110,8 @@ struct wt_sched_ops {
 	void (*wait)(struct wt_sched *s, struct wt_thread *t,
 		     const struct wt_point *p, enum wt_wait_kind kind,
 		     wt_ready_fn ready, const void *arg);
+	/* t ended a turn of a loop that may never end (NULL: nothing). */
+	void (*yield)(struct wt_sched *s, struct wt_thread *t);
 };
 
 struct wt_sched {
@@ -130,6 +132,15 @@ struct wt_sched {
  */
 void wt_wait_at(const struct wt_point *p, enum wt_wait_kind kind,
 		wt_ready_fn ready, const void *arg);
+
+/*
+ * The current thread ended one turn of a loop that may never end (a
+ * forever writer, a shrinker): a backend whose scheduler could otherwise
+ * keep it running while another thread waits for the CPU lets the
+ * others run (the sim's priority policies: policy.c, "Fairness").  Not a
+ * point: no event, no decision of its own.  Nothing outside a run.
+ */
+void wt_yield(void);
 
 /* The kernel's might_sleep(): report a sleeping call inside an RCU read
  * section even when it would not have to wait this time. */

@@ -191,6 +191,8 @@ static void sim_switch(struct wt_sim *s, int from, int to, bool dying)
 	s->from = from;
 	s->cur = to;
 	s->switches++;
+	if (to >= 0)
+		s->f[to].ran_at = s->switches;
 	wt_self_set(to < 0 ? s->main_self : s->f[to].t);
 	wt_tso_self = wt_sim_tso_buf(s, to);
 #ifdef WT_ASAN
@@ -572,10 +574,18 @@ static void sim_wait(struct wt_sched *base, struct wt_thread *t,
 		abort();
 }
 
+static void sim_yield(struct wt_sched *base, struct wt_thread *t)
+{
+	struct wt_sim *s = base->priv;
+
+	wt_sim_yield(s, &s->f[t->id]);
+}
+
 static const struct wt_sched_ops sim_ops = {
 	.name = "sim",
 	.point = sim_point,
 	.wait = sim_wait,
+	.yield = sim_yield,
 };
 
 /* The body of the current fiber's thread, to its end. */
