@@ -834,6 +834,71 @@ Test(sched_sim, hits_by_thread_are_the_rows_of_a_summed_run)
 	wt_run_cache_destroy(cache);
 }
 
+/*
+ * hits_sum counts in place: a run given it (in a cache a summed run used
+ * before) adds each point's arrivals to the caller's array, over what it
+ * held, and leaves the result's hits, rows and touched lists empty; the
+ * sum is the summed run's hits of the same seed, the schedule the same
+ * (digest), and wt_run_take_hits returns the same total without
+ * touching the array.  The cache's next run without it has the rows a
+ * fresh run has: nothing was left in them.
+ */
+Test(sched_sim, hits_in_place_are_what_a_summed_run_counts)
+{
+	struct wt_run_cache *cache = wt_run_cache_create();
+	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
+	struct wt_run_result summed, inplace;
+	uint64_t *sum, total = 0;
+
+	cr_assert_not_null(cache);
+	cr_assert_eq(run_steps(7, WT_POLICY_RANDOM, &summed), WT_RUN_OK);
+	cr_assert_eq(run_steps_in(cache, 8, WT_POLICY_RANDOM, &inplace),
+		     WT_RUN_OK);
+	wt_run_result_free(&inplace);
+	sum = calloc(summed.npoints + 1, sizeof(*sum));
+	cr_assert_not_null(sum);
+	for (uint32_t p = 0; p < summed.npoints; p++)
+		sum[p] = 1;		/* added to, not overwritten */
+	cfg.trace = true;
+	cfg.hits_sum = sum;
+	cr_assert_eq(run_steps_with(cfg, cache, 7, WT_POLICY_RANDOM, &inplace),
+		     WT_RUN_OK);
+	cr_assert(inplace.hits_in_place);
+	cr_assert_eq(inplace.digest, summed.digest);
+	cr_assert_eq(inplace.ntouched, 0);
+	for (uint32_t p = 0; p < summed.npoints; p++) {
+		cr_assert_eq(sum[p], summed.hits[p] + 1, "%s",
+			     wt_point_name(wt_point_by_id(p)));
+		cr_assert_eq(inplace.hits[p], 0);
+		for (unsigned i = 0; i < inplace.nthreads; i++)
+			cr_assert_eq(inplace.thread_hits[(size_t)i *
+							 summed.npoints + p], 0);
+		total += summed.hits[p];
+	}
+	for (unsigned i = 0; i < inplace.nthreads; i++)
+		cr_assert_eq(inplace.threads[i].ntouched, 0);
+	cr_assert_eq(wt_run_take_hits(&inplace, NULL, 0), total);
+	for (uint32_t p = 0; p < summed.npoints; p++)
+		cr_assert_eq(sum[p], summed.hits[p] + 1);
+	wt_run_result_free(&inplace);
+	/* the next run in the cache, counted in rows as a fresh one is */
+	cr_assert_eq(run_steps_in(cache, 7, WT_POLICY_RANDOM, &inplace),
+		     WT_RUN_OK);
+	cr_assert_not(inplace.hits_in_place);
+	for (uint32_t p = 0; p < summed.npoints; p++) {
+		cr_assert_eq(inplace.hits[p], summed.hits[p]);
+		for (unsigned i = 0; i < inplace.nthreads; i++)
+			cr_assert_eq(inplace.thread_hits[(size_t)i *
+							 summed.npoints + p],
+				     summed.thread_hits[(size_t)i *
+							summed.npoints + p]);
+	}
+	free(sum);
+	wt_run_result_free(&inplace);
+	wt_run_result_free(&summed);
+	wt_run_cache_destroy(cache);
+}
+
 /* ---- staying, decided without the candidates ---- */
 
 static unsigned g_evals;

@@ -479,6 +479,9 @@ static int run_iteration(struct wt_scn_result *r, const struct wt_scenario *s,
 		    sizeof(cpus));
 	cfg.feedback = ex != NULL;	/* no decision depends on it */
 	cfg.cache = r->reuse ? r->reuse->run : NULL;
+	/* sim: counted straight into the sums (r->npoints is every id),
+	 * when nothing needs a thread's own row (wt_run decides) */
+	cfg.hits_sum = sum ? r->points : NULL;
 	wt_run(&cfg, it.nthreads, ts, wt_scn_body, args, &res);
 	wt_scn_iter_judge_pending(&it);
 	wt_scn_check_quiescence(&it, res.status == WT_RUN_OK);	/* checks.h */
@@ -506,7 +509,8 @@ static int run_iteration(struct wt_scn_result *r, const struct wt_scenario *s,
 	if (ex && res.status != WT_RUN_CONFIG_ERROR)
 		explore_feed(ex, o, &it, &res);
 	io->digest = res.digest;
-	/* by thread (make_config): added here, cleared for the next run */
+	/* in place (hits_sum), or by thread (make_config): added here,
+	 * cleared for the next run */
 	io->points = wt_run_take_hits(&res, sum ? r->points : NULL, r->npoints);
 	io->failed = io->nfailures > 0;
 	io->trace = res.trace;

@@ -332,12 +332,21 @@ int wt_run(const struct wt_run_config *config, unsigned nthreads,
 	/* Preemption points count arrivals per thread and point. */
 	count = cfg->count_hits || wt_ruleset_needs_hits(rs) ||
 		cfg->npreempts || cfg->feedback;
+	/* Nothing reads a row during the run: every thread counts into the
+	 * caller's sum (one fiber at a time), and there are no rows to add
+	 * up and clear afterwards.  The touched rows are scratch then: a
+	 * sum leaves 0 once, so a thread appends at most npoints a run. */
+	out->hits_in_place = count && cfg->hits_sum &&
+			     cfg->backend == WT_BACKEND_SIM &&
+			     !wt_ruleset_needs_hits(rs) && !cfg->npreempts &&
+			     !cfg->feedback;
 	iteration_seed = wt_seed_iteration(cfg->seed, cfg->iteration);
 	/* The sim's fibers run on this OS thread; stress threads copy it. */
 	saved_bugs = wt_primitive_bugs;
 	wt_primitive_bugs = cfg->bugs;
 	for (unsigned i = 0; i < nthreads; i++)
 		setup_thread(threads[i], cfg, iteration_seed,
+			     out->hits_in_place ? cfg->hits_sum :
 			     count ? &out->thread_hits[(size_t)i * out->npoints]
 				   : NULL,
 			     &out->thread_touched[(size_t)i * out->npoints],
@@ -347,6 +356,9 @@ int wt_run(const struct wt_run_config *config, unsigned nthreads,
 	else
 		rc = wt_run_stress(cfg, nthreads, threads, body, args, out);
 	wt_primitive_bugs = saved_bugs;
+	if (out->hits_in_place)		/* the scratch lists: not rows */
+		for (unsigned i = 0; i < nthreads; i++)
+			threads[i]->ntouched = 0;
 	collect(out, nthreads, threads, rs, cfg->nrules, cfg->hits_by_thread);
 	k->ntouched = out->ntouched;	/* what the next run clears */
 	for (unsigned i = 0; i < nthreads; i++)
@@ -364,6 +376,11 @@ uint64_t wt_run_take_hits(struct wt_run_result *res, uint64_t *sums,
 	bool all = sums && nsums >= res->npoints;
 	uint64_t total = 0;
 
+	if (res->hits_in_place) {	/* in cfg.hits_sum already */
+		for (unsigned i = 0; i < res->nthreads; i++)
+			total += res->threads[i].arrivals;
+		return total;
+	}
 	for (unsigned i = 0; i < res->nthreads; i++) {
 		uint64_t *row = &res->thread_hits[(size_t)i * res->npoints];
 		const uint32_t *tl = &res->thread_touched[(size_t)i * res->npoints];

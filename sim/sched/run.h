@@ -186,6 +186,14 @@ struct wt_run_config {
 	 * p in thread_touched[i][0 .. threads[i].ntouched)) -- a caller
 	 * that only adds the counts up elsewhere spares the merge */
 	bool hits_by_thread;
+	/* count_hits with the sum made in place: each arrival is added
+	 * straight to hits_sum[id] (npoints of them, the caller's, never
+	 * cleared), and the result's hits, rows and touched lists stay
+	 * empty (wt_run_take_hits then returns the arrivals' total).  Sim
+	 * only, and only while nothing reads a thread's own counts during
+	 * the run (no rule with nth=, no preemption point, no feedback);
+	 * otherwise the rows are made as without it.  NULL: none. */
+	uint64_t *hits_sum;
 	uint64_t max_points;		/* sim: bound on points (0: 10^7) */
 	const char *cpus;		/* stress: "0,1" or "0-3" (PU os index) */
 	uint64_t timeout_ms;		/* stress: watchdog */
@@ -256,6 +264,7 @@ struct wt_run_result {
 	 * them); otherwise the result's own. */
 	bool counters_cached;
 	struct wt_run_counters *counters;	/* cfg.cache's (wt_run_take_hits) */
+	bool hits_in_place;		/* added to cfg.hits_sum: no rows */
 	struct wt_run_thread_result threads[WT_RUN_MAX_THREADS];
 	uint64_t points;		/* arrivals, all threads */
 	struct wt_trace *trace;		/* when cfg.trace */
@@ -305,7 +314,9 @@ int wt_run(const struct wt_run_config *cfg, unsigned nthreads,
  * The hits of each thread's row (as cfg.hits_by_thread leaves them),
  * added to sums[0..nsums) unless sums is NULL, and cleared as they are
  * read, rows and touched counts: a cache's next run then has none left
- * to clear.  Returns their total.  Once per result.
+ * to clear.  Returns their total.  Once per result.  A run that added
+ * them to cfg.hits_sum already (res->hits_in_place) has no rows: the
+ * total is its arrivals', and sums is not touched.
  */
 uint64_t wt_run_take_hits(struct wt_run_result *res, uint64_t *sums,
 			  uint32_t nsums);
