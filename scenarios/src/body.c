@@ -46,11 +46,13 @@ struct wt_scn_pending {
 	char exit_path[96];		/* the walk's (wt_scn_tctx) */
 };
 
+static const char *exit_path_of(struct wt_scn_tctx *tc);
+
 void wt_scn_add_failure(struct wt_scn_tctx *tc, json_t *f)
 {
 	/* a walk's failure says how the walk left (its signature has it) */
 	if (json_object_get(f, "walk") && !json_object_get(f, "exit_path"))
-		json_object_set_new(f, "exit_path", tc->exit_path[0] ?
+		json_object_set_new(f, "exit_path", exit_path_of(tc)[0] ?
 				    json_string(tc->exit_path) : json_null());
 	tc->nfailures++;
 	/* made at the first: most iterations have none */
@@ -348,7 +350,7 @@ static void judge(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 		p->op = op;
 		p->op_index = op_index;
 		p->failing_event = t->trace_buf ? t->trace_buf->total : 0;
-		memcpy(p->exit_path, tc->exit_path, sizeof(p->exit_path));
+		memcpy(p->exit_path, exit_path_of(tc), sizeof(p->exit_path));
 		p->next = tc->pending;
 		tc->pending = p;
 	} else {
@@ -488,8 +490,8 @@ static size_t append_cut(char *buf, size_t len, size_t n, const char *s)
 	return n + slen;
 }
 
-/* The paths whose counters the walk moved, in catalogue order (every
- * walk makes this: copied, not printed). */
+/* The paths whose counters the walk moved, in catalogue order (copied,
+ * not printed). */
 static void exit_paths(struct wt_scn_tctx *tc,
 		       const struct wt_path_counts *before)
 {
@@ -507,6 +509,23 @@ static void exit_paths(struct wt_scn_tctx *tc,
 	}
 }
 
+/*
+ * The exit paths of the walk being checked, made at the first read: a
+ * failure of the walk names them, a walk kept to be judged after the run
+ * keeps them; most walks have neither, and making them was 1% of a
+ * twin's iteration (110 counters compared a walk).  Read only while
+ * the walk's checks run (run_walk), or after judge_pending_list copied
+ * a kept walk's back.
+ */
+static const char *exit_path_of(struct wt_scn_tctx *tc)
+{
+	if (tc->walk_before) {
+		exit_paths(tc, tc->walk_before);
+		tc->walk_before = NULL;
+	}
+	return tc->exit_path;
+}
+
 static void run_walk(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 		     unsigned idx)
 {
@@ -522,7 +541,7 @@ static void run_walk(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 	err = wt_scn_walk_run(&tc->task, &tc->counts, tc->record,
 			      tc->it->s->protected_symlinks, &op->walk, dir);
 	wt_trace_note(NULL);
-	exit_paths(tc, &before);
+	tc->walk_before = &before;	/* exit_path_of: made if read */
 	tc->ops++;
 	tc->walks++;
 	if (err == -ECHILD) {
@@ -545,6 +564,7 @@ static void run_walk(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 	if (tc->record->nattempts || tc->record->result == err)
 		judge(tc, op, idx);
 	wt_scn_check_walk(tc, op, err, points);	/* scenarios/src/checks.h */
+	tc->walk_before = NULL;		/* before goes with this frame */
 }
 
 static void run_verb(struct wt_scn_tctx *tc, const struct wt_scn_op *op)

@@ -49,6 +49,10 @@ struct wt_scn_tctx {
 	/* the exit paths the walk being judged took, comma-separated (a
 	 * failure's "exit_path", part of its signature) */
 	char exit_path[96];
+	/* During a walk's checks: its counters before it, from which
+	 * exit_path is made at its first read (body.c, exit_path_of) --
+	 * most walks have no failure to name it in.  NULL otherwise. */
+	const struct wt_path_counts *walk_before;
 	void *checker;			/* checks.c's per-thread state */
 	uint64_t nfailures;
 };
