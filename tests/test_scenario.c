@@ -676,6 +676,60 @@ Test(scenario, replay_of_a_several_iteration_count_names_the_run)
 	wt_test_dir_remove(&d);
 }
 
+/*
+ * A file's counts are written for its own budget; `run --iterations I'
+ * holds them to the same rate (runner.c, count_holds): one walk an
+ * iteration is 5 in 5 iterations, a wrong rate still fails and says the
+ * rate it was held to, and a lower bound asked for in 300 iterations is
+ * not owed in 3 nor multiplied in 600.
+ */
+Test(scenario, counts_follow_the_files_budget_under_iterations)
+{
+	static const struct {
+		const char *expect;
+		const char *budget;
+		const char *iterations;
+		int status;
+		const char *out;
+	} cases[] = {
+		{ "walks == 1", "", "5", 0, "actual=5 (== 1 per 1 iteration, over 5)" },
+		{ "walks == 2", "", "5", 1, "actual=5 (== 2 per 1 iteration, over 5)" },
+		{ "walks == 4", "budget: { iterations: 4 }\n", "3", 0, "actual=3 (== 4 per 4 iterations, over 3)" },
+		{ "walks <= 2", "budget: { iterations: 2 }\n", "5", 0, "actual=5 (<= 2 per 2 iterations, over 5)" },
+		{ "walks <= 1", "budget: { iterations: 2 }\n", "5", 1, "actual=5 (<= 1 per 2 iterations, over 5)" },
+		{ "path restart.* >= 1", "budget: { iterations: 300 }\n", "3", 0, "(>= 1 per 300 iterations, over 3)" },
+		{ "path restart.* >= 1", "budget: { iterations: 3 }\n", "6", 1, "FAILED actual=restart." },
+		{ "walks > 1", "budget: { iterations: 3 }\n", "6", 0, "actual=6\n" },
+		{ "walks == 1", "budget: { duration: 10ms }\n", "4", 1, "FAILED actual=4\n" },
+	};
+	struct wt_test_dir d;
+
+	wt_test_dir_make(&d);
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct wt_test_run r;
+		char *doc, *f;
+
+		cr_assert(asprintf(&doc, "name: rate\n"
+				   "threads:\n"
+				   "  walker: { do: [\"stat /\"] }\n"
+				   "%sexpect:\n"
+				   "  - %s\n", cases[i].budget,
+				   cases[i].expect) > 0);
+		f = wt_test_write(&d, "rate.yaml", doc);
+		wt_test_run(&r, (const char *[]){ "run", f, "--seed", "1",
+						  "--iterations",
+						  cases[i].iterations, NULL });
+		cr_expect_eq(r.status, cases[i].status, "case %u: %s%s", i,
+			     r.out, r.err);
+		cr_expect(strstr(r.out, cases[i].out), "case %u: no '%s' in %s",
+			  i, cases[i].out, r.out);
+		wt_test_run_free(&r);
+		free(f);
+		free(doc);
+	}
+	wt_test_dir_remove(&d);
+}
+
 /* An expectation summed over several iterations of a directed scenario
  * carries the scenario's schedule (every iteration ran under it); one of
  * a scenario without a schedule carries null. */

@@ -15,7 +15,9 @@
  *				check fired
  *
  * OP is one of == != >= <= > < (result: == != in).  ERR is ok or an errno
- * name.  Unknown path, point and thread names, and path and point globs
+ * name.  A count is written for the file's budget; a run of another
+ * number of iterations holds it to the same rate (runner.c,
+ * count_holds).  Unknown path, point and thread names, and path and point globs
  * that match nothing, are load errors, so a typo cannot make an
  * expectation vacuous.
  */

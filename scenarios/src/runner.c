@@ -760,6 +760,73 @@ static const char *const cmp_names[] = {
 	[WT_CMP_LE] = "<=", [WT_CMP_GT] = ">", [WT_CMP_LT] = "<",
 };
 
+/*
+ * The iterations a file's counts are written for: its budget's, 1 when
+ * it has none; 0 when its budget is a time (no count of iterations).
+ */
+static uint64_t counted_over(const struct wt_scenario *s)
+{
+	if (s->iterations)
+		return s->iterations;
+	return s->duration_ns || s->virtual_ns ? 0 : 1;
+}
+
+/*
+ * Does count v hold?  A count in a file is written for the file's own
+ * budget of B iterations: `path rcu.ok == 1' in a file of one iteration
+ * says one an iteration.  A run of I iterations instead (--iterations,
+ * a nightly's budget) is held to the same rate: == and != compare v * B
+ * with N * I; an upper bound allows N * I / B rounded up; a lower bound
+ * asks for N * I / B rounded down when I < B (a rare path the file asks
+ * for once in 300 iterations cannot be owed in 3) and for N itself when
+ * I > B (what the file asks for in B iterations is still owed in more,
+ * not multiplied).  A file budgeted in time has no B: v against N.
+ */
+static bool count_holds(const struct wt_expect *e,
+			const struct wt_scn_result *r, uint64_t v)
+{
+	typedef unsigned __int128 u128;
+	uint64_t b = counted_over(r->s), i = r->iterations;
+	u128 n = e->value;
+
+	if (!b || !i || b == i)
+		return wt_cmp_holds(e->cmp, v, e->value);
+	switch (e->cmp) {
+	case WT_CMP_EQ:
+		return (u128)v * b == n * i;
+	case WT_CMP_NE:
+		return (u128)v * b != n * i;
+	case WT_CMP_GT:		/* > N is >= N + 1 */
+		n++;
+		/* fall through */
+	case WT_CMP_GE:
+		return v >= (i > b ? n : n * i / b);
+	case WT_CMP_LT:		/* < N is <= N - 1 */
+		if (!n)
+			return false;
+		n--;
+		/* fall through */
+	case WT_CMP_LE:
+		return v <= (n * i + b - 1) / b;
+	}
+	return false;
+}
+
+/* " (N per B iterations, over I)" when count_holds scaled it. */
+static void scaled_note(const struct wt_expect *e,
+			const struct wt_scn_result *r, char *actual, size_t len)
+{
+	uint64_t b = counted_over(r->s), i = r->iterations;
+	size_t n = strlen(actual);
+
+	if (!b || !i || b == i || e->value == 0 || n >= len ||
+	    ((e->cmp == WT_CMP_GE || e->cmp == WT_CMP_GT) && i > b))
+		return;
+	snprintf(actual + n, len - n, " (%s %" PRIu64 " per %" PRIu64
+		 " iteration%s, over %" PRIu64 ")", cmp_names[e->cmp], e->value,
+		 b, b == 1 ? "" : "s", i);
+}
+
 static bool eval_path(const struct wt_expect *e, const struct wt_scn_result *r,
 		      char *actual, size_t len)
 {
@@ -770,7 +837,7 @@ static bool eval_path(const struct wt_expect *e, const struct wt_scn_result *r,
 	for (unsigned i = 0; i < e->npaths; i++) {
 		uint64_t v = r->paths[e->paths[i]];
 
-		if (wt_cmp_holds(e->cmp, v, e->value))
+		if (count_holds(e, r, v))
 			continue;
 		ok = false;
 		if (n < len)
@@ -782,6 +849,7 @@ static bool eval_path(const struct wt_expect *e, const struct wt_scn_result *r,
 	else if (ok)
 		snprintf(actual, len, "all %u %s %" PRIu64, e->npaths,
 			 cmp_names[e->cmp], e->value);
+	scaled_note(e, r, actual, len);
 	return ok;
 }
 
@@ -798,10 +866,12 @@ static bool eval_one(const struct wt_expect *e, const struct wt_scn_result *r,
 			if (wt_point_set_has(&e->points, p))
 				v += r->points[p];
 		snprintf(actual, len, "%" PRIu64, v);
-		return wt_cmp_holds(e->cmp, v, e->value);
+		scaled_note(e, r, actual, len);
+		return count_holds(e, r, v);
 	case WT_EXPECT_WALKS:
 		snprintf(actual, len, "%" PRIu64, r->walks);
-		return wt_cmp_holds(e->cmp, r->walks, e->value);
+		scaled_note(e, r, actual, len);
+		return count_holds(e, r, r->walks);
 	case WT_EXPECT_RESULT:
 		/* the per-op mismatches are counted in expect_bad */
 		return unseen == 0;
