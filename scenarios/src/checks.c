@@ -11,6 +11,7 @@
  * runner's own thread after wt_run, when no simulated thread exists any
  * more, and reads the world's lists directly.
  */
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -200,16 +201,51 @@ static bool place_holds(const struct wt_ns *ns, const struct wt_ns_peek *peek,
 	return m->sb == d->sb;
 }
 
+/*
+ * The places that held, the last PLACES_HELD of them: a walk stands on a
+ * few places over and over (a step starts where the last one ended, the
+ * attempts go the same way), and the snapshot does not move meanwhile,
+ * so a place that held holds again.
+ */
+#define PLACES_HELD	8
+
+struct places_held {
+	uint64_t mnt[PLACES_HELD];
+	uint64_t dentry[PLACES_HELD];
+	unsigned n;		/* places kept (<= PLACES_HELD) */
+	unsigned next;		/* the slot the next one takes */
+};
+
+static bool place_held(const struct places_held *h, const struct wt_ident *id)
+{
+	for (unsigned i = 0; i < h->n; i++)
+		if (h->mnt[i] == id->mnt && h->dentry[i] == id->dentry)
+			return true;
+	return false;
+}
+
+static void place_keep(struct places_held *h, const struct wt_ident *id)
+{
+	assert(h->next < PLACES_HELD);
+	h->mnt[h->next] = id->mnt;
+	h->dentry[h->next] = id->dentry;
+	h->next = (h->next + 1) % PLACES_HELD;
+	if (h->n < PLACES_HELD)
+		h->n++;
+}
+
 static void check_place(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 			int err, const struct wt_record_attempt *a)
 {
 	const struct wt_record *r = tc->record;
 	const struct wt_ns_peek *peek;
 	const struct wt_ns *ns = checker_ns(tc, &peek);
-	uint64_t held_mnt = 0, held_dentry = 0;	/* the last place that held */
+	struct places_held held;	/* not zeroed: n says what is set */
 
 	if (!ns && !peek)
 		return;
+	held.n = 0;
+	held.next = 0;
 	for (uint32_t i = a->first; i < a->first + a->count; i++) {
 		const struct wt_step *s = &r->steps[i];
 		const struct wt_ident *ids[2] = { &s->from, &s->to };
@@ -219,14 +255,10 @@ static void check_place(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 		for (unsigned k = 0; k < 2; k++) {
 			uint64_t msb = 0, dsb = 0;
 
-			/* a step mostly starts where the last one ended, and
-			 * the snapshot does not move meanwhile */
-			if (ids[k]->mnt == held_mnt &&
-			    ids[k]->dentry == held_dentry)
+			if (place_held(&held, ids[k]))
 				continue;
 			if (place_holds(ns, peek, ids[k], &msb, &dsb)) {
-				held_mnt = ids[k]->mnt;
-				held_dentry = ids[k]->dentry;
+				place_keep(&held, ids[k]);
 				continue;
 			}
 			walk_fail(tc, op, err, (int)i, "place", "step %u %s "
