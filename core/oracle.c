@@ -37,6 +37,16 @@ void wt_oracle_reset(struct wt_oracle *o)
 	o->first = o->h ? wt_history_first(o->h) : 0;
 }
 
+void wt_oracle_renew(struct wt_oracle *o, const struct wt_history *h)
+{
+	assert(o);
+	for (unsigned k = 0; k < 2; k++)
+		wt_ns_destroy(o->snap[k]);
+	memset(o, 0, sizeof(*o));
+	o->h = h;
+	o->first = h ? wt_history_first(h) : 0;
+}
+
 void wt_oracle_destroy(struct wt_oracle *o)
 {
 	if (!o)

@@ -199,6 +199,10 @@ struct wt_oracle *wt_oracle_create(const struct wt_history *h);
 void wt_oracle_destroy(struct wt_oracle *o);
 /* Drop the cached snapshots (before wt_history_reset or truncate). */
 void wt_oracle_reset(struct wt_oracle *o);
+/* o as wt_oracle_create(h) makes one -- no snapshot, zero statistics --
+ * in its own storage: for a caller that judges a history per iteration
+ * (a calloc and a free an iteration fewer). */
+void wt_oracle_renew(struct wt_oracle *o, const struct wt_history *h);
 const struct wt_oracle_stats *wt_oracle_stats(const struct wt_oracle *o);
 
 /*

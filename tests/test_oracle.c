@@ -238,6 +238,72 @@ ORACLE_TEST(accepts_non_simultaneous_instants)
 	cr_assert(strstr(res.explain, "'a' is absent"), "%s", res.explain);
 }
 
+/*
+ * A renewed oracle is a new one: one that judged a walk over another
+ * history (its snapshots dropped, as a run drops them before the rewind)
+ * and is then renewed for this one gives the verdicts, results and
+ * statistics a fresh oracle gives for the same walks in the same order.
+ */
+ORACLE_TEST(a_renewed_oracle_judges_as_a_new_one)
+{
+	struct wt_world *other = wt_ops_world_create(7);
+	struct wt_oracle *fresh, *renewed;
+	struct wt_oracle_result got[2], want[2];
+	struct wt_oracle_input in = { .record = rec, .cred = &root_cred };
+	struct wt_ident root, a, b;
+	uint64_t v3, v5, ends[2];
+
+	cr_assert_not_null(other);
+	OK(wt_op_mkdir(other, "/x", 0755, false));
+	OK(wt_op_mkdir(w, "/a", 0755, false));
+	OK(wt_op_mkdir(w, "/c", 0755, false));
+	OK(wt_op_mkdir(w, "/c/b", 0755, false));
+	v3 = now();
+	root = ident_at(v3, "/");
+	a = ident_at(v3, "/a");
+	b = ident_at(v3, "/c/b");
+	OK(wt_op_rename(w, "/a", "/z", 0));
+	OK(wt_op_rename(w, "/c/b", "/z/b", 0));
+	v5 = now();
+	reset_record();
+	attempt(LOOKUP_RCU | LOOKUP_FOLLOW, v3, v5, 0);
+	start(root, "/a/b");
+	perm(root, 0);
+	lookup(root, "a", a);
+	perm(a, 0);
+	lookup(a, "b", b);
+	end(b, 0);
+	ends[0] = v5;		/* accepted */
+	ends[1] = v5 - 1;	/* rejected: b is not there yet */
+
+	renewed = wt_oracle_create(other->history);
+	cr_assert_not_null(renewed);
+	memset(&got[0], 0, sizeof(got[0]));
+	wt_oracle_judge(renewed, &in, &got[0]);	/* over the other history */
+	wt_oracle_reset(renewed);
+	wt_oracle_renew(renewed, w->history);
+	fresh = wt_oracle_create(w->history);
+	cr_assert_not_null(fresh);
+	for (unsigned i = 0; i < 2; i++) {
+		rec->attempts[0].version_end = ends[i];
+		memset(&want[i], 0, sizeof(want[i]));
+		memset(&got[i], 0, sizeof(got[i]));
+		cr_assert_eq(wt_oracle_judge(fresh, &in, &want[i]),
+			     i ? WT_VERDICT_REJECTED : WT_VERDICT_OK);
+		cr_assert_eq(wt_oracle_judge(renewed, &in, &got[i]),
+			     want[i].verdict);
+		cr_assert_eq(got[i].step, want[i].step);
+		cr_assert_eq(got[i].judged, want[i].judged);
+		cr_assert_eq(got[i].last_instant, want[i].last_instant);
+		cr_assert_str_eq(got[i].explain, want[i].explain);
+	}
+	cr_assert_eq(memcmp(wt_oracle_stats(renewed), wt_oracle_stats(fresh),
+			    sizeof(struct wt_oracle_stats)), 0);
+	wt_oracle_destroy(fresh);
+	wt_oracle_destroy(renewed);
+	wt_ops_world_destroy(other);
+}
+
 /* A name that never was in the directory, an inode that never was the
  * name's: no instant explains either. */
 ORACLE_TEST(rejects_names_and_inodes_never_there)

@@ -317,6 +317,21 @@ static void judge_pending_list(struct wt_scn_tctx *tc)
 	}
 }
 
+/* The thread's oracle over h: the last iteration's made new, or one
+ * made now; NULL on ENOMEM. */
+static struct wt_oracle *oracle_take(struct wt_scn_tctx *tc,
+				     const struct wt_history *h)
+{
+	struct wt_scn_reuse *u = tc->it->reuse;
+	struct wt_oracle *o = u ? u->oracle[tc->idx] : NULL;
+
+	if (!o)
+		return wt_oracle_create(h);
+	u->oracle[tc->idx] = NULL;
+	wt_oracle_renew(o, h);
+	return o;
+}
+
 /*
  * Judge now when the window is published, else keep a copy for after the
  * run.  Hooks are disarmed meanwhile: the oracle reads only published,
@@ -338,7 +353,7 @@ static void judge(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 	wt_thread_arm(t, false);
 	/* made at the thread's first walk: a writer's was made and
 	 * dropped every iteration for nothing */
-	if (!tc->oracle && !(tc->oracle = wt_oracle_create(h))) {
+	if (!tc->oracle && !(tc->oracle = oracle_take(tc, h))) {
 		tc->oracle_not_judged++;
 		wt_thread_arm(t, armed);
 		return;
@@ -834,7 +849,14 @@ void wt_scn_iter_teardown(struct wt_scn_iter *it)
 		free(tc->dirs);
 		if (tc->task_live && !abandoned)
 			wt_task_release(&tc->task);
-		wt_oracle_destroy(tc->oracle);
+		/* its snapshots go before the history's rewind either way */
+		if (it->reuse && tc->oracle && !it->reuse->oracle[i]) {
+			wt_oracle_reset(tc->oracle);
+			it->reuse->oracle[i] = tc->oracle;
+		} else {
+			wt_oracle_destroy(tc->oracle);
+		}
+		tc->oracle = NULL;
 		if (it->reuse && !it->reuse->record[i])
 			it->reuse->record[i] = tc->record;
 		else

@@ -74,6 +74,9 @@ struct wt_scn_tctx {
 struct wt_scn_reuse {
 	struct wt_run_cache *run;
 	struct wt_record *record[WT_SCN_THREADS_MAX];
+	/* each walker's oracle, its snapshots dropped (wt_oracle_renew
+	 * makes it new for the next history) */
+	struct wt_oracle *oracle[WT_SCN_THREADS_MAX];
 	struct wt_history *history;	/* retired (sim/history.h), or NULL */
 	struct wt_world *world;		/* retired (sim/vfs/world.h), or NULL */
 	/* the tree's lines parsed once (verbs.c, at the first build; a

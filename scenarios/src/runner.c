@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/oracle.h"
 #include "core/record.h"
 #include "scenarios/src/checks.h"
 #include "scenarios/src/explore.h"
@@ -183,8 +184,10 @@ static void reuse_destroy(struct wt_scn_reuse *u)
 	if (!u)
 		return;
 	wt_run_cache_destroy(u->run);
-	for (unsigned i = 0; i < WT_SCN_THREADS_MAX; i++)
+	for (unsigned i = 0; i < WT_SCN_THREADS_MAX; i++) {
 		wt_record_destroy(u->record[i]);
+		wt_oracle_destroy(u->oracle[i]);
+	}
 	wt_history_destroy(u->history);
 	wt_world_destroy(u->world);
 	wt_scn_reuse_tree_free(u);
