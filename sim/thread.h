@@ -93,6 +93,12 @@ struct wt_thread {
 	const struct wt_obj *cur_obj;
 
 	/* Runtime state (wt_run). */
+	/* The backend's own handler of a point, given the point's id (the
+	 * sim's, for its fibers): the hook calls it straight instead of
+	 * sched->ops->point, which is the same handler but for the id.
+	 * NULL: the ops table's. */
+	void (*sched_point)(struct wt_thread *t, const struct wt_point *p,
+			    uint32_t id, const void *obj);
 	uint64_t *hits;			/* arrivals per point id, or NULL */
 	/* With hits: the ids whose count left 0, in that order, so that
 	 * summing and clearing the counters visits only those. */

@@ -148,6 +148,7 @@ static void clear_thread(struct wt_thread *t)
 {
 	wt_thread_arm(t, false);
 	t->sched = NULL;
+	t->sched_point = NULL;
 	t->hits = NULL;
 	t->touched = NULL;
 	t->ntouched = 0;

@@ -47,6 +47,7 @@
  * Everything else -- which buffered store reaches memory when -- is the
  * scheduler's decision (policy.c), recorded as a flush event.
  */
+#include <assert.h>
 #include <setjmp.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -339,14 +340,13 @@ sim_point_pending(struct wt_sim *s, struct wt_thread *t, struct wt_fiber *f,
  */
 static inline __attribute__((always_inline))
 void plain_arrive(struct wt_sim *s, struct wt_fiber *f, struct wt_thread *t,
-		  const struct wt_point *p)
+		  uint32_t id)
 {
 	f->yield = false;
 	s->points++;
 	t->clock_ns += s->step_ns;
 	s->trace.digest = wt_trace_digest_fold(s->trace.digest,
-					       wt_point_hashes[wt_point_id(p)],
-					       t->id, 0);
+					       wt_point_hashes[id], t->id, 0);
 	s->now_ns = t->clock_ns;
 }
 
@@ -365,7 +365,7 @@ sim_point_tso(struct wt_sim *s, struct wt_thread *t, const struct wt_point *p)
 
 	if (tso_drain_point(t, p))
 		wt_tso_drain(s->tbuf[t->id]);
-	plain_arrive(s, f, t, p);
+	plain_arrive(s, f, t, wt_point_id(p));
 	if (__builtin_expect(s->points == s->change_at, 0))
 		wt_sim_pct_change_at(s, f);
 	if (__builtin_expect(s->points > s->max_points, 0))
@@ -495,18 +495,18 @@ static __attribute__((noinline)) void sim_point_switched(struct wt_sim *s)
 }
 
 /*
- * A hook's point (never NULL: wt_hook_slow returns before on one).  Most
- * are plain (s->plain: SC, random or PCT, no trace ring, no replay,
- * schedule or feedback), have no action pending and keep the running
- * fiber: sim_arrive and wt_sim_decide_point, cut to what such a point
- * does, with no call left -- the hook stored last_point already, a
- * fiber at a point with nothing pending is ready, awake and not
+ * A hook's point (never NULL: wt_hook_slow returns before on one), id
+ * its id.  Most are plain (s->plain: SC, random or PCT, no trace ring,
+ * no replay, schedule or feedback), have no action pending and keep the
+ * running fiber: sim_arrive and wt_sim_decide_point, cut to what such a
+ * point does, with no call left -- the hook stored last_point already,
+ * a fiber at a point with nothing pending is ready, awake and not
  * yielding -- and everything else out of line.
  */
-static void sim_point(struct wt_sched *base, struct wt_thread *t,
-		      const struct wt_point *p, const void *obj)
+static inline __attribute__((always_inline))
+void sim_point_at(struct wt_sim *s, struct wt_thread *t,
+		  const struct wt_point *p, uint32_t id, const void *obj)
 {
-	struct wt_sim *s = base->priv;
 	struct wt_fiber *f;
 
 	if (__builtin_expect(!s->plain || t->pending, 0)) {
@@ -517,7 +517,7 @@ static void sim_point(struct wt_sched *base, struct wt_thread *t,
 		return;
 	}
 	f = &s->f[t->id];
-	plain_arrive(s, f, t, p);
+	plain_arrive(s, f, t, id);
 	if (__builtin_expect(s->points == s->change_at, 0)) {
 		sim_point_change(s, f);
 		return;
@@ -536,6 +536,24 @@ static void sim_point(struct wt_sched *base, struct wt_thread *t,
 	}
 	if (__builtin_expect(s->top != s->cur, 0))
 		sim_point_decide(s);
+}
+
+/* The ops table's point handler (a thread whose sched was set by hand:
+ * the tests'). */
+static void sim_point(struct wt_sched *base, struct wt_thread *t,
+		      const struct wt_point *p, const void *obj)
+{
+	sim_point_at(base->priv, t, p, wt_point_id(p), obj);
+}
+
+/* The same, as the hook calls it for the sim's own fibers (fiber_init
+ * sets t->sched_point): the id given, the sim the one running them. */
+static void sim_point_fast(struct wt_thread *t, const struct wt_point *p,
+			   uint32_t id, const void *obj)
+{
+	assert(sim_current == t->sched->priv);
+	assert(id == wt_point_id(p));
+	sim_point_at(sim_current, t, p, id, obj);
 }
 
 /* ready() as the policy evaluated it: under tso in the waiter's view with
@@ -759,6 +777,7 @@ static int fiber_init(struct wt_sim *s, struct wt_fiber *f,
 					       : 256 * 1024))
 		return -1;
 	t->sched = &s->base;
+	t->sched_point = sim_point_fast;	/* the ops' sim_point, faster */
 	/* Without a ring (capacity 1, never read) the ops' notes would be
 	 * formatted into it for nothing (wt_trace_note), and its total
 	 * stays 0, as for no buffer (wt_scn_event_now). */
