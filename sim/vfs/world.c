@@ -23,11 +23,22 @@
 #define WT_WORLD_ARENA_BYTES	(256u << 20)
 
 /* wt_world_snapshot's copy. */
+/* A dentry's d_seq as the snapshot's seed drew it, and the half of
+ * initial_seq that does not depend on the seed: what world_reseed needs
+ * but the new seed's mix (the dentries' list is the snapshot's). */
+struct wt_snap_seq {
+	uint64_t id;
+	uint64_t id_mix;	/* wt_mix64(id + WT_SEQ_ID_ADD) */
+	unsigned from;		/* initial_seq(snapshot seed, id) */
+};
+
 struct wt_world_snap {
 	struct wt_world world;		/* the struct as the build left it */
 	struct dentry **dcache_hash;	/* the tables' contents */
 	struct mount **mount_hash;
 	void *objects;			/* the arena's [0, world.arena.used) */
+	struct wt_snap_seq *seqs;	/* [nseqs]: world.dentries in order */
+	size_t nseqs;
 };
 
 void wt_world_config_default(struct wt_world_config *cfg)
@@ -46,12 +57,18 @@ uint64_t wt_world_new_id(struct wt_world *w)
 	return __atomic_fetch_add(&w->next_id, 1, __ATOMIC_RELAXED);
 }
 
+#define WT_SEQ_ID_ADD	0x9e3779b97f4a7c15ull
+
+/* initial_seq given the id's own mix, wt_mix64(id + WT_SEQ_ID_ADD). */
+static unsigned initial_seq_mixed(uint64_t seed, uint64_t id_mix)
+{
+	return (unsigned)wt_mix64(seed ^ id_mix) & ~1u;
+}
+
 /* Even, and a function of (seed, id) only: the same in every process. */
 static unsigned initial_seq(uint64_t seed, uint64_t id)
 {
-	uint64_t x = wt_mix64(seed ^ wt_mix64(id + 0x9e3779b97f4a7c15ull));
-
-	return (unsigned)x & ~1u;
+	return initial_seq_mixed(seed, wt_mix64(id + WT_SEQ_ID_ADD));
 }
 
 unsigned wt_world_initial_seq(const struct wt_world *w, uint64_t id)
@@ -177,6 +194,7 @@ static void snap_free(struct wt_world *w)
 	free(w->snap->dcache_hash);
 	free(w->snap->mount_hash);
 	free(w->snap->objects);
+	free(w->snap->seqs);
 	free(w->snap);
 	w->snap = NULL;
 }
@@ -327,6 +345,29 @@ struct wt_world *wt_world_retire(struct wt_world *w)
 /* ------------------------------------------------------------------ */
 /* Snapshot and restore                                                */
 
+/* The dentries' seq halves (struct wt_snap_seq); none on ENOMEM:
+ * world_reseed computes them then. */
+static void snap_seqs(struct wt_world_snap *snap)
+{
+	const struct wt_world *w = &snap->world;
+	size_t n = 0;
+
+	for (const struct dentry *d = w->dentries; d; d = d->d_all_next)
+		n++;
+	snap->seqs = malloc((n ? n : 1) * sizeof(*snap->seqs));
+	if (!snap->seqs)
+		return;
+	snap->nseqs = n;
+	n = 0;
+	for (const struct dentry *d = w->dentries; d; d = d->d_all_next) {
+		struct wt_snap_seq *q = &snap->seqs[n++];
+
+		q->id = d->wt.id;
+		q->id_mix = wt_mix64(d->wt.id + WT_SEQ_ID_ADD);
+		q->from = initial_seq_mixed(w->cfg.seed, q->id_mix);
+	}
+}
+
 int wt_world_snapshot(struct wt_world *w)
 {
 	size_t used = w->arena.used;
@@ -362,6 +403,7 @@ int wt_world_snapshot(struct wt_world *w)
 	memcpy(snap->objects, w->arena.base, used);
 	snap->world = *w;
 	w->snap = snap;
+	snap_seqs(snap);
 	return 0;
 }
 
@@ -376,7 +418,7 @@ static bool snap_fits(const struct wt_world_config *was,
 	       was->mount_buckets == buckets(cfg->mount_buckets) &&
 	       was->quarantine_slots == cfg->quarantine_slots &&
 	       was->bugs == cfg->bugs && was->history == cfg->history &&
-	       was->arena == cfg->arena && !strcmp(a, b);
+	       was->arena == cfg->arena && (a == b || !strcmp(a, b));
 }
 
 /* A seq value drawn from the old seed, moved to the new seed's: the
@@ -389,11 +431,23 @@ static void seq_reseed(seqcount_t *s, unsigned from, unsigned to)
 
 static void world_reseed(struct wt_world *w, uint64_t seed)
 {
+	const struct wt_world_snap *snap = w->snap;
 	uint64_t old = w->cfg.seed;
+	size_t i = 0;
 
-	for (struct dentry *d = w->dentries; d; d = d->d_all_next)
-		seq_reseed(&d->d_seq, initial_seq(old, d->wt.id),
-			   initial_seq(seed, d->wt.id));
+	/* the snapshot's dentries, in its list's order: their old values
+	 * and id mixes made once (snap_seqs), a mix each here */
+	for (struct dentry *d = w->dentries; d; d = d->d_all_next, i++) {
+		const struct wt_snap_seq *q = snap && i < snap->nseqs ?
+					      &snap->seqs[i] : NULL;
+
+		if (q && q->id == d->wt.id)
+			seq_reseed(&d->d_seq, q->from,
+				   initial_seq_mixed(seed, q->id_mix));
+		else
+			seq_reseed(&d->d_seq, initial_seq(old, d->wt.id),
+				   initial_seq(seed, d->wt.id));
+	}
 	seq_reseed(&w->mount_lock.seqcount,
 		   initial_seq(old, WT_SEQ_SALT_MOUNT_LOCK),
 		   initial_seq(seed, WT_SEQ_SALT_MOUNT_LOCK));
