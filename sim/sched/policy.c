@@ -717,13 +717,6 @@ void wt_sim_yield(struct wt_sim *s, struct wt_fiber *f)
 
 /* ---- set-up ---- */
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 static int pct_init(struct wt_sim *s, struct wt_run_result *out)
 {
 	unsigned d = s->cfg->pct_depth;
@@ -748,17 +741,21 @@ static int pct_init(struct wt_sim *s, struct wt_run_result *out)
 		return -1;
 	for (unsigned i = 0; i < s->nchange; i++) {
 		uint64_t c;
+		unsigned j;
 		bool dup;
 
 		do {	/* distinct steps in [1, k]; nchange <= k ends it */
 			c = 1 + wt_prng_below(&s->rng, k);
 			dup = false;
-			for (unsigned j = 0; j < i; j++)
+			for (j = 0; j < i; j++)
 				dup |= s->change_points[j] == c;
 		} while (dup);
-		s->change_points[i] = c;
+		/* kept sorted as drawn (d - 1 of them, a handful): qsort's
+		 * calls cost more than the run's first points */
+		for (j = i; j > 0 && s->change_points[j - 1] > c; j--)
+			s->change_points[j] = s->change_points[j - 1];
+		s->change_points[j] = c;
 	}
-	qsort(s->change_points, s->nchange, sizeof(uint64_t), cmp_u64);
 	if (s->nchange)
 		s->change_at = s->change_points[0];
 	for (unsigned i = 1; i < d; i++)
