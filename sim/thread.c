@@ -44,8 +44,7 @@ const char *wt_obj_type_name(enum wt_obj_type type)
 void wt_thread_init(struct wt_thread *t, uint32_t id, const char *name)
 {
 	memset(t, 0, sizeof(*t));
-	t->id = id;
-	t->name = name;
+	wt_thread_init_zeroed(t, id, name);
 }
 
 void wt_thread_enter(struct wt_thread *t)

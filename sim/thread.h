@@ -175,6 +175,14 @@ static inline void wt_self_set(struct wt_thread *t)
 }
 
 void wt_thread_init(struct wt_thread *t, uint32_t id, const char *name);
+/* wt_thread_init of a t that is zero already (calloc, an array just
+ * zeroed): what it sets, without zeroing it again. */
+static inline void wt_thread_init_zeroed(struct wt_thread *t, uint32_t id,
+					 const char *name)
+{
+	t->id = id;
+	t->name = name;
+}
 /* Make t the current thread of this OS thread (NULL to leave). */
 void wt_thread_enter(struct wt_thread *t);
 /* Set t->hook_armed (and the fast-path flag when t is current). */

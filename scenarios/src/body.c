@@ -738,7 +738,8 @@ static int setup_thread(struct wt_scn_iter *it, unsigned i,
 	tc->it = it;
 	tc->th = th;
 	tc->idx = i;
-	wt_thread_init(&tc->thread, i, th->name);
+	/* it->t was zeroed (wt_scn_iter_setup) */
+	wt_thread_init_zeroed(&tc->thread, i, th->name);
 	tc->thread.role = th->role;
 	tc->thread.rcu = wt_rcu_reader_create(it->world->rcu);
 	tc->thread.on_violation = violation;
