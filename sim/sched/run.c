@@ -4,6 +4,7 @@
  * up each thread's runtime state (hit counters, compiled rules, seeded
  * PRNG, stop flag), and collecting the results.
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -252,15 +253,26 @@ static int counters_take(struct wt_run_counters *k, unsigned n, uint32_t np)
 	return 0;
 }
 
-/* Zero *out but for its text buffers, which are emptied: they are most
- * of its 8 KiB, and a string is read only to its end. */
-static void result_clear(struct wt_run_result *out)
+/*
+ * Zero *out but for its text buffers, which are emptied (they are most
+ * of its 7 KiB, and a string is read only to its end), the rows of
+ * threads past n and the rule counters (1 KiB): a row is read only
+ * below nthreads, a rule's counters only below nrules, and collect()
+ * sets those.  What stays is never read (the result is often a fresh
+ * stack variable: garbage, not a last run's values).
+ */
+static void result_clear(struct wt_run_result *out, unsigned n)
 {
 	char *o = (char *)out;
 	const size_t report = offsetof(struct wt_run_result, report),
 		     after_report = offsetof(struct wt_run_result, nthreads),
+		     threads = offsetof(struct wt_run_result, threads),
+		     after_threads = offsetof(struct wt_run_result, points),
 		     binding = offsetof(struct wt_run_result, binding),
 		     after_binding = offsetof(struct wt_run_result, pct_bound),
+		     rules = offsetof(struct wt_run_result, rule_matches),
+		     after_rules = offsetof(struct wt_run_result,
+					    preempt_timeouts),
 		     diverge = offsetof(struct wt_run_result, diverge_report),
 		     after_diverge = offsetof(struct wt_run_result, feedback);
 
@@ -275,11 +287,23 @@ static void result_clear(struct wt_run_result *out)
 		       offsetof(struct wt_run_result, diverge_report) <
 		       sizeof(out->diverge_report) + 8,
 		       "a field after diverge_report");
+	/* The rows and the rule counters are what the skips say. */
+	_Static_assert(offsetof(struct wt_run_result, points) -
+		       offsetof(struct wt_run_result, threads) ==
+		       sizeof(out->threads), "a field among the rows");
+	_Static_assert(offsetof(struct wt_run_result, preempt_timeouts) -
+		       offsetof(struct wt_run_result, rule_matches) ==
+		       sizeof(out->rule_matches) + sizeof(out->rule_fires),
+		       "a field among the rule counters");
+	assert(n <= WT_RUN_MAX_THREADS);
 	memset(o, 0, report);
 	out->report[0] = 0;
-	memset(o + after_report, 0, binding - after_report);
+	memset(o + after_report, 0, threads - after_report);
+	memset(out->threads, 0, n * sizeof(out->threads[0]));
+	memset(o + after_threads, 0, binding - after_threads);
 	out->binding[0] = 0;
-	memset(o + after_binding, 0, diverge - after_binding);
+	memset(o + after_binding, 0, rules - after_binding);
+	memset(o + after_rules, 0, diverge - after_rules);
 	out->diverge_report[0] = 0;
 	memset(o + after_diverge, 0, sizeof(*out) - after_diverge);
 }
@@ -302,7 +326,8 @@ int wt_run(const struct wt_run_config *config, unsigned nthreads,
 
 	if (!local.max_points)
 		local.max_points = 10000000;
-	result_clear(out);
+	result_clear(out, nthreads <= WT_RUN_MAX_THREADS ? nthreads
+						       : WT_RUN_MAX_THREADS);
 	out->nthreads = nthreads;
 	out->memory = cfg->memory;
 	wt_points_catalogue();

@@ -265,6 +265,7 @@ struct wt_run_result {
 	bool counters_cached;
 	struct wt_run_counters *counters;	/* cfg.cache's (wt_run_take_hits) */
 	bool hits_in_place;		/* added to cfg.hits_sum: no rows */
+	/* [nthreads] of them: the rest are not set */
 	struct wt_run_thread_result threads[WT_RUN_MAX_THREADS];
 	uint64_t points;		/* arrivals, all threads */
 	struct wt_trace *trace;		/* when cfg.trace */
@@ -272,7 +273,8 @@ struct wt_run_result {
 	char binding[512];		/* stress: "walker:PU#0 renamer:PU#1" */
 	double pct_bound;		/* PCT: 1/(n k^(d-1)); 0 otherwise */
 	unsigned nrules;
-	uint64_t rule_matches[64];	/* per rule (the first 64) */
+	/* per rule, the first 64 (below nrules: the rest are not set) */
+	uint64_t rule_matches[64];
 	uint64_t rule_fires[64];
 	uint64_t preempt_timeouts;	/* preempt-until gave up (or released) */
 	/* Directed schedule: steps done; the step that failed (1-based). */
