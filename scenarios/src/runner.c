@@ -13,6 +13,7 @@
  * is itself an anomaly.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -289,8 +290,12 @@ struct iter_out {
 	uint64_t points;	/* points passed, all threads */
 	bool failed;
 	struct wt_trace *trace;	/* traced runs: taken from the result */
-	char diverged[300];	/* replay --order: where it left the order */
+	char diverged[300];	/* replay --order: where it left the order;
+				 * last (only emptied: iter_out_free) */
 };
+_Static_assert(sizeof(struct iter_out) - offsetof(struct iter_out, diverged) <
+	       sizeof(((struct iter_out *)0)->diverged) + 8,
+	       "a field after diverged");
 
 static void status_failure(struct wt_scn_iter *it,
 			   const struct wt_run_result *res, struct iter_out *io)
@@ -363,7 +368,10 @@ static void accumulate(struct wt_scn_result *r, struct wt_scn_iter *it,
 	for (unsigned i = 0; i < it->nthreads; i++) {
 		struct wt_scn_tctx *tc = &it->t[i];
 
-		add_counts(r->paths, tc->counts.counts, WT_PATH__COUNT);
+		/* only walks count paths: a thread that finished without
+		 * one (a writer) has none to add */
+		if (tc->walks || !tc->thread.finished)
+			add_counts(r->paths, tc->counts.counts, WT_PATH__COUNT);
 		r->walks += tc->walks;
 		r->ops += tc->ops;
 		r->thread_ops[i] += tc->ops;
@@ -467,7 +475,9 @@ static int run_iteration(struct wt_scn_result *r, const struct wt_scenario *s,
 
 	err.text[0] = '\0';
 	err.set = false;
-	memset(io, 0, sizeof(*io));
+	/* the text emptied, not cleared (read only to its end) */
+	memset(io, 0, offsetof(struct iter_out, diverged));
+	io->diverged[0] = '\0';
 	io->failures = json_array();
 	if (wt_scn_iter_setup(&it, &err)) {
 		fprintf(stderr, "%s\n", err.text);
@@ -675,7 +685,8 @@ static void iter_out_free(struct iter_out *io)
 {
 	json_decref(io->failures);
 	wt_trace_free(io->trace);
-	memset(io, 0, sizeof(*io));
+	memset(io, 0, offsetof(struct iter_out, diverged));
+	io->diverged[0] = '\0';
 }
 
 /* --- the budget --- */
