@@ -216,11 +216,16 @@ struct places_held {
 	unsigned next;		/* the slot the next one takes */
 };
 
+/* Newest first: a step mostly starts where the last one ended. */
 static bool place_held(const struct places_held *h, const struct wt_ident *id)
 {
-	for (unsigned i = 0; i < h->n; i++)
-		if (h->mnt[i] == id->mnt && h->dentry[i] == id->dentry)
+	unsigned i = h->next;
+
+	for (unsigned k = 0; k < h->n; k++) {
+		i = (i + PLACES_HELD - 1) % PLACES_HELD;
+		if (h->dentry[i] == id->dentry && h->mnt[i] == id->mnt)
 			return true;
+	}
 	return false;
 }
 
