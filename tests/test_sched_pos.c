@@ -356,17 +356,21 @@ static void mpx_body(struct wt_thread *t, void *arg)
 
 /* The reader waits at its start until the writer has both stores
  * buffered and waits at its last point; then the reader runs, with the
- * flush point `extra' if any.  No random flush (tso_flush_p 0).  True
- * when every point fired: the seed let the reader reach its start
- * before the writer ended (else the writer's end drained its buffer). */
-static bool run_mpx(uint64_t seed, enum wt_memory memory,
-		    const struct wt_preempt *extra, struct wt_run_result *res)
+ * flush point `extra' if any.  Random flushes with chance flush_p a
+ * decision (run_mpx: none); `hold', if any, goes between the two pins
+ * (the writer's arrivals come between them).  True when every point
+ * fired: the seed let the reader reach its start before the writer
+ * ended (else the writer's end drained its buffer). */
+static bool run_mpx_full(uint64_t seed, enum wt_memory memory,
+			 const struct wt_preempt *hold,
+			 const struct wt_preempt *extra, double flush_p,
+			 struct wt_run_result *res)
 {
 	const struct wt_point *start, *written;
-	struct wt_preempt p[3];
+	struct wt_preempt p[4];
 	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
 	struct tthreads ts;
-	unsigned n = 2;
+	unsigned n = 1;
 
 	wt_points_catalogue();
 	start = wt_point_lookup("test.mpx.start");
@@ -374,8 +378,10 @@ static bool run_mpx(uint64_t seed, enum wt_memory memory,
 	cr_assert(start && written);
 	p[0] = (struct wt_preempt){ .thread = 1, .point = wt_point_id(start),
 				    .nth = 1 };
-	p[1] = (struct wt_preempt){ .thread = 0,
-				    .point = wt_point_id(written), .nth = 1 };
+	if (hold)
+		p[n++] = *hold;
+	p[n++] = (struct wt_preempt){ .thread = 0,
+				      .point = wt_point_id(written), .nth = 1 };
 	if (extra)
 		p[n++] = *extra;
 	tthreads_init(&ts, 2, names2);
@@ -383,7 +389,7 @@ static bool run_mpx(uint64_t seed, enum wt_memory memory,
 	cfg.seed = seed;
 	cfg.policy = WT_POLICY_POS;
 	cfg.memory = memory;
-	cfg.tso_flush_p = 0;
+	cfg.tso_flush_p = flush_p;
 	cfg.feedback = true;
 	cfg.trace = true;
 	cfg.preempts = p;
@@ -391,6 +397,12 @@ static bool run_mpx(uint64_t seed, enum wt_memory memory,
 	cr_assert_eq(wt_run(&cfg, 2, ts.p, mpx_body, NULL, res), WT_RUN_OK,
 		     "%s", res->report);
 	return res->preempts_hit == n;
+}
+
+static bool run_mpx(uint64_t seed, enum wt_memory memory,
+		    const struct wt_preempt *extra, struct wt_run_result *res)
+{
+	return run_mpx_full(seed, memory, NULL, extra, 0, res);
 }
 
 static uint64_t mpx_item(const char *store, uint32_t w, const char *load)
@@ -480,4 +492,68 @@ Test(sched_pos, feedback_sees_buffered_stores_and_flush_points_send_them)
 		wt_run_result_free(&res);
 	}
 	cr_assert_geq(applied, 5, "%u of 40 seeds", applied);
+}
+
+/* The item at of reads-from item h in res (NULL: not seen). */
+static const struct wt_run_item_at *item_at(const struct wt_run_result *res,
+					    uint64_t h)
+{
+	for (size_t i = 0; i < res->nfeedback; i++)
+		if (res->feedback[i] == h)
+			return &res->feedback_at[i];
+	return NULL;
+}
+
+/*
+ * A hold point (struct wt_preempt.hold) keeps one store out of the
+ * random flushes.  With a flush at every decision (tso_flush_p 1) the
+ * writer's store of data is in memory before its next arrival: the
+ * reader reads it, and the feedback says that store had waited (its
+ * number, 0, for the explorer to hold).  Held from the writer's arrival
+ * at the flag store, it is still buffered when the reader loads it --
+ * under pso the flag passes it (r2 0 whatever r1), under tso nothing
+ * passes it (r1 0, r2 0).  Every seed whose priorities let the points
+ * fire.
+ */
+Test(sched_pos, a_hold_point_keeps_a_store_from_the_random_flushes)
+{
+	const char *sd = "test.mpx.store_data", *ld = "test.mpx.load_data";
+	unsigned applied = 0, tso = 0;
+
+	for (uint64_t seed = 1; seed <= 40; seed++) {
+		struct wt_preempt h = { .thread = 0, .nth = 1, .hold = true,
+					.flush_thread = 0, .flush_sn = 0 };
+		const struct wt_run_item_at *at;
+		struct wt_run_result res;
+
+		wt_points_catalogue();
+		h.point = wt_point_id(wt_point_lookup("test.mpx.store_flag"));
+		/* the hold fires only when the reader was pinned first */
+		if (!run_mpx_full(seed, WT_MEMORY_PSO, &h, NULL, 1, &res)) {
+			wt_run_result_free(&res);
+			continue;
+		}
+		applied++;
+		cr_assert_eq(mpx.r2, 0, "seed %llu", (unsigned long long)seed);
+		cr_assert(has_item(&res, mpx_item(sd, 0 | WT_FB_STALE, ld)));
+		wt_run_result_free(&res);
+
+		cr_assert(run_mpx_full(seed, WT_MEMORY_PSO, NULL, NULL, 1, &res));
+		cr_assert_eq(mpx.r1, 1, "seed %llu", (unsigned long long)seed);
+		cr_assert_eq(mpx.r2, 1);
+		at = item_at(&res, mpx_item(sd, 0, ld));
+		cr_assert_not_null(at);
+		cr_assert_eq(at->waited_thread, 0);
+		cr_assert_eq(at->waited_sn, 0);
+		wt_run_result_free(&res);
+
+		if (run_mpx_full(seed, WT_MEMORY_TSO, &h, NULL, 1, &res)) {
+			tso++;
+			cr_assert_eq(mpx.r1, 0);
+			cr_assert_eq(mpx.r2, 0);
+		}
+		wt_run_result_free(&res);
+	}
+	cr_assert_geq(applied, 5, "%u of 40 seeds", applied);
+	cr_assert_geq(tso, 5, "%u of 40 seeds", tso);
 }

@@ -567,8 +567,12 @@ void wt_sim_random_flushes(struct wt_sim *s)
 	while (any_buffered(s) &&
 	       wt_prng_chance_p(&s->rng, &s->flush_p)) {
 		unsigned i = (unsigned)pick_nonempty(s);
+		unsigned e = pick_entry(s, i);
 
-		wt_sim_flush_event(s, i, pick_entry(s, i));
+		/* a hold point's store stays: this decision's flushes end */
+		if (s->holding && wt_pos_held(s, i, e))
+			break;
+		wt_sim_flush_event(s, i, e);
 	}
 }
 

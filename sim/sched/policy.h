@@ -178,6 +178,10 @@ struct wt_sim {
 	bool pos_on;			/* wt_pos_arrive has a consumer: POS,
 					 * preemption points or feedback */
 	unsigned pins;			/* preemption points fired so far */
+	/* a hold point's store (struct wt_preempt.hold), while holding */
+	bool holding;
+	uint32_t hold_thread;
+	uint64_t hold_sn;
 	/* feedback (pos.c): the last writer of each object, the run's
 	 * items, the last operation performed */
 	struct wt_sim_writer *writers;	/* open addressing, wcap slots */
@@ -227,9 +231,13 @@ struct wt_sim_writer {
 	uint32_t point;
 	uint32_t ev;			/* the writer's arrival before it */
 	uint64_t stamp;
+	bool waited;			/* its store waited in the buffer: */
+	uint64_t wsn;			/* that store's number */
 	/* field 0 only: any write to the object, a field's included */
 	bool any_written;
 	uint32_t any_thread, any_point, any_ev;
+	bool any_waited;
+	uint64_t any_wsn;
 	uint32_t any_writers;		/* threads that wrote it (bit i) */
 	uint32_t any_accessors;		/* threads that read or wrote it */
 	/* tso: a write still in its thread's store buffer (the newest):
@@ -385,6 +393,9 @@ int wt_sim_decide_full(struct wt_sim *s, bool switched);
 /* memory=tso, pso: the flushes drawn at a decision outside a replay and
  * a directed schedule. */
 void wt_sim_random_flushes(struct wt_sim *s);
+/* memory=tso, pso: does a hold point keep entry `entry' of `thread''s
+ * buffer from a random flush?  (pos.c; false once the store is out) */
+bool wt_pos_held(struct wt_sim *s, unsigned thread, unsigned entry);
 /* PCT, POS: s->top computed again. */
 int wt_sim_top(struct wt_sim *s);
 

@@ -29,7 +29,9 @@
  * that point its priority is pinned, below every drawn one (later pins
  * lower) or above (promote); pinned fibers are not drawn again.  A
  * flush point (memory=tso, pso) instead sends one buffered store of a
- * thread to memory there, with what must go before it.  So a
+ * thread to memory there, with what must go before it; a hold point
+ * keeps one there, out of the random flushes, until its thread drains
+ * (wt_pos_held).  So a
  * preemption point is a PCT change point put at a place rather than at
  * a step count, and the list is an ordered script of them.
  *
@@ -48,7 +50,9 @@
  *     thread A's at Q, A != B: (Q, A, P, B);
  * each reads-from pair with where it was first seen (feedback_at: the
  * writer's arrival before the write, the reader's before the read, and
- * the reader's next one, as indexes of the recorded arrivals), and the
+ * the reader's next one, as indexes of the recorded arrivals; and
+ * whether the write's store had waited in the writer's buffer, the
+ * stores a hold point keeps there), and the
  * first WT_RUN_EVENTS_MAX arrivals (thread, point, nth), from
  * which the explorer draws new preemption points, each marked at the
  * end of the run when its operation conflicts: its object was written
@@ -61,6 +65,7 @@
  * a short run does not pay for the largest.  No random number is drawn
  * for feedback.
  */
+#include <assert.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -390,7 +395,8 @@ static void add_item(struct wt_sim *s, uint64_t h, struct wt_run_item_at at)
 }
 
 static const struct wt_run_item_at no_at = {
-	WT_RUN_AT_NONE, WT_RUN_AT_NONE, WT_RUN_AT_NONE, WT_RUN_AT_NONE, 0 };
+	WT_RUN_AT_NONE, WT_RUN_AT_NONE, WT_RUN_AT_NONE, WT_RUN_AT_NONE, 0,
+	WT_RUN_AT_NONE, 0 };
 
 /* The entry of (obj, field), made when there is room (NULL: not
  * tracked). */
@@ -426,8 +432,13 @@ static void reads_from(struct wt_sim *s, const struct wt_sim_writer *w,
 	uint32_t wpoint = any ? w->any_point : w->point;
 	struct wt_run_item_at at = {
 		.write = any ? w->any_ev : w->ev, .read = f->ev, .next = next,
-		.stale_thread = WT_RUN_AT_NONE };
+		.stale_thread = WT_RUN_AT_NONE,
+		.waited_thread = WT_RUN_AT_NONE };
 
+	if (any ? w->any_waited : w->waited) {
+		at.waited_thread = wthread;
+		at.waited_sn = any ? w->any_wsn : w->wsn;
+	}
 	if (wthread != me)
 		add_item(s, wt_run_feedback_item(WT_FB_READS_FROM, wpoint,
 						 wthread, pid, me), at);
@@ -435,20 +446,25 @@ static void reads_from(struct wt_sim *s, const struct wt_sim_writer *w,
 
 /* l's write by thread `thread' at `point' (arrival ev) is what the
  * others read from now on (o: the object's entry, l's own or its
- * field's). */
+ * field's); sn: its store's number when it waited in the buffer, else
+ * NULL. */
 static void commit_write(struct wt_sim *s, struct wt_sim_writer *l,
 			 struct wt_sim_writer *o, uint32_t thread,
-			 uint32_t point, uint32_t ev)
+			 uint32_t point, uint32_t ev, const uint64_t *sn)
 {
 	l->written = true;
 	l->thread = thread;
 	l->point = point;
 	l->ev = ev;
 	l->stamp = ++s->wstamp;
+	l->waited = sn != NULL;
+	l->wsn = sn ? *sn : 0;
 	o->any_written = true;
 	o->any_thread = thread;
 	o->any_point = point;
 	o->any_ev = ev;
+	o->any_waited = sn != NULL;
+	o->any_wsn = sn ? *sn : 0;
 }
 
 /*
@@ -473,7 +489,7 @@ static void feedback_flushed(void *ctx, unsigned thread, uint64_t sn)
 		if (l->obj && o->obj && l->pending && l->psn == sn &&
 		    l->pthread == thread) {
 			l->pending = false;
-			commit_write(s, l, o, thread, l->ppoint, l->pev);
+			commit_write(s, l, o, thread, l->ppoint, l->pev, &sn);
 		}
 		p[i] = p[--*n];
 		return;
@@ -559,7 +575,8 @@ static void feedback_op(struct wt_sim *s, struct wt_fiber *f,
 				 (struct wt_run_item_at){ .write = l->pev,
 					.read = f->ev, .next = next,
 					.stale_thread = l->pthread,
-					.stale_sn = l->psn });
+					.stale_sn = l->psn,
+					.waited_thread = WT_RUN_AT_NONE });
 	}
 	if (!(a & WT_ACC_WRITE))
 		return;
@@ -575,7 +592,7 @@ static void feedback_op(struct wt_sim *s, struct wt_fiber *f,
 						 .field = field };
 		return;
 	}
-	commit_write(s, l, o, me, pid, f->ev);
+	commit_write(s, l, o, me, pid, f->ev, NULL);
 }
 
 /* ---- POS and preemption points ---- */
@@ -612,8 +629,49 @@ static void flush_store(struct wt_sim *s, uint32_t thread, uint64_t sn)
 		wt_sim_flush_through(s, thread, (unsigned)i);
 }
 
+/* A hold point: thread's store number sn stays in its buffer, if it is
+ * there now (wt_pos_held); a later hold replaces it. */
+static void hold_store(struct wt_sim *s, uint32_t thread, uint64_t sn)
+{
+	struct wt_tso_buf *b = thread < s->n ? wt_sim_tso_buf(s, (int)thread)
+					     : NULL;
+
+	if (!b || wt_tso_index_of(b, sn) < 0)
+		return;
+	s->holding = true;
+	s->hold_thread = thread;
+	s->hold_sn = sn;
+}
+
+/*
+ * The held store and the entries that must follow it are passed over by
+ * the random flushes; the older ones may go.  The hold ends when the
+ * store leaves the buffer -- its thread's drain, a flush forced because
+ * no thread could run (a waiter may need it: holding it then would be a
+ * deadlock the program does not have), or a flush point.
+ */
+bool wt_pos_held(struct wt_sim *s, unsigned thread, unsigned entry)
+{
+	struct wt_tso_buf *b;
+	int h;
+
+	assert(s->holding);
+	if (thread != s->hold_thread)
+		return false;
+	b = wt_sim_tso_buf(s, (int)thread);
+	h = wt_tso_index_of(b, s->hold_sn);
+	if (h < 0) {
+		s->holding = false;
+		return false;
+	}
+	return entry == (unsigned)h ||
+	       (entry > (unsigned)h &&
+		wt_tso_must_precede(b, (unsigned)h, entry));
+}
+
 /* Only the next preemption point in list order is armed; the ones after
- * it that name the same arrival fire with it (a pin and a flush). */
+ * it that name the same arrival fire with it (a pin and a flush or a
+ * hold). */
 static void preempt_points(struct wt_sim *s, struct wt_fiber *f,
 			   const struct wt_point *p)
 {
@@ -631,6 +689,10 @@ static void preempt_points(struct wt_sim *s, struct wt_fiber *f,
 		s->out->preempts_hit++;
 		if (pp->flush) {
 			flush_store(s, pp->flush_thread, pp->flush_sn);
+			continue;
+		}
+		if (pp->hold) {
+			hold_store(s, pp->flush_thread, pp->flush_sn);
 			continue;
 		}
 		f->pinned = true;

@@ -75,6 +75,14 @@ struct wt_preempt {
 	 * buffered store) reaches memory, with the older entries that must
 	 * go before it -- when it is in the buffer then; else nothing. */
 	bool flush;
+	/* Or, with `hold' (memory=tso, pso): from that arrival the same
+	 * store, when it is in the buffer then, stays there until its
+	 * thread drains the buffer (a fence, a locked operation, its end)
+	 * or no thread could run without it: the scheduler's random
+	 * flushes pass it over, and the younger entries that must follow
+	 * it.  The window a store-buffering race needs, which a random
+	 * flush at each decision closes within a few of them. */
+	bool hold;
 	uint32_t flush_thread;
 	uint64_t flush_sn;
 };
@@ -104,6 +112,12 @@ struct wt_run_item_at {
 	 * WT_RUN_AT_NONE otherwise */
 	uint32_t stale_thread;
 	uint64_t stale_sn;
+	/* a read of a write whose store had waited in the writer's buffer
+	 * (memory=tso, pso): the writer and that store's number (held from
+	 * the writer's arrival after `write', the read would miss it);
+	 * WT_RUN_AT_NONE otherwise */
+	uint32_t waited_thread;
+	uint64_t waited_sn;
 };
 
 /* The kinds of feedback item (sim/sched/pos.c says what each is). */
