@@ -15,6 +15,8 @@
 #define RARE_MAX		4	/* items an entry remembers it found */
 #define HOT_MAX			12	/* arrivals around its new pairs */
 #define STALE_MAX		(HOT_MAX / 3)	/* its new stale reads */
+#define HOLD_MAX		8	/* stores that waited, others read */
+#define HOLD_CANDIDATES		64	/* of them, looked at in a run */
 
 struct entry {
 	struct wt_preempt p[WT_EXPLORE_MAX_PREEMPTS];
@@ -39,6 +41,17 @@ struct entry {
 		uint64_t sn;
 	} stale[STALE_MAX];
 	unsigned nstale;
+	/* stores of its run that waited in their buffer while or before
+	 * another thread read their location (stale reads and reads of
+	 * them once flushed), at the writer's arrival after the write:
+	 * held from there, the reads miss them */
+	struct hold {
+		struct stale st;
+		/* the writer's last arrival before it drains */
+		struct wt_run_event pin;
+		uint32_t pini;
+	} hold[HOLD_MAX];
+	unsigned nhold;
 	uint64_t rare[RARE_MAX];
 	unsigned nrare;
 	uint64_t picks;
@@ -167,42 +180,109 @@ static bool same_point(const struct wt_preempt *a, const struct wt_preempt *b)
 {
 	return a->thread == b->thread && a->point == b->point &&
 	       a->nth == b->nth && a->flush == b->flush &&
-	       (!a->flush || (a->flush_thread == b->flush_thread &&
-			      a->flush_sn == b->flush_sn));
+	       a->hold == b->hold &&
+	       (!(a->flush || a->hold) ||
+		(a->flush_thread == b->flush_thread &&
+		 a->flush_sn == b->flush_sn));
 }
 
 /*
- * A new point, drawn from e's arrivals, goes where its arrival was in
+ * A flush or hold point for e (explore.h, "Store buffers") into *q, its
+ * arrival's index into *evi; *pin: the hold's writer is also to stop at
+ * its last arrival before it drains (*pini, its index), else false.
+ * False when e found no such store or the draw is for a plain point.
+ */
+static bool store_point(struct wt_explore *ex, const struct entry *e,
+			struct wt_preempt *q, uint32_t *evi,
+			struct wt_preempt *pin, uint32_t *pini)
+{
+	const struct stale *st;
+	bool hold;
+
+	if ((!e->nstale && !e->nhold) || wt_prng_below(&ex->rng, 2))
+		return false;
+	/* a flush point: the store a stale read missed reaches memory
+	 * right before that read; or a hold point: a store others read
+	 * stays buffered from its write on, so that they miss it */
+	hold = e->nhold && (!e->nstale || wt_prng_below(&ex->rng, 2));
+	pin->thread = WT_RUN_AT_NONE;
+	if (hold) {
+		const struct hold *h = &e->hold[wt_prng_below(&ex->rng,
+							      e->nhold)];
+
+		st = &h->st;
+		if (wt_prng_below(&ex->rng, 2)) {
+			*pin = (struct wt_preempt){ .thread = h->pin.thread,
+						    .point = h->pin.point,
+						    .nth = h->pin.nth };
+			*pini = h->pini;
+		}
+	} else {
+		st = &e->stale[wt_prng_below(&ex->rng, e->nstale)];
+	}
+	*evi = st->evi;
+	*q = (struct wt_preempt){ .thread = st->ev.thread,
+				  .point = st->ev.point, .nth = st->ev.nth,
+				  .flush = !hold, .hold = hold,
+				  .flush_thread = st->thread,
+				  .flush_sn = st->sn };
+	return true;
+}
+
+/*
+ * q (its arrival evi in e's run) into p[*np], where its arrival was in
  * e's run among the points of the list that still are e's own (each
- * fired there, at e->at[i]): only the next point of the list is armed,
- * so one put before a point that came earlier could never fire, nor
- * could any after it.  Once the list was reordered (swap) or points
- * were deleted, the place is a guess; then it is drawn.
+ * fired there, at e->at[i]), and at `from' or after: only the next
+ * point of the list is armed, so one put before a point that came
+ * earlier could never fire, nor could any after it.  Once the list was
+ * reordered (swap) or points were deleted, the place is a guess; then
+ * it is drawn.  Its place, or -1 when it is there already or p is full.
+ */
+static int place(struct wt_explore *ex, const struct entry *e,
+		 struct wt_preempt *p, unsigned *np, bool own, unsigned from,
+		 const struct wt_preempt *q, uint32_t evi)
+{
+	unsigned at;
+
+	if (*np >= WT_EXPLORE_MAX_PREEMPTS)
+		return -1;
+	for (unsigned i = 0; i < *np; i++)
+		if (same_point(&p[i], q))
+			return -1;
+	if (own)
+		for (at = 0; at < *np && at < e->np && e->at[at] < evi;)
+			at++;
+	else
+		at = from + (unsigned)wt_prng_below(&ex->rng, *np - from + 1);
+	if (at < from)
+		at = from;
+	memmove(&p[at + 1], &p[at], (*np - at) * sizeof(*p));
+	p[at] = *q;
+	(*np)++;
+	return (int)at;
+}
+
+/*
+ * A new point: a flush or hold point (store_point), else one drawn from
+ * e's arrivals -- half the time from those around its new pairs.  A
+ * hold may come with a demotion of its writer right before the writer
+ * drains its buffer: the store-buffering window needs both, the store
+ * kept and its writer stopped (past the reads it must make first) while
+ * the others read, and apart they are two mutations that must meet.
  */
 static void insert(struct wt_explore *ex, const struct entry *e,
 		   struct wt_preempt *p, unsigned *np, bool own)
 {
 	const struct wt_run_event *ev;
-	struct wt_preempt q;
-	unsigned at, k;
-	uint32_t evi;
+	struct wt_preempt q, pin;
+	uint32_t evi, pini = 0;
+	unsigned k;
+	int at;
 
 	if (!e->nev || *np >= WT_EXPLORE_MAX_PREEMPTS)
 		return;
-	if (e->nstale && wt_prng_below(&ex->rng, 2)) {
-		/* a flush point: the store a stale read missed reaches
-		 * memory right before that read */
-		const struct stale *st =
-			&e->stale[wt_prng_below(&ex->rng, e->nstale)];
-
-		ev = &st->ev;
-		evi = st->evi;
-		q = (struct wt_preempt){ .thread = ev->thread,
-					 .point = ev->point, .nth = ev->nth,
-					 .flush = true,
-					 .flush_thread = st->thread,
-					 .flush_sn = st->sn };
-	} else {
+	if (!store_point(ex, e, &q, &evi, &pin, &pini)) {
+		pin.thread = WT_RUN_AT_NONE;
 		if (e->nhot && wt_prng_below(&ex->rng, 2)) {
 			k = (unsigned)wt_prng_below(&ex->rng, e->nhot);
 			ev = &e->hot[k];
@@ -216,17 +296,9 @@ static void insert(struct wt_explore *ex, const struct entry *e,
 					 .point = ev->point, .nth = ev->nth,
 					 .promote = wt_prng_below(&ex->rng, 4) == 0 };
 	}
-	for (unsigned i = 0; i < *np; i++)
-		if (same_point(&p[i], &q))
-			return;
-	if (own)
-		for (at = 0; at < *np && at < e->np && e->at[at] < evi;)
-			at++;
-	else
-		at = (unsigned)wt_prng_below(&ex->rng, *np + 1);
-	memmove(&p[at + 1], &p[at], (*np - at) * sizeof(*p));
-	p[at] = q;
-	(*np)++;
+	at = place(ex, e, p, np, own, 0, &q, evi);
+	if (at >= 0 && pin.thread != WT_RUN_AT_NONE)
+		place(ex, e, p, np, own, (unsigned)at + 1, &pin, pini);
 }
 
 /* *own: p[] still lists e's points in their order (insert). */
@@ -259,11 +331,11 @@ static void mutate(struct wt_explore *ex, const struct entry *e,
 		}
 		*own = false;
 		break;
-	default:	/* negate (a flush point has no direction) */
+	default:	/* negate (a flush or hold point has no direction) */
 		if (!*np)
 			return insert(ex, e, p, np, *own);
 		i = (unsigned)wt_prng_below(&ex->rng, *np);
-		p[i].promote = !p[i].promote && !p[i].flush;
+		p[i].promote = !p[i].promote && !p[i].flush && !p[i].hold;
 		break;
 	}
 }
@@ -332,6 +404,107 @@ static uint32_t arrival(const struct wt_run_result *res,
 	return UINT32_MAX;
 }
 
+/* Does thread t's arrival at point id drain t's store buffer?  (The
+ * sim's drain points, sim/sched/sim.c: lock, unlock, a grace period;
+ * an RCU exit only when outermost, which is not known here.) */
+static bool drains(uint32_t id)
+{
+	const struct wt_point *pt = wt_point_by_id(id);
+
+	return pt && (pt->kind == WT_K_LOCK || pt->kind == WT_K_UNLOCK ||
+		      pt->kind == WT_K_RCU_SYNC || pt->kind == WT_K_RCU_EXIT);
+}
+
+/* Item i's store that waited in its writer's buffer while, or before,
+ * another thread read it: its writer and number into h->st (the
+ * arrivals not yet); false: none. */
+static bool waited_store(const struct wt_run_result *res, size_t i,
+			 struct hold *h)
+{
+	const struct wt_run_item_at *at = &res->feedback_at[i];
+	bool stale = at->stale_thread != WT_RUN_AT_NONE;
+	uint32_t t = stale ? at->stale_thread : at->waited_thread;
+
+	if (t == WT_RUN_AT_NONE || at->write >= res->nevents ||
+	    res->events[at->write].thread != t)
+		return false;
+	h->st = (struct stale){ .evi = at->write, .thread = t,
+				.sn = stale ? at->stale_sn : at->waited_sn };
+	return true;
+}
+
+/*
+ * h's arrivals, from its write's (h->st.evi): the hold at the writer's
+ * next arrival (the store is in the buffer there), the pin at its last
+ * one before it drains.  False when the writer drains at that very
+ * arrival (a hold there holds nothing) or has none.
+ */
+static bool hold_arrivals(const struct wt_run_result *res, struct hold *h)
+{
+	uint32_t t = h->st.thread;
+	size_t k = h->st.evi + 1;
+
+	while (k < res->nevents && res->events[k].thread != t)
+		k++;
+	if (k == res->nevents || drains(res->events[k].point))
+		return false;
+	h->st.ev = res->events[k];
+	h->st.evi = (uint32_t)k;
+	h->pin = res->events[k];
+	h->pini = (uint32_t)k;
+	for (k++; k < res->nevents; k++) {
+		if (res->events[k].thread != t)
+			continue;
+		if (drains(res->events[k].point))
+			break;
+		h->pin = res->events[k];
+		h->pini = (uint32_t)k;
+	}
+	return true;
+}
+
+static bool same_store(const struct hold *a, const struct hold *b)
+{
+	return a->st.thread == b->st.thread && a->st.sn == b->st.sn;
+}
+
+/*
+ * The stores of e's run worth a hold: those of its new pairs first,
+ * then an even sample of the run's other distinct ones (a store
+ * buffering race needs a store held that the runs before saw flushed:
+ * its pair is seldom new, the schedule around it is).  At most
+ * HOLD_CANDIDATES distinct stores have their arrivals looked up.
+ */
+static void keep_holds(struct entry *e, const struct wt_run_result *res,
+		       const size_t *pairs, unsigned npairs)
+{
+	struct hold c[HOLD_CANDIDATES], h;
+	unsigned nc = 0, stride;
+
+	e->nhold = 0;
+	if (!res->feedback_at)
+		return;
+	for (unsigned i = 0; i < npairs && e->nhold < HOLD_MAX; i++)
+		if (waited_store(res, pairs[i], &h) && hold_arrivals(res, &h))
+			e->hold[e->nhold++] = h;
+	for (size_t i = 0; i < res->nfeedback && nc < HOLD_CANDIDATES; i++) {
+		bool dup = false;
+
+		if (!waited_store(res, i, &h))
+			continue;
+		for (unsigned j = 0; j < nc && !dup; j++)
+			dup = same_store(&c[j], &h);
+		for (unsigned j = 0; j < e->nhold && !dup; j++)
+			dup = same_store(&e->hold[j], &h);
+		if (!dup)
+			c[nc++] = h;
+	}
+	stride = nc / (HOLD_MAX - e->nhold + 1) + 1;
+	for (unsigned j = 0; j < nc && e->nhold < HOLD_MAX; j += stride)
+		if (hold_arrivals(res, &c[j]))
+			e->hold[e->nhold++] = c[j];
+}
+
 /*
  * Only the points that fired are kept: the first res->preempts_hit of
  * the list (one is armed at a time, so a point that did not fire
@@ -396,6 +569,7 @@ static void keep(struct wt_explore *ex, const struct wt_preempt *p,
 				.thread = at->stale_thread,
 				.sn = at->stale_sn };
 	}
+	keep_holds(e, res, pairs, npairs);
 	e->nhot = 0;
 	for (unsigned i = 0; i < npairs && res->feedback_at; i++) {
 		const struct wt_run_item_at *at = &res->feedback_at[pairs[i]];
@@ -480,17 +654,18 @@ int wt_explore_format(const struct wt_scenario *s, const struct wt_preempt *p,
 		if (p[i].thread >= s->nthreads || !pt)
 			return -1;
 		w = snprintf(buf + k, len - k, "%s%s%s:%s:%u", i ? "," : "",
-			     p[i].promote && !p[i].flush ? "+" : "",
+			     p[i].promote && !p[i].flush && !p[i].hold ? "+" : "",
 			     s->threads[p[i].thread].name, wt_point_name(pt),
 			     p[i].nth);
 		if (w < 0 || (size_t)w >= len - k)
 			return -1;
 		k += (size_t)w;
-		if (!p[i].flush)
+		if (!p[i].flush && !p[i].hold)
 			continue;
 		if (p[i].flush_thread >= s->nthreads)
 			return -1;
-		w = snprintf(buf + k, len - k, ">%s#%llu",
+		w = snprintf(buf + k, len - k, "%c%s#%llu",
+			     p[i].flush ? '>' : '<',
 			     s->threads[p[i].flush_thread].name,
 			     (unsigned long long)p[i].flush_sn);
 		if (w < 0 || (size_t)w >= len - k)
@@ -552,14 +727,17 @@ int wt_explore_parse(const struct wt_scenario *s, const char *spec,
 			return -1;
 		}
 		p[*n].flush = false;
-		if ((fl = strchr(nth, '>')) != NULL) {
+		p[*n].hold = false;
+		if ((fl = strpbrk(nth, "<>")) != NULL) {
 			char *hash = strrchr(fl + 1, '#');
 			unsigned long long sn;
+			bool hold = *fl == '<';
 
 			*fl++ = '\0';
 			if (!hash) {
 				snprintf(msg, msglen, "'%s': expected "
-					 "THREAD:POINT:NTH>THREAD#STORE", fl);
+					 "THREAD:POINT:NTH%cTHREAD#STORE", fl,
+					 hold ? '<' : '>');
 				return -1;
 			}
 			*hash++ = '\0';
@@ -579,10 +757,12 @@ int wt_explore_parse(const struct wt_scenario *s, const char *spec,
 				return -1;
 			}
 			if (p[*n].promote) {
-				snprintf(msg, msglen, "a flush point ('>') takes no '+'");
+				snprintf(msg, msglen, "a %s point ('%c') takes no '+'",
+					 hold ? "hold" : "flush", hold ? '<' : '>');
 				return -1;
 			}
-			p[*n].flush = true;
+			p[*n].flush = !hold;
+			p[*n].hold = hold;
 			p[*n].flush_thread = (uint32_t)ft;
 			p[*n].flush_sn = sn;
 		}
