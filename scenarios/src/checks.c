@@ -27,19 +27,9 @@
 #include "sim/ns.h"
 #include "sim/sched/trace.h"
 #include "sim/vfs/world.h"
-#include "sim/zalloc.h"
 
 /* Objects one refcount failure lists before "... and N more". */
 #define CHECK_REFCOUNT_LISTED	4
-
-/* A thread's walk-check state: its snapshot of the namespace. */
-struct wt_scn_checker {
-	struct wt_ns *ns;
-	/* before ns, while the log has not gone far past its mark: the
-	 * place check's few look-ups read it directly (sim/ns.h) */
-	struct wt_ns_peek peek;
-	bool peeking;
-};
 
 /* ------------------------------------------------------------------ */
 /* failure records                                                      */
@@ -122,18 +112,12 @@ static const struct wt_ns *checker_ns(struct wt_scn_tctx *tc,
 				      const struct wt_ns_peek **peek)
 {
 	const struct wt_history *h = tc->it->world->history;
-	struct wt_scn_checker *c = tc->checker;
+	struct wt_scn_checker *c = &tc->checker;	/* zero: nothing yet */
 	uint64_t v;
 
 	*peek = NULL;
 	if (!h)
 		return NULL;
-	if (!c) {
-		c = wt_zalloc(1, sizeof(*c));
-		if (!c)
-			return NULL;
-		tc->checker = c;
-	}
 	v = wt_history_version(h);
 	if (c->ns && wt_ns_version(c->ns) > v) {	/* a reset log */
 		wt_ns_destroy(c->ns);
@@ -773,14 +757,11 @@ static void check_mount_tree(struct wt_scn_iter *it)
 void wt_scn_check_quiescence(struct wt_scn_iter *it, bool finished)
 {
 	for (unsigned i = 0; it->t && i < it->nthreads; i++) {
-		struct wt_scn_checker *c = it->t[i].checker;
+		struct wt_scn_checker *c = &it->t[i].checker;
 
-		if (!c)
-			continue;
 		if (c->ns)
 			wt_ns_destroy(c->ns);
-		free(c);
-		it->t[i].checker = NULL;
+		memset(c, 0, sizeof(*c));
 	}
 	if (finished && it->world && it->t) {
 		check_refcounts(it);

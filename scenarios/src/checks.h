@@ -48,9 +48,22 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "sim/ns.h"
+
 struct wt_scn_iter;
 struct wt_scn_op;
 struct wt_scn_tctx;
+
+/* A thread's walk-check state: its view of the namespace.  Part of the
+ * thread's context (iter.h), zeroed with it every iteration: zero is
+ * "nothing made yet"; wt_scn_check_quiescence drops what was made. */
+struct wt_scn_checker {
+	struct wt_ns *ns;
+	/* before ns, while the log has not gone far past its mark: the
+	 * place check's few look-ups read it directly (sim/ns.h) */
+	struct wt_ns_peek peek;
+	bool peeking;
+};
 
 /* Points one walk may make (sim mode), all attempts: far above any real
  * walk (40 links, three attempts), far below the run's max_points. */

@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "core/paths.h"
+#include "scenarios/src/checks.h"
 #include "scenarios/src/runner.h"
 #include "sim/thread.h"
 #include "sim/vfs/world.h"
@@ -53,7 +54,9 @@ struct wt_scn_tctx {
 	 * exit_path is made at its first read (body.c, exit_path_of) --
 	 * most walks have no failure to name it in.  NULL otherwise. */
 	const struct wt_path_counts *walk_before;
-	void *checker;			/* checks.c's per-thread state */
+	/* checks.c's per-thread state, in place: a zalloc and a free an
+	 * iteration fewer */
+	struct wt_scn_checker checker;
 	uint64_t nfailures;
 };
 
