@@ -284,7 +284,8 @@ static void make_config(struct wt_run_config *cfg, const struct wt_scenario *s,
 }
 
 struct iter_out {
-	json_t *failures;	/* this iteration's, capped */
+	json_t *failures;	/* this iteration's, capped; NULL: none yet
+				 * (most iterations have none) */
 	uint64_t nfailures;
 	uint64_t digest;
 	uint64_t points;	/* points passed, all threads */
@@ -296,6 +297,15 @@ struct iter_out {
 _Static_assert(sizeof(struct iter_out) - offsetof(struct iter_out, diverged) <
 	       sizeof(((struct iter_out *)0)->diverged) + 8,
 	       "a field after diverged");
+
+/* io->failures, made at its first failure; NULL on ENOMEM (the
+ * append then drops the record, as an append to a full heap would). */
+static json_t *io_failures(struct iter_out *io)
+{
+	if (!io->failures)
+		io->failures = json_array();
+	return io->failures;
+}
 
 static void status_failure(struct wt_scn_iter *it,
 			   const struct wt_run_result *res, struct iter_out *io)
@@ -320,7 +330,7 @@ static void status_failure(struct wt_scn_iter *it,
 			    json_integer((json_int_t)res->trace->total - 1) :
 			    json_null());
 	io->nfailures++;
-	json_array_append_new(io->failures, f);
+	json_array_append_new(io_failures(io), f);
 }
 
 /* A twin's targets: this iteration's count of each, and whether it
@@ -421,7 +431,7 @@ static void unseen_ops(struct wt_scn_iter *it, const struct wt_run_result *res,
 		snprintf(msg, sizeof(msg), "%s: thread %s did only %" PRIu64
 			 " ops", e->text, tc->th->name, tc->ops);
 		io->nfailures++;
-		json_array_append_new(io->failures, wt_scn_failure_new(it,
+		json_array_append_new(io_failures(io), wt_scn_failure_new(it,
 			"expectation", NULL, tc->th->name, msg));
 	}
 }
@@ -478,7 +488,6 @@ static int run_iteration(struct wt_scn_result *r, const struct wt_scenario *s,
 	/* the text emptied, not cleared (read only to its end) */
 	memset(io, 0, offsetof(struct iter_out, diverged));
 	io->diverged[0] = '\0';
-	io->failures = json_array();
 	if (wt_scn_iter_setup(&it, &err)) {
 		fprintf(stderr, "%s\n", err.text);
 		wt_scn_iter_teardown(&it);
@@ -513,7 +522,7 @@ static int run_iteration(struct wt_scn_result *r, const struct wt_scenario *s,
 
 		io->nfailures += it.t[i].nfailures;
 		json_array_foreach(it.t[i].failures, k, f)
-			json_array_append(io->failures, f);
+			json_array_append(io_failures(io), f);
 	}
 	unseen_ops(&it, &res, io, sum ? unseen : NULL);
 	take_trace(&cfg, &res, io->nfailures > 0);
@@ -1383,7 +1392,8 @@ int wt_scn_iteration(const struct wt_scenario *s, const struct wt_scn_opts *o,
 			  &io, NULL))
 		goto out;
 	wt_scn_sign_all(io.failures);
-	*failures = json_incref(io.failures);
+	/* the caller's is an array, empty or not */
+	*failures = io.failures ? json_incref(io.failures) : json_array();
 	if (trace) {
 		*trace = io.trace;
 		io.trace = NULL;
