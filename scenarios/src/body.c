@@ -710,17 +710,23 @@ static int setup_dirs(struct wt_scn_tctx *tc, struct wt_scn_error *err)
 /*
  * A thread's per-iteration arrays in one zeroed block (tc->dirs its
  * start, freed with it): dirs, expect_bad, expect_seen -- three callocs
- * and frees a thread every iteration were one.  -1 on ENOMEM.
+ * and frees a thread every iteration were one, and none when they fit
+ * in the context's own tc->arrays_inline (zeroed with it: most
+ * programs are a few ops).  -1 on ENOMEM.
  */
 static int thread_arrays(struct wt_scn_tctx *tc, const struct wt_scenario *s)
 {
 	size_t ndirs = tc->th->nops ? tc->th->nops : 1, nexp = s->nexpects + 1;
 	size_t bad = ndirs * sizeof(*tc->dirs);
 	size_t seen = bad + nexp * sizeof(*tc->expect_bad);
-	char *block = calloc(1, seen + nexp * sizeof(*tc->expect_seen));
+	size_t size = seen + nexp * sizeof(*tc->expect_seen);
+	char *block = size <= sizeof(tc->arrays_inline) ?
+		      (char *)tc->arrays_inline : calloc(1, size);
 
 	_Static_assert(_Alignof(struct path) >= _Alignof(uint64_t),
 		       "expect_bad follows the dirs");
+	_Static_assert(_Alignof(struct path) <= _Alignof(uint64_t),
+		       "the dirs start the inline block");
 	if (!block)
 		return -1;
 	tc->dirs = (struct path *)block;
@@ -848,7 +854,8 @@ void wt_scn_iter_teardown(struct wt_scn_iter *it)
 		     j < tc->th->nops; j++)
 			if (tc->dirs[j].dentry)
 				wt_path_put(&tc->dirs[j]);
-		free(tc->dirs);
+		if (tc->dirs != (struct path *)tc->arrays_inline)
+			free(tc->dirs);
 		if (tc->task_live && !abandoned)
 			wt_task_release(&tc->task);
 		/* its snapshots go before the history's rewind either way */

@@ -46,6 +46,9 @@ struct wt_scn_tctx {
 	uint64_t mismatches;
 	uint64_t *expect_bad;		/* [nexpects]: result mismatches */
 	bool *expect_seen;		/* [nexpects]: the K-th op happened */
+	/* dirs, expect_bad and expect_seen when they fit (body.c,
+	 * thread_arrays): zeroed with the context, no calloc */
+	uint64_t arrays_inline[24];
 	json_t *failures;		/* at most WT_SCN_THREAD_FAILURES */
 	/* the exit paths the walk being judged took, comma-separated (a
 	 * failure's "exit_path", part of its signature) */
