@@ -215,12 +215,23 @@ static inline void wt_access(const struct wt_obj *o, const struct wt_point *p,
  * to memory with release order -- the sequentially consistent part of the
  * model under sc and tso, as before pso existed -- except under pso, where
  * the ordering it gives is the point: buffered behind a new epoch.
+ *
+ * Under tso the thread's own buffer drains first.  x86 never lets a store
+ * pass an earlier one, and a publication that skipped the buffer did: in
+ * d_make_negative, d_inode = NULL reached memory while the write_seqcount
+ * _begin before it still waited, so a walker loaded the NULL inode and
+ * then found d_seq unchanged -- a d_seq check passing over a torn state
+ * the kernel cannot produce (found by `fuzz --memory tso`, seed 0x5eed,
+ * workload 1790).  Draining is one of TSO's own executions (the buffer
+ * happened to empty just then), so nothing new becomes possible.
  */
 #define wt_publish_release(p, v) do {					\
 	if (wt_tso_on() && wt_tso_partial_self())			\
 		wt_store_order((p), (v), __ATOMIC_RELEASE);		\
-	else								\
+	else {								\
+		wt_tso_fence();						\
 		__atomic_store_n((p), (v), __ATOMIC_RELEASE);		\
+	}								\
 } while (0)
 
 /* x86: a plain load and a plain store (tso: the FIFO gives the order). */

@@ -3,8 +3,9 @@
 # Generated workloads as their users meet them (scenarios/CMakeLists.txt
 # registers the cases):
 #
-#   fuzz_check.sh WT clean SEED N
-#	N workloads of run seed SEED pass on the clean build (exit 0).
+#   fuzz_check.sh WT clean SEED N [FUZZ-OPTION...]
+#	N workloads of run seed SEED pass on the clean build (exit 0),
+#	under the options given (--memory tso).
 #   fuzz_check.sh WT zoo BUG WITNESS SEED FIRST N|DURATION
 #	`fuzz --bug BUG' from workload FIRST finds it (exit 1), the first
 #	failure is of kind WITNESS (oracle, or a check's name), and the
@@ -27,7 +28,8 @@ fail() { echo "fuzz_check: $*"; exit 1; }
 
 case $mode in
 clean)
-	"$wt" fuzz --seed "$1" --workloads "$2" -o "$tmp" >"$tmp/log" 2>&1
+	seed=$1; n=$2; shift 2
+	"$wt" fuzz --seed "$seed" --workloads "$n" "$@" -o "$tmp" >"$tmp/log" 2>&1
 	rc=$?
 	tail -n 1 "$tmp/log"
 	[ $rc -eq 0 ] || { grep -F '!!!' "$tmp/log" | head -n 20; \

@@ -477,11 +477,15 @@ Test(triage, minimize_legitimize_no_mb)
  * schedule; its failing iteration makes some 2000 decisions, among them
  * grace-period waits (a step stopped before a wait instead of at it
  * began the grace period late, and the failure did not fire again).
- * Seed 2.  Known limit: since umount lets the writer mutex go for its
- * grace period (7941e07), the failures of seeds 0x5eed and 1 minimise to
- * 452 and 121 steps that keep a `flush walker2' the code without the
- * bug cannot follow (its barrier already emptied the buffer), and
- * minimize says so ("cannot follow the minimised schedule").
+ * Seed 6 (4 steps).  Since a publication drains the thread's buffer
+ * first (sim/atomic.h, wt_publish_release), seeds 2 to 11 minimise to 4
+ * to 31 steps, and the schedules of 2 and 5 no longer fire: a kept
+ * `flush' can name a store that is no longer buffered there.  Known
+ * limit: since umount lets the writer mutex go for its grace period
+ * (7941e07), the failures of seeds 0x5eed and 1 minimise to schedules
+ * that keep a `flush walker2' the code without the bug cannot follow
+ * (its barrier already emptied the buffer), and minimize says so
+ * ("cannot follow the minimised schedule").
  */
 Test(triage, minimize_a_random_tso_failure)
 {
@@ -491,7 +495,7 @@ Test(triage, minimize_a_random_tso_failure)
 
 	file = zoo("seq_no_barrier");
 	k = minimizes_run("seq_no_barrier", (const char *[]){
-		"run", file, "--seed", "2", NULL }, 10);
+		"run", file, "--seed", "6", NULL }, 10);
 	cr_expect_gt(k.decisions, 100, "a random iteration's decisions: %u",
 		     k.decisions);
 	free(file);

@@ -7,6 +7,7 @@
  */
 #include <criterion/criterion.h>
 
+#include "sim/atomic.h"
 #include "sim/tso.h"
 #include "test_tso_util.h"
 
@@ -63,6 +64,31 @@ Test(tso, own_load_sees_own_store_others_see_memory_until_flushed)
 	cr_assert(wt_tso_flush(buf(0)));
 	cr_assert_eq(ld32(&x), 1);
 	cr_assert_not(wt_tso_flush(buf(0)), "empty buffer");
+}
+
+/*
+ * A publication (rcu_assign_pointer: wt_publish_release) goes straight to
+ * memory under tso, so the thread's earlier buffered stores go first: a
+ * reader that sees the published value sees them too.  Before, the
+ * publication passed them -- a walker saw d_inode = NULL with the
+ * write_seqcount_begin before it still buffered, an order x86 forbids.
+ */
+Test(tso, a_publication_does_not_pass_earlier_stores)
+{
+	static uint32_t seq;
+	static uint64_t ptr = 1;
+
+	as(0);
+	st32(&seq, 1);			/* write_seqcount_begin */
+	wt_publish_release(&ptr, (uint64_t)0);	/* d_inode = NULL */
+	cr_assert_eq(wt_tso_depth(buf(0)), 0, "the buffer drained first");
+	as(1);
+	cr_assert_eq(ld64(&ptr), 0);
+	cr_assert_eq(ld32(&seq), 1, "the earlier store is visible with it");
+	/* with nothing buffered a publication costs no drain */
+	as(0);
+	wt_publish_release(&ptr, (uint64_t)2);
+	cr_assert_eq(ld64(&ptr), 2);
 }
 
 /* Entries reach memory oldest first (stores stay ordered: no smp_wmb
