@@ -168,15 +168,27 @@ static const struct wt_dentry_fact *view_dentry(const struct wt_ns *ns,
  * block?  Unknown objects (a dentry only a lookup made, an object logged
  * after the snapshot) are given the benefit of the doubt.
  */
+struct mount_seen {		/* the last mount place_holds looked up */
+	uint64_t id;		/* 0: none yet */
+	const struct wt_mount_fact *m;
+};
+
 static bool place_holds(const struct wt_ns *ns, const struct wt_ns_peek *peek,
-			const struct wt_ident *id, uint64_t *msb, uint64_t *dsb)
+			const struct wt_ident *id, struct mount_seen *seen,
+			uint64_t *msb, uint64_t *dsb)
 {
 	const struct wt_mount_fact *m;
 	const struct wt_dentry_fact *d;
 
 	if (!id->mnt || !id->dentry)
 		return true;
-	m = view_mount(ns, peek, id->mnt);
+	/* a walk's places are mostly on one mount, and the view does not
+	 * move during the check: its fact once, not per place */
+	if (seen->id != id->mnt) {
+		seen->id = id->mnt;
+		seen->m = view_mount(ns, peek, id->mnt);
+	}
+	m = seen->m;
 	d = view_dentry(ns, peek, id->dentry);
 	if (!m || !d)
 		return true;
@@ -230,6 +242,7 @@ static void check_place(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 	const struct wt_ns_peek *peek;
 	const struct wt_ns *ns = checker_ns(tc, &peek);
 	struct places_held held;	/* not zeroed: n says what is set */
+	struct mount_seen seen = { 0, NULL };
 
 	if (!ns && !peek)
 		return;
@@ -246,7 +259,7 @@ static void check_place(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 
 			if (place_held(&held, ids[k]))
 				continue;
-			if (place_holds(ns, peek, ids[k], &msb, &dsb)) {
+			if (place_holds(ns, peek, ids[k], &seen, &msb, &dsb)) {
 				place_keep(&held, ids[k]);
 				continue;
 			}
