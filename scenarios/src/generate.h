@@ -26,7 +26,9 @@
  *     mount's, when a writer moves or unmounts one: they share the
  *     mount hash) and past a mount's root into it;
  *   - the policy: PCT (depth 2 to 4, k calibrated: `pct_steps: auto')
- *     or random (switch_p drawn); POS or explore when asked for.
+ *     or random (switch_p drawn); POS or explore when asked for;
+ *   - the memory model: tso in one workload of eight, pso in one, else
+ *     sc (`fuzz --memory' overrides it).
  * The only expectation is `oracle clean': the oracle and the safety
  * checks judge every walk.  Nothing about any particular race is known
  * to the generator: no schedule, no point, no exit path.
@@ -37,7 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WT_GEN_VERSION		3	/* changes what a seed generates */
+#define WT_GEN_VERSION		4	/* changes what a seed generates */
 #define WT_GEN_TAG		0x500000000ull	/* + workload index */
 #define WT_GEN_ITERATIONS	20	/* per workload, by default */
 #define WT_GEN_THREADS_MAX	8
