@@ -284,25 +284,7 @@ hook_slow(struct wt_thread *t, const struct wt_point *p, const void *obj)
 
 	if (!p)
 		return;
-	id = wt_point_id(p);
-	/* Relaxed stores of single-writer words: stress-mode readers only
-	 * need untorn values (preempt-until, the watchdog's report). */
-	__atomic_store_n(&t->last_point, p, __ATOMIC_RELAXED);
-	__atomic_store_n(&t->arrivals, t->arrivals + 1, __ATOMIC_RELAXED);
-	if (t->hits) {
-		uint64_t v = t->hits[id];
-
-		if (__builtin_expect(!v, 0))	/* once a run (or ever) */
-			t->touched[t->ntouched++] = id;
-		__atomic_store_n(&t->hits[id], v + 1, __ATOMIC_RELAXED);
-	}
-	if (t->pending) {	/* the last point's actions: gone */
-		t->pending = false;
-		t->pending_delay_ns = 0;
-		t->pending_yield = false;
-		t->pending_fail = false;
-		t->pending_preempt_thread = -1;
-	}
+	id = wt_hook_arrive(t, p);
 	if (t->rules && wt_rules_may_select(t, id)) {
 		hook_rules(t, p, obj);
 		return;
@@ -317,16 +299,16 @@ void wt_hook_slow(struct wt_thread *t, const struct wt_point *p,
 }
 
 #ifdef WT_HOOK_THUNK
-/* What the thunk calls: the slow path for the current thread. */
-void wt_hook_slow_self(const struct wt_point *p, const void *obj);
-
+/* The slow path for the current thread: the thunk's usual target. */
 void wt_hook_slow_self(const struct wt_point *p, const void *obj)
 {
 	hook_slow(wt_self, p, obj);
 }
 
+__thread wt_hook_target_fn *wt_hook_target WT_TLS_LE = wt_hook_slow_self;
+
 /*
- * wt_hook_thunk: wt_hook_slow_self(rdi, rsi) preserving every general
+ * wt_hook_thunk: wt_hook_target(rdi, rsi) preserving every general
  * register but rdi and rsi (which the call site saves) and the flags.
  * The stack is realigned, since the call site may be anywhere in a
  * function.  The unwind info describes the call site's frame as it was
@@ -360,7 +342,7 @@ __asm__(
 	"	push	%r10\n"
 	"	push	%r11\n"
 	"	and	$-16, %rsp\n"
-	"	call	wt_hook_slow_self\n"
+	"	call	*%fs:wt_hook_target@tpoff\n"
 	"	lea	-56(%rbp), %rsp\n"
 	"	pop	%r11\n"
 	"	pop	%r10\n"

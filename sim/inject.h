@@ -134,6 +134,37 @@ void wt_hook_slow(struct wt_thread *t, const struct wt_point *p,
 		  const void *obj);
 
 /*
+ * What every armed hit of a point p (not NULL) does first, in the slow
+ * path and in a backend's own hook target (wt_hook_target): count it and
+ * drop the last point's pending actions.  Returns p's id.
+ */
+static inline __attribute__((always_inline)) uint32_t
+wt_hook_arrive(struct wt_thread *t, const struct wt_point *p)
+{
+	uint32_t id = wt_point_id(p);
+
+	/* Relaxed stores of single-writer words: stress-mode readers only
+	 * need untorn values (preempt-until, the watchdog's report). */
+	__atomic_store_n(&t->last_point, p, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->arrivals, t->arrivals + 1, __ATOMIC_RELAXED);
+	if (t->hits) {
+		uint64_t v = t->hits[id];
+
+		if (__builtin_expect(!v, 0))	/* once a run (or ever) */
+			t->touched[t->ntouched++] = id;
+		__atomic_store_n(&t->hits[id], v + 1, __ATOMIC_RELAXED);
+	}
+	if (t->pending) {	/* the last point's actions: gone */
+		t->pending = false;
+		t->pending_delay_ns = 0;
+		t->pending_yield = false;
+		t->pending_fail = false;
+		t->pending_preempt_thread = -1;
+	}
+	return id;
+}
+
+/*
  * How the hook reaches its slow path.  A plain call clobbers the nine
  * caller-saved registers, and although it sits in a cold branch the
  * register allocator plans the whole function around it: values live
@@ -166,6 +197,18 @@ void wt_hook_slow(struct wt_thread *t, const struct wt_point *p,
 
 /* rdi = point, rsi = obj; preserves all general registers but flags. */
 void wt_hook_thunk(void);
+
+/*
+ * What the thunk calls: wt_hook_slow_self (the slow path for wt_self),
+ * or a backend's own path for the thread it made current, which must do
+ * what wt_hook_slow_self would (the sim's for its fibers: hook and point
+ * in one function, no dispatch between).  Thread-local, like wt_self,
+ * and set with it: whoever sets wt_self to a thread of its own may set
+ * this, and sets it back to what it was when it sets wt_self back.
+ */
+typedef void wt_hook_target_fn(const struct wt_point *p, const void *obj);
+extern __thread wt_hook_target_fn *wt_hook_target WT_TLS_LE;
+void wt_hook_slow_self(const struct wt_point *p, const void *obj);
 
 /*
  * The point is an "m" operand so that its address is formed inside the

@@ -899,6 +899,76 @@ Test(sched_sim, hits_in_place_are_what_a_summed_run_counts)
 	wt_run_cache_destroy(cache);
 }
 
+/* ---- the sim's own hook target ---- */
+
+static bool g_slow;			/* either_body: wt_hook_slow */
+static const void *g_target;		/* the thunk's target, seen by a fiber */
+
+/* 200 steps at one point, through the hook (and the sim's own target,
+ * with the thunk) or straight through the hook's generic slow path. */
+static void either_body(struct wt_thread *t, void *arg)
+{
+	(void)arg;
+#ifdef WT_HOOK_THUNK
+	g_target = (const void *)wt_hook_target;
+#endif
+	for (unsigned i = 0; i < 200; i++) {
+		const struct wt_point *p = WT_POINT(WT_K_EVENT,
+			"test.sched.either", NULL, "either_body's step");
+
+		if (g_slow)
+			wt_hook_slow(t, p, NULL);
+		else
+			wt_hook(p, NULL);
+	}
+}
+
+static int run_either(bool slow, enum wt_policy policy,
+		      struct wt_run_result *res)
+{
+	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
+	struct tthreads ts;
+
+	tthreads_init(&ts, 3, names3);
+	cfg.seed = 11;
+	cfg.policy = policy;
+	g_slow = slow;
+	return wt_run(&cfg, ts.n, ts.p, either_body, NULL, res);
+}
+
+/*
+ * A fiber's hook goes to the sim's own target (sim_hook_self: the hook's
+ * slow path and the sim's point in one) and does what the generic slow
+ * path does: the same seed through either gives the same schedule
+ * (digest), points and hits, under random and PCT; main's target is
+ * back after the run.
+ */
+Test(sched_sim, the_sims_hook_target_is_the_generic_slow_path)
+{
+	static const enum wt_policy policy[] = { WT_POLICY_RANDOM,
+						 WT_POLICY_PCT };
+
+	for (size_t i = 0; i < sizeof(policy) / sizeof(policy[0]); i++) {
+		struct wt_run_result fused, slow;
+
+		cr_assert_eq(run_either(false, policy[i], &fused), WT_RUN_OK);
+#ifdef WT_HOOK_THUNK
+		cr_assert_neq(g_target, (const void *)wt_hook_slow_self);
+		cr_assert_eq(wt_hook_target, wt_hook_slow_self);
+#endif
+		cr_assert_eq(run_either(true, policy[i], &slow), WT_RUN_OK);
+		cr_assert_eq(fused.digest, slow.digest);
+		cr_assert_eq(fused.points, slow.points);
+		cr_assert_eq(fused.points, 600);
+		cr_assert_eq(fused.npoints, slow.npoints);
+		for (uint32_t p = 0; p < fused.npoints; p++)
+			cr_assert_eq(fused.hits[p], slow.hits[p], "%s",
+				     wt_point_name(wt_point_by_id(p)));
+		wt_run_result_free(&fused);
+		wt_run_result_free(&slow);
+	}
+}
+
 /* ---- staying, decided without the candidates ---- */
 
 static unsigned g_evals;

@@ -120,6 +120,8 @@ struct wt_sim {
 	uint64_t switches;
 	jmp_buf main_env;
 	struct wt_thread *main_self;
+	/* main's wt_hook_target, set back with main_self (sim_switch) */
+	void (*main_hook_target)(const struct wt_point *p, const void *obj);
 	void *main_tsan;
 	void *main_fake;
 	const void *main_bottom;

@@ -179,6 +179,20 @@ static void sim_after_switch(struct wt_sim *s)
 #endif
 }
 
+#ifdef WT_HOOK_THUNK
+static void sim_hook_self(const struct wt_point *p, const void *obj);
+#endif
+
+/* wt_self and, with the thunk, its hook target: the sim's own for a
+ * fiber (sim_hook_self), main's for main. */
+static void sim_self_set(struct wt_sim *s, int to)
+{
+	wt_self_set(to < 0 ? s->main_self : s->f[to].t);
+#ifdef WT_HOOK_THUNK
+	wt_hook_target = to < 0 ? s->main_hook_target : sim_hook_self;
+#endif
+}
+
 /*
  * Switch from fiber `from' (-1: main) to `to' (-1: main).  `dying': the
  * current fiber's body is over and it has parked (fiber_main): where it
@@ -194,7 +208,7 @@ static void sim_switch(struct wt_sim *s, int from, int to, bool dying)
 	s->switches++;
 	if (to >= 0)
 		s->f[to].ran_at = s->switches;
-	wt_self_set(to < 0 ? s->main_self : s->f[to].t);
+	sim_self_set(s, to);
 	wt_tso_self = wt_sim_tso_buf(s, to);
 #ifdef WT_ASAN
 	{
@@ -556,6 +570,28 @@ static void sim_point_fast(struct wt_thread *t, const struct wt_point *p,
 	sim_point_at(sim_current, t, p, id, obj);
 }
 
+#ifdef WT_HOOK_THUNK
+/*
+ * The thunk's target while a fiber runs (sim_self_set): the hook's slow
+ * path (wt_hook_slow) with sim_point_fast inline, the one it calls for a
+ * fiber's thread -- wt_self is one while this is the target -- so that
+ * the hook's dispatch and the sim's re-tests of what the hook just did
+ * go.  A hit with rules, or a NULL point, takes the hook's own path.
+ */
+static void sim_hook_self(const struct wt_point *p, const void *obj)
+{
+	struct wt_thread *t = wt_self;
+
+	assert(t->sched_point == sim_point_fast);
+	assert(sim_current == t->sched->priv);
+	if (__builtin_expect(!p || t->rules, 0)) {
+		wt_hook_slow(t, p, obj);
+		return;
+	}
+	sim_point_at(sim_current, t, p, wt_hook_arrive(t, p), obj);
+}
+#endif
+
 /* ready() as the policy evaluated it: under tso in the waiter's view with
  * its buffer in direct mode (policy.c, condition_holds). */
 static bool sim_still_ready(struct wt_sim *s, struct wt_thread *t,
@@ -849,6 +885,9 @@ int wt_run_sim(const struct wt_run_config *cfg, unsigned n,
 	s->out = out;
 	s->cur = -1;
 	s->main_self = wt_self;
+#ifdef WT_HOOK_THUNK
+	s->main_hook_target = wt_hook_target;
+#endif
 	s->trace_on = cfg->trace;
 	for (unsigned i = 0; i < n; i++)
 		if (fiber_init(s, &s->f[i], threads[i], &cache->slot[i]))
@@ -870,7 +909,7 @@ int wt_run_sim(const struct wt_run_config *cfg, unsigned n,
 	sim_current = s;
 	sim_reschedule(s, false);	/* from main: returns when the run ends */
 	sim_current = saved;
-	wt_self_set(s->main_self);
+	sim_self_set(s, -1);
 	wt_tso_self = saved_tso;
 	if (s->tso)
 		wt_tso_drain_all(s->tso);	/* abandoned fibers' too */
