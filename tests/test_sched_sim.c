@@ -924,7 +924,7 @@ static void either_body(struct wt_thread *t, void *arg)
 }
 
 static int run_either(bool slow, enum wt_policy policy,
-		      struct wt_run_result *res)
+		      const struct wt_rule *rule, struct wt_run_result *res)
 {
 	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
 	struct tthreads ts;
@@ -932,6 +932,8 @@ static int run_either(bool slow, enum wt_policy policy,
 	tthreads_init(&ts, 3, names3);
 	cfg.seed = 11;
 	cfg.policy = policy;
+	cfg.rules = rule;
+	cfg.nrules = rule ? 1 : 0;
 	g_slow = slow;
 	return wt_run(&cfg, ts.n, ts.p, either_body, NULL, res);
 }
@@ -940,23 +942,31 @@ static int run_either(bool slow, enum wt_policy policy,
  * A fiber's hook goes to the sim's own target (sim_hook_self: the hook's
  * slow path and the sim's point in one) and does what the generic slow
  * path does: the same seed through either gives the same schedule
- * (digest), points and hits, under random and PCT; main's target is
- * back after the run.
+ * (digest), points and hits, under random and PCT, with no rule and with
+ * a delay rule on some hits of one thread (the target's path for fibers
+ * with rules); main's target is back after the run.
  */
 Test(sched_sim, the_sims_hook_target_is_the_generic_slow_path)
 {
 	static const enum wt_policy policy[] = { WT_POLICY_RANDOM,
 						 WT_POLICY_PCT };
+	struct wt_parse_error err;
+	struct wt_rule r;
 
-	for (size_t i = 0; i < sizeof(policy) / sizeof(policy[0]); i++) {
+	cr_assert_eq(wt_rule_parse("at=test.sched.either thread=bob nth=3 "
+				   "delay=2us", &r, &err), 0, "%s", err.msg);
+	for (size_t i = 0; i < 2 * sizeof(policy) / sizeof(policy[0]); i++) {
+		const struct wt_rule *rule = i % 2 ? &r : NULL;
 		struct wt_run_result fused, slow;
 
-		cr_assert_eq(run_either(false, policy[i], &fused), WT_RUN_OK);
+		cr_assert_eq(run_either(false, policy[i / 2], rule, &fused),
+			     WT_RUN_OK);
 #ifdef WT_HOOK_THUNK
 		cr_assert_neq(g_target, (const void *)wt_hook_slow_self);
 		cr_assert_eq(wt_hook_target, wt_hook_slow_self);
 #endif
-		cr_assert_eq(run_either(true, policy[i], &slow), WT_RUN_OK);
+		cr_assert_eq(run_either(true, policy[i / 2], rule, &slow),
+			     WT_RUN_OK);
 		cr_assert_eq(fused.digest, slow.digest);
 		cr_assert_eq(fused.points, slow.points);
 		cr_assert_eq(fused.points, 600);
@@ -964,6 +974,11 @@ Test(sched_sim, the_sims_hook_target_is_the_generic_slow_path)
 		for (uint32_t p = 0; p < fused.npoints; p++)
 			cr_assert_eq(fused.hits[p], slow.hits[p], "%s",
 				     wt_point_name(wt_point_by_id(p)));
+		if (rule) {
+			cr_assert_gt(fused.rule_matches[0], 0);
+			cr_assert_eq(fused.rule_matches[0],
+				     slow.rule_matches[0]);
+		}
 		wt_run_result_free(&fused);
 		wt_run_result_free(&slow);
 	}

@@ -65,6 +65,7 @@
 
 #include "sim/sched/policy.h"
 #include "sim/sched/run.h"
+#include "sim/rules.h"
 #include "sim/tso.h"
 
 
@@ -571,12 +572,36 @@ static void sim_point_fast(struct wt_thread *t, const struct wt_point *p,
 }
 
 #ifdef WT_HOOK_THUNK
+/* A fiber's hit in some rule's points (hook_rules, inject.c): out of
+ * line, so that a hit in none keeps no register across a call. */
+static __attribute__((noinline)) void
+sim_hook_apply(struct wt_thread *t, const struct wt_point *p, uint32_t id,
+	       const void *obj)
+{
+	wt_rules_apply(t, p, obj);
+	sim_point_at(sim_current, t, p, id, obj);
+}
+
+/* sim_hook_self for a fiber with rules: out of line, so that the
+ * fibers without test nothing more. */
+static __attribute__((noinline)) void
+sim_hook_rules(struct wt_thread *t, const struct wt_point *p, const void *obj)
+{
+	uint32_t id = wt_hook_arrive(t, p);
+
+	if (wt_rules_may_select(t, id)) {
+		sim_hook_apply(t, p, id, obj);
+		return;
+	}
+	sim_point_at(sim_current, t, p, id, obj);
+}
+
 /*
  * The thunk's target while a fiber runs (sim_self_set): the hook's slow
- * path (wt_hook_slow) with sim_point_fast inline, the one it calls for a
- * fiber's thread -- wt_self is one while this is the target -- so that
- * the hook's dispatch and the sim's re-tests of what the hook just did
- * go.  A hit with rules, or a NULL point, takes the hook's own path.
+ * path (hook_slow, inject.c) with sim_point_fast inline, the handler it
+ * calls for a fiber's thread -- wt_self is one while this is the target
+ * -- so that the hook's dispatch and the sim's re-tests of what the hook
+ * just did go.
  */
 static void sim_hook_self(const struct wt_point *p, const void *obj)
 {
@@ -584,8 +609,10 @@ static void sim_hook_self(const struct wt_point *p, const void *obj)
 
 	assert(t->sched_point == sim_point_fast);
 	assert(sim_current == t->sched->priv);
-	if (__builtin_expect(!p || t->rules, 0)) {
-		wt_hook_slow(t, p, obj);
+	if (__builtin_expect(!p, 0))
+		return;
+	if (__builtin_expect(t->rules != NULL, 0)) {
+		sim_hook_rules(t, p, obj);
 		return;
 	}
 	sim_point_at(sim_current, t, p, wt_hook_arrive(t, p), obj);
