@@ -902,7 +902,9 @@ Test(sched_sim, hits_in_place_are_what_a_summed_run_counts)
 /* ---- the sim's own hook target ---- */
 
 static bool g_slow;			/* either_body: wt_hook_slow */
+#ifdef WT_HOOK_THUNK
 static const void *g_target;		/* the thunk's target, seen by a fiber */
+#endif
 
 /* 200 steps at one point, through the hook (and the sim's own target,
  * with the thunk) or straight through the hook's generic slow path. */

@@ -996,14 +996,14 @@ char *wt_gen_workload(uint64_t gseed, const struct wt_gen_config *c,
 	gen_tree(g);
 	/* writers first: the walkers walk what they touch */
 	for (unsigned i = walkers; i < threads; i++) {
-		char tname[16];
+		char tname[24];	/* "writer%u": room for any unsigned */
 
 		gen_writer(g, &p);
 		snprintf(tname, sizeof(tname), "writer%u", i - walkers + 1);
 		emit_prog(&th, tname, false, 1 + rnd(g, 2), &p);
 	}
 	for (unsigned i = 0; i < walkers; i++) {
-		char tname[16];
+		char tname[24];	/* "writer%u": room for any unsigned */
 		unsigned n = 2 + rnd(g, 4);
 		bool user = chance(g, 0.35);
 
