@@ -669,13 +669,13 @@ void wt_sim_policy_finished(struct wt_sim *s, struct wt_fiber *f)
  * turn of its loop ends (wt_yield), and one whose WT_SIM_FAIR_TURNS
  * yields in a row each found another fiber (not done, nor asleep until a
  * time past f's clock) that had not run since the yield before goes
- * below every other fiber.  Under POS it stays
- * there, pinned, until a yield finds that every other one ran; PCT
- * never draws again anyway.  A forever thread that shares the CPU (or
- * waits, as a writer in synchronize_rcu does) is never touched, so the
- * rule changes only runs that would otherwise have starved a thread
- * for several turns.  It reads only the switch count and the fibers'
- * states: replays and seeds decide it the same way.
+ * below every other fiber.  Under POS it stays there, pinned, until a
+ * yield finds that every other one ran; PCT never draws again anyway.
+ * A forever thread that shares the CPU (or waits, as a writer in
+ * synchronize_rcu does) is never touched, so the rule changes only runs
+ * that would otherwise have starved a thread for several turns.  It
+ * reads only the switch count and the fibers' states: replays and seeds
+ * decide it the same way.
  */
 #define WT_SIM_FAIR_TURNS	4
 
