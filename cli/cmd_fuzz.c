@@ -65,7 +65,7 @@ const struct wt_opt wt_opts_fuzz[] = {
 	WT_OPT("threads", OPT_THREADS, 't', "N", "threads per workload, 2 to 8 (default: drawn, 2 to 4)"),
 	WT_OPT("policy", OPT_POLICY, 0, "P", "the schedule policy: mix (default: PCT 3 in 4, else random), pct, random, pos, explore"),
 	WT_OPT_ENTRY_BUG,
-	WT_OPT_ENTRY_MEMORY,
+	WT_OPT("memory", WT_OPT_MEMORY, 0, "sc|tso|pso", "every workload under this memory model (default: drawn, tso 1 in 8, pso 1 in 8, else sc)"),
 	WT_OPT("out", OPT_OUT, 'o', "DIR", "where a failing workload's scenario file goes (default .)"),
 	WT_OPT("keep-going", OPT_KEEP_GOING, 'k', NULL, "run every workload, not only up to the first failure"),
 	WT_OPT("verbose", OPT_VERBOSE, 'v', NULL, "every workload's lines, not only a failure's"),
