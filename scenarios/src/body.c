@@ -389,9 +389,10 @@ static void check_sync_umount(struct wt_scn_iter *it)
 
 	if (!stolen || !it->nthreads)
 		return;
-	snprintf(msg, sizeof(msg), "%" PRIu64 " successful sync umount%s did "
-		 "not do the final put of the mount (a walker did)", stolen,
-		 stolen > 1 ? "s" : "");
+	/* named like every check's line: `sync_umount: ...' */
+	snprintf(msg, sizeof(msg), "sync_umount: %" PRIu64 " successful sync "
+		 "umount%s did not do the final put of the mount (a walker "
+		 "did)", stolen, stolen > 1 ? "s" : "");
 	it->t[0].checks++;
 	f = wt_scn_failure_new(it, "check", "sync_umount", NULL, msg);
 	json_object_set_new(f, "failing_event", json_null());
