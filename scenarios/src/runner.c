@@ -795,24 +795,38 @@ static uint64_t counted_over(const struct wt_scenario *s)
 }
 
 /*
- * Does count v hold?  A count in a file is written for the file's own
- * budget of B iterations: `path rcu.ok == 1' in a file of one iteration
- * says one an iteration.  A run of I iterations instead (--iterations,
- * a nightly's budget) is held to the same rate: == and != compare v * B
- * with N * I; an upper bound allows N * I / B rounded up; a lower bound
- * asks for N * I / B rounded down when I < B (a rare path the file asks
- * for once in 300 iterations cannot be owed in 3) and for N itself when
- * I > B (what the file asks for in B iterations is still owed in more,
- * not multiplied).  A file budgeted in time has no B: v against N.
+ * Is expectation e's count held to a rate in r?  A count in a file is
+ * written for the file's own budget of *b iterations: `path rcu.ok == 1'
+ * in a file of one iteration says one an iteration.  A run of *i
+ * iterations instead (--iterations, a nightly's budget) is held to the
+ * same rate -- except a lower bound when *i > *b (what the file asks for
+ * in B iterations is still owed in more, not multiplied), a file
+ * budgeted in time (no B), and a run of the file's own budget.
+ */
+static bool count_scaled(const struct wt_expect *e,
+			 const struct wt_scn_result *r, uint64_t *b,
+			 uint64_t *i)
+{
+	*b = counted_over(r->s);
+	*i = r->iterations;
+	return *b && *i && *b != *i &&
+	       !((e->cmp == WT_CMP_GE || e->cmp == WT_CMP_GT) && *i > *b);
+}
+
+/*
+ * Does count v hold?  Held to a rate (count_scaled): == and != compare
+ * v * B with N * I; an upper bound allows N * I / B rounded up; a lower
+ * bound (only when I < B) asks for N * I / B rounded down -- a rare path
+ * the file asks for once in 300 iterations cannot be owed in 3.
  */
 static bool count_holds(const struct wt_expect *e,
 			const struct wt_scn_result *r, uint64_t v)
 {
 	typedef unsigned __int128 u128;
-	uint64_t b = counted_over(r->s), i = r->iterations;
+	uint64_t b, i;
 	u128 n = e->value;
 
-	if (!b || !i || b == i)
+	if (!count_scaled(e, r, &b, &i))
 		return wt_cmp_holds(e->cmp, v, e->value);
 	switch (e->cmp) {
 	case WT_CMP_EQ:
@@ -823,7 +837,7 @@ static bool count_holds(const struct wt_expect *e,
 		n++;
 		/* fall through */
 	case WT_CMP_GE:
-		return v >= (i > b ? n : n * i / b);
+		return v >= n * i / b;
 	case WT_CMP_LT:		/* < N is <= N - 1 */
 		if (!n)
 			return false;
@@ -835,15 +849,14 @@ static bool count_holds(const struct wt_expect *e,
 	return false;
 }
 
-/* " (N per B iterations, over I)" when count_holds scaled it. */
+/* " (N per B iterations, over I)" when count_holds held it to a rate. */
 static void scaled_note(const struct wt_expect *e,
 			const struct wt_scn_result *r, char *actual, size_t len)
 {
-	uint64_t b = counted_over(r->s), i = r->iterations;
 	size_t n = strlen(actual);
+	uint64_t b, i;
 
-	if (!b || !i || b == i || e->value == 0 || n >= len ||
-	    ((e->cmp == WT_CMP_GE || e->cmp == WT_CMP_GT) && i > b))
+	if (!count_scaled(e, r, &b, &i) || e->value == 0 || n >= len)
 		return;
 	snprintf(actual + n, len - n, " (%s %" PRIu64 " per %" PRIu64
 		 " iteration%s, over %" PRIu64 ")", cmp_names[e->cmp], e->value,
