@@ -194,33 +194,43 @@ static void reset_record(void)
  * has the whole path, yet REF-walk, holding a reference on the directory
  * between the two lookups, could have produced it.
  */
-ORACLE_TEST(accepts_non_simultaneous_instants)
+/*
+ * /a and /c/b at v3, then /a renamed to /z and /c/b into it as /z/b by
+ * v5: the record of a walk of "/a/b" that found /a at v3 and b under it
+ * at v5 (its window [v3, v5]).
+ */
+static void record_two_renames(uint64_t *v3, uint64_t *v5)
 {
 	struct wt_ident root, a, b;
-	uint64_t v3, v5;
 
 	OK(wt_op_mkdir(w, "/a", 0755, false));
 	OK(wt_op_mkdir(w, "/c", 0755, false));
 	OK(wt_op_mkdir(w, "/c/b", 0755, false));
-	v3 = now();
-	root = ident_at(v3, "/");
-	a = ident_at(v3, "/a");
-	b = ident_at(v3, "/c/b");
+	*v3 = now();
+	root = ident_at(*v3, "/");
+	a = ident_at(*v3, "/a");
+	b = ident_at(*v3, "/c/b");
 	OK(wt_op_rename(w, "/a", "/z", 0));
 	OK(wt_op_rename(w, "/c/b", "/z/b", 0));
-	v5 = now();
-	for (uint64_t v = v3; v <= v5; v++)
-		cr_assert(!resolves_at(v, "/a/b"), "/a/b exists at v%llu",
-			  (unsigned long long)v);
-
+	*v5 = now();
 	reset_record();
-	attempt(LOOKUP_RCU | LOOKUP_FOLLOW, v3, v5, 0);
+	attempt(LOOKUP_RCU | LOOKUP_FOLLOW, *v3, *v5, 0);
 	start(root, "/a/b");
 	perm(root, 0);
 	lookup(root, "a", a);
 	perm(a, 0);
 	lookup(a, "b", b);
 	end(b, 0);
+}
+
+ORACLE_TEST(accepts_non_simultaneous_instants)
+{
+	uint64_t v3, v5;
+
+	record_two_renames(&v3, &v5);
+	for (uint64_t v = v3; v <= v5; v++)
+		cr_assert(!resolves_at(v, "/a/b"), "/a/b exists at v%llu",
+			  (unsigned long long)v);
 	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
 	cr_assert_eq(res.last_instant, v5);
 
@@ -250,29 +260,11 @@ ORACLE_TEST(a_renewed_oracle_judges_as_a_new_one)
 	struct wt_oracle *fresh, *renewed;
 	struct wt_oracle_result got[2], want[2];
 	struct wt_oracle_input in = { .record = rec, .cred = &root_cred };
-	struct wt_ident root, a, b;
 	uint64_t v3, v5, ends[2];
 
 	cr_assert_not_null(other);
 	OK(wt_op_mkdir(other, "/x", 0755, false));
-	OK(wt_op_mkdir(w, "/a", 0755, false));
-	OK(wt_op_mkdir(w, "/c", 0755, false));
-	OK(wt_op_mkdir(w, "/c/b", 0755, false));
-	v3 = now();
-	root = ident_at(v3, "/");
-	a = ident_at(v3, "/a");
-	b = ident_at(v3, "/c/b");
-	OK(wt_op_rename(w, "/a", "/z", 0));
-	OK(wt_op_rename(w, "/c/b", "/z/b", 0));
-	v5 = now();
-	reset_record();
-	attempt(LOOKUP_RCU | LOOKUP_FOLLOW, v3, v5, 0);
-	start(root, "/a/b");
-	perm(root, 0);
-	lookup(root, "a", a);
-	perm(a, 0);
-	lookup(a, "b", b);
-	end(b, 0);
+	record_two_renames(&v3, &v5);
 	ends[0] = v5;		/* accepted */
 	ends[1] = v5 - 1;	/* rejected: b is not there yet */
 
