@@ -9,6 +9,7 @@
 
 #include "scenarios/src/explore.h"
 #include "sim/inject.h"
+#include "sim/sched/sched.h"
 #include "sim/sched/prng.h"
 
 #define EXPLORE_SEED_TAG	0x500000000ull
@@ -404,15 +405,13 @@ static uint32_t arrival(const struct wt_run_result *res,
 	return UINT32_MAX;
 }
 
-/* Does thread t's arrival at point id drain t's store buffer?  (The
- * sim's drain points, sim/sched/sim.c: lock, unlock, a grace period;
- * an RCU exit only when outermost, which is not known here.) */
+/* Does a thread's arrival at point id drain its store buffer?  The
+ * sim's rule; an RCU exit counts, whether outermost is not known here. */
 static bool drains(uint32_t id)
 {
 	const struct wt_point *pt = wt_point_by_id(id);
 
-	return pt && (pt->kind == WT_K_LOCK || pt->kind == WT_K_UNLOCK ||
-		      pt->kind == WT_K_RCU_SYNC || pt->kind == WT_K_RCU_EXIT);
+	return pt && wt_point_kind_drains(pt->kind, true);
 }
 
 /* Item i's store that waited in its writer's buffer while, or before,

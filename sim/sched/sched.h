@@ -153,4 +153,26 @@ void wt_might_sleep(const struct wt_point *p);
 /* The native backend (bounded spin, then sched_yield). */
 extern const struct wt_sched_ops wt_native_ops;
 
+/*
+ * memory=tso, pso: does the sim drain the arriving thread's store buffer
+ * at a point of this kind (sim/sched/sim.c; sim/tso.h says why each)?  A
+ * lock or unlock, a grace period, and the end of the outermost RCU read
+ * section -- `outermost': whether an RCU exit is that one, which only
+ * the running thread's depth tells.
+ */
+static inline bool wt_point_kind_drains(enum wt_point_kind kind,
+					bool outermost)
+{
+	switch (kind) {
+	case WT_K_LOCK:
+	case WT_K_UNLOCK:
+	case WT_K_RCU_SYNC:
+		return true;
+	case WT_K_RCU_EXIT:
+		return outermost;
+	default:
+		return false;
+	}
+}
+
 #endif /* WT_SIM_SCHED_H */

@@ -151,16 +151,8 @@ static const struct wt_point *tso_end_point(void)
 /* The points that drain the arriving thread's buffer (see the top). */
 static bool tso_drain_point(const struct wt_thread *t, const struct wt_point *p)
 {
-	switch (p->kind) {
-	case WT_K_LOCK:
-	case WT_K_UNLOCK:
-	case WT_K_RCU_SYNC:
-		return true;
-	case WT_K_RCU_EXIT:
-		return t->rcu_depth == 1;	/* not yet decremented */
-	default:
-		return false;
-	}
+	/* at an RCU exit the depth is not yet decremented */
+	return wt_point_kind_drains(p->kind, t->rcu_depth == 1);
 }
 
 static void sim_after_switch(struct wt_sim *s)
