@@ -7,8 +7,8 @@
  *	bench_iter_nohooks --serve	bare rounds, one per request line
  *
  * For each scenario (default: a directed one, its undirected twin, a
- * memory=tso one and the random soak workload -- the generated workloads
- * of issue 18 are not on main yet), this program runs ITERATIONS
+ * memory=tso one, a set of generated workloads and the random soak
+ * workload), this program runs ITERATIONS
  * iterations exactly as `walktorture run' does (sim mode, seed 0x5eed:
  * world from the tree or its snapshot, fibers, policy, oracle, checks)
  * and takes the CPU time of the calling thread, which runs every fiber.
@@ -33,6 +33,18 @@
  * 1e6 / sim_us, CPU time, not wall time (the machine is shared).  Both
  * sides use CLOCK_THREAD_CPUTIME_ID.  Not a ctest test by default: run
  * it from a release build (ctest --preset bench runs bench.iter).
+ *
+ * Generated workloads (what `walktorture fuzz' runs) are named by spec:
+ * gen:SEED:J is workload J of fuzz seed SEED (generator WT_GEN_VERSION,
+ * the text `fuzz --seed SEED --first J' runs, its own policy and memory
+ * model), and gen:SEED:J..K the workloads J to K-1 as one set: each is
+ * measured as above (a line `bench_iter_workload: gen.HEX ...'), and
+ * the set's line `bench_iter: gen:SEED:J..K ...' has the mean sim_us
+ * and bare_us of its workloads, so that its overhead is the set's
+ * sum(sim) / sum(bare), each workload weighed by what it costs.  The
+ * default set is gen:1:0..40.  Each workload runs ITERATIONS
+ * iterations; fuzz runs 20 a workload, and what a workload costs once
+ * (load, first build, snapshot) is not in these figures.
  */
 #define _GNU_SOURCE	/* posix_spawn */
 #include <inttypes.h>
@@ -44,6 +56,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "scenarios/src/generate.h"
 #include "scenarios/src/iter.h"
 #include "scenarios/src/runner.h"
 #include "sim/inject.h"
@@ -52,6 +65,7 @@
 #define ROUNDS		3
 #define SEED		0x5eed
 #define TWIN_SUFFIX	".undirected"
+#define GEN_PREFIX	"gen:"
 
 static double cpu_s(void)
 {
@@ -110,7 +124,7 @@ static char *bare_copy(const char *file)
 
 /* FILE or FILE.undirected (the twin of a directed FILE); the bare side
  * loads FILE without its points (bare_copy), the same threads. */
-static struct wt_scenario *load(const char *spec)
+static struct wt_scenario *load_file(const char *spec)
 {
 	struct wt_scn_error err = { 0 };
 	size_t n = strlen(spec), k = strlen(TWIN_SUFFIX);
@@ -139,6 +153,46 @@ static struct wt_scenario *load(const char *spec)
 		fprintf(stderr, "bench_iter: %s\n", err.text[0] ? err.text :
 			"out of memory");
 	return s;
+}
+
+/* gen:SEED:J -- workload J of fuzz seed SEED, through a file of its own
+ * (both sides generate the same text). */
+static struct wt_scenario *load_gen(const char *spec)
+{
+	struct wt_gen_config c = { .policy = -1 };
+	char file[] = "/tmp/bench_iter-gen-XXXXXX", name[64], *text;
+	unsigned long long seed, j;
+	struct wt_scenario *s = NULL;
+	int fd, used = 0;
+	FILE *f;
+
+	if (sscanf(spec, GEN_PREFIX "%lli:%lli%n", &seed, &j, &used) != 2 ||
+	    spec[used]) {
+		fprintf(stderr, "bench_iter: %s: not gen:SEED:J\n", spec);
+		return NULL;
+	}
+	text = wt_gen_workload(wt_gen_seed(seed, j), &c, name, sizeof(name));
+	fd = text ? mkstemp(file) : -1;
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		if (fd >= 0)
+			close(fd);
+		free(text);
+		return NULL;
+	}
+	fputs(text, f);
+	free(text);
+	if (!fclose(f))
+		s = load_file(file);
+	unlink(file);
+	return s;
+}
+
+/* A scenario file, its twin, or a generated workload (gen:SEED:J). */
+static struct wt_scenario *load(const char *spec)
+{
+	if (!strncmp(spec, GEN_PREFIX, strlen(GEN_PREFIX)))
+		return load_gen(spec);
+	return load_file(spec);
 }
 
 #ifdef WT_NO_HOOKS
@@ -412,11 +466,26 @@ static double sim_round(const struct wt_scenario *s, uint64_t iterations,
 	return t;
 }
 
-static int bench_one(struct sibling *c, const char *spec, uint64_t iterations,
-		     int rounds, FILE *null)
+/* One scenario's figures: per iteration, the best round of each side. */
+struct figures {
+	double sim_us, bare_us, ops;
+};
+
+static void print_figures(const char *tag, const char *name,
+			  uint64_t iterations, const struct figures *f)
+{
+	printf("%s: %s iterations=%" PRIu64 " sim_us=%.2f bare_us=%.2f "
+	       "overhead=%.2f iter_per_s=%.0f ops_per_iter=%.1f\n", tag, name,
+	       iterations, f->sim_us, f->bare_us, f->sim_us / f->bare_us,
+	       1e6 / f->sim_us, f->ops);
+	fflush(stdout);
+}
+
+static int measure(struct sibling *c, const char *spec, uint64_t iterations,
+		   int rounds, FILE *null, const char *tag, struct figures *f)
 {
 	struct wt_scenario *s = load(spec);
-	double best_sim = 1e30, best_bare = 1e30, sim_us, bare_us;
+	double best_sim = 1e30, best_bare = 1e30;
 	uint64_t ops[WT_SCN_THREADS_MAX] = { 0 }, total = 0;
 
 	if (!s)
@@ -437,15 +506,56 @@ static int bench_one(struct sibling *c, const char *spec, uint64_t iterations,
 	}
 	for (unsigned i = 0; i < s->nthreads; i++)
 		total += ops[i];
-	sim_us = best_sim * 1e6 / (double)iterations;
-	bare_us = best_bare * 1e6 / (double)iterations;
-	printf("bench_iter: %s iterations=%" PRIu64 " sim_us=%.2f bare_us=%.2f "
-	       "overhead=%.2f iter_per_s=%.0f ops_per_iter=%.1f\n", s->name,
-	       iterations, sim_us, bare_us, sim_us / bare_us, 1e6 / sim_us,
-	       (double)total / (double)iterations);
-	fflush(stdout);
+	f->sim_us = best_sim * 1e6 / (double)iterations;
+	f->bare_us = best_bare * 1e6 / (double)iterations;
+	f->ops = (double)total / (double)iterations;
+	print_figures(tag, s->name, iterations, f);
 	wt_scenario_free(s);
 	return 0;
+}
+
+/*
+ * gen:SEED:J..K: each workload on its own line, then the set's, whose
+ * figures are the workloads' means (its overhead: sum(sim) / sum(bare)).
+ */
+static int measure_set(struct sibling *c, const char *spec,
+		       uint64_t iterations, int rounds, FILE *null)
+{
+	unsigned long long seed, j, k;
+	struct figures sum = { 0 };
+	int used = 0;
+
+	if (sscanf(spec, GEN_PREFIX "%lli:%lli..%lli%n", &seed, &j, &k,
+		   &used) != 3 || spec[used] || j >= k) {
+		fprintf(stderr, "bench_iter: %s: not gen:SEED:J..K (J < K)\n",
+			spec);
+		return -1;
+	}
+	for (unsigned long long i = j; i < k; i++) {
+		char one[64];
+		struct figures f;
+
+		snprintf(one, sizeof(one), GEN_PREFIX "%llu:%llu", seed, i);
+		if (measure(c, one, iterations, rounds, null,
+			    "bench_iter_workload", &f))
+			return -1;
+		sum.sim_us += f.sim_us / (double)(k - j);
+		sum.bare_us += f.bare_us / (double)(k - j);
+		sum.ops += f.ops / (double)(k - j);
+	}
+	print_figures("bench_iter", spec, iterations, &sum);
+	return 0;
+}
+
+static int bench_one(struct sibling *c, const char *spec, uint64_t iterations,
+		     int rounds, FILE *null)
+{
+	struct figures f;
+
+	if (!strncmp(spec, GEN_PREFIX, strlen(GEN_PREFIX)) &&
+	    strstr(spec, ".."))
+		return measure_set(c, spec, iterations, rounds, null);
+	return measure(c, spec, iterations, rounds, null, "bench_iter", &f);
 }
 
 int main(int argc, char **argv)
@@ -455,6 +565,7 @@ int main(int argc, char **argv)
 		WT_SOURCE_DIR "/scenarios/echild/restart.step_into.child_seq.yaml"
 			TWIN_SUFFIX,
 		WT_SOURCE_DIR "/scenarios/zoo/seq_no_barrier.yaml",
+		GEN_PREFIX "1:0..40",
 		WT_SOURCE_DIR "/scenarios/soak/mixed.sim.yaml",
 	};
 	uint64_t iterations = argc > 1 ? strtoull(argv[1], NULL, 0) : 2000;
@@ -465,7 +576,7 @@ int main(int argc, char **argv)
 
 	if (!null || !iterations || rounds < 1) {
 		fprintf(stderr, "usage: bench_iter [ITERATIONS [ROUNDS]] "
-			"[SCENARIO.yaml[.undirected]...]\n");
+			"[SCENARIO.yaml[.undirected]|gen:SEED:J[..K]...]\n");
 		return 2;
 	}
 	wt_points_catalogue();

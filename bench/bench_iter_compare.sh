@@ -10,9 +10,11 @@
 # release builds (each next to its own bench_iter_nohooks), e.g. a build
 # of main's code in another directory and this tree's.  They take turns,
 # LAPS laps (3) of one round each, on the same scenario files (default:
-# bench_iter's four, read from THIS source tree, so both builds run the
-# same files); for each scenario the best lap of each build is kept and
-# the line reads
+# bench_iter's five, read from THIS source tree, so both builds run the
+# same files; the generated set gen:1:0..40 needs both builds to know
+# gen: specs, and each generates it with its own generator); for each
+# scenario the best lap of each build is kept (a set's laps by its
+# line's sim_us) and the line reads
 #
 #	bench_iter_compare: NAME old_us=A new_us=B old/new=A/B
 #		old_overhead=X new_overhead=Y
@@ -39,7 +41,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 if [ $# -eq 0 ]; then
 	set -- "$src/scenarios/echild/restart.step_into.child_seq.yaml" \
 	       "$src/scenarios/echild/restart.step_into.child_seq.yaml.undirected" \
-	       "$src/scenarios/zoo/seq_no_barrier.yaml" \
+	       "$src/scenarios/zoo/seq_no_barrier.yaml" gen:1:0..40 \
 	       "$src/scenarios/soak/mixed.sim.yaml"
 fi
 out=$(mktemp /tmp/bench_iter_compare-XXXXXX)
