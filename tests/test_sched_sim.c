@@ -1102,6 +1102,102 @@ Test(sched_sim, staying_without_candidates_is_the_full_decision_directed)
 	assert_stay_is_full_decision(WT_POLICY_DIRECTED);
 }
 
+/* ---- the short cuts against the full decision ---- */
+
+static unsigned g_carol_evals;
+
+static bool flag_seen(const void *arg)
+{
+	if (arg)
+		g_carol_evals++;
+	return g_flag;
+}
+
+/* alice (always a pure wait) and carol (g_kind) wait for the flag bob
+ * sets after 100 points; then 50 points each. */
+static void flag3_body(struct wt_thread *t, void *arg)
+{
+	(void)arg;
+	if (t->id == 1) {
+		for (int i = 0; i < 100; i++)
+			WT_EVENT("test.sched.step", NULL);
+		g_flag = true;
+	} else {
+		wt_wait(t->id == 0 ? WT_WAIT_SLEEP : g_kind, flag_seen,
+			t->id == 2 ? t : NULL);
+	}
+	for (int i = 0; i < 50; i++)
+		WT_EVENT("test.sched.step", NULL);
+}
+
+static void run_flag3(uint64_t seed, enum wt_wait_kind kind,
+		      enum wt_policy policy, bool full,
+		      struct wt_run_result *res)
+{
+	struct tthreads ts;
+	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
+
+	tthreads_init(&ts, 3, names3);
+	cfg.seed = seed;
+	cfg.policy = policy;
+	cfg.pct_steps = 300;
+	cfg.trace = true;
+	cfg.decide_full = full;
+	g_kind = kind;
+	g_flag = false;
+	g_carol_evals = 0;
+	cr_assert_eq(wt_run(&cfg, ts.n, ts.p, flag3_body, NULL, res),
+		     WT_RUN_OK, "%s", res->report);
+}
+
+/*
+ * Each run of a seed, with carol's wait pure or polling, is the same run
+ * as the one whose every decision computes the candidates (decide_full):
+ * byte-identical traces, equal digests.  So the decisions that keep the
+ * running fiber or pick without the candidates -- random's first draw,
+ * PCT's and POS's top, and, while the top is blocked, the conditions of
+ * the fibers that beat the running one alone -- pick what the full
+ * decision picks and draw the same numbers; and they were taken: carol's
+ * pure condition is evaluated less often than the full decisions
+ * evaluate it, her polling one as often.
+ */
+static void assert_short_cuts_are_full_decisions(enum wt_policy policy)
+{
+	unsigned fast[2] = { 0, 0 }, full[2] = { 0, 0 };
+	enum wt_wait_kind kind[2] = { WT_WAIT_SLEEP, WT_WAIT_SLEEP_POLL };
+
+	for (unsigned k = 0; k < 2; k++)
+		for (uint64_t seed = 1; seed <= 24; seed++) {
+			struct wt_run_result a, b;
+
+			run_flag3(seed, kind[k], policy, false, &a);
+			fast[k] += g_carol_evals;
+			run_flag3(seed, kind[k], policy, true, &b);
+			full[k] += g_carol_evals;
+			cr_assert_eq(a.trace->n, b.trace->n, "%s seed %llu",
+				     wt_policy_name(policy),
+				     (unsigned long long)seed);
+			cr_assert_eq(memcmp(a.trace->ev, b.trace->ev,
+					    a.trace->n * sizeof(a.trace->ev[0])),
+				     0, "%s seed %llu", wt_policy_name(policy),
+				     (unsigned long long)seed);
+			cr_assert_eq(a.digest, b.digest);
+			wt_run_result_free(&a);
+			wt_run_result_free(&b);
+		}
+	cr_assert_lt(fast[0], full[0], "%s: no short cut was taken",
+		     wt_policy_name(policy));
+	cr_assert_eq(fast[1], full[1], "%s: a poll was skipped",
+		     wt_policy_name(policy));
+}
+
+Test(sched_sim, short_cuts_are_the_full_decision)
+{
+	assert_short_cuts_are_full_decisions(WT_POLICY_RANDOM);
+	assert_short_cuts_are_full_decisions(WT_POLICY_PCT);
+	assert_short_cuts_are_full_decisions(WT_POLICY_POS);
+}
+
 /* ---- directed steps' point sets kept in the run cache ---- */
 
 /*

@@ -37,10 +37,12 @@
 
 /* ---- candidates ---- */
 
-/* Fiber i's condition (f: s->f + i, its index given, not divided out).
+/* Fiber i's condition (f: s->f + i, its index given, not divided out;
+ * inline: candidates() asks it of every blocked fiber).
  * It leaves wt_self and wt_tso_self the waiter's: candidates() puts
  * them back once, after the last. */
-static bool condition_holds(struct wt_sim *s, struct wt_fiber *f, unsigned i)
+static inline __attribute__((always_inline))
+bool condition_holds(struct wt_sim *s, struct wt_fiber *f, unsigned i)
 {
 	struct wt_tso_buf *b;
 	bool ok, direct = false;
@@ -440,6 +442,40 @@ static unsigned candidates(struct wt_sim *s, int *cand)
 	return nc;
 }
 
+/*
+ * The conditions a decision that the running fiber may stay through
+ * needs (decide_few): those of the fibers in `need', and those of every
+ * waiter whose ready() polls -- it has effects, and the full decision
+ * evaluates it at every decision -- in index order, as candidates()
+ * does.  The other blocked fibers' ready() only read (mutex, spinlock,
+ * seqcount, history and dcache waits): leaving them out changes nothing
+ * that an evaluated one sees.  Returns the fibers of `need' whose
+ * condition holds.
+ */
+static uint32_t conditions_few(struct wt_sim *s, uint32_t need)
+{
+	struct wt_thread *saved = wt_self;
+	struct wt_tso_buf *saved_tso = wt_tso_self;
+	bool waited = false;
+	uint32_t holds = 0;
+
+	for (unsigned i = 0; i < s->n; i++) {
+		struct wt_fiber *f = &s->f[i];
+		bool needed = need >> i & 1;
+
+		if (f->state != WT_FIBER_BLOCKED || (!needed && !f->ready_polls))
+			continue;
+		waited |= !f->preempt;
+		if (condition_holds(s, f, i) && needed)
+			holds |= 1u << i;
+	}
+	if (waited) {
+		wt_tso_self = saved_tso;
+		wt_self_set(saved);
+	}
+	return holds;
+}
+
 /* ---- memory=tso: flushes ---- */
 
 /* A thread with a non-empty store buffer, uniformly; -1 when none. */
@@ -633,13 +669,91 @@ int wt_sim_decide_full(struct wt_sim *s, bool switched)
 	return pick;
 }
 
+/*
+ * PCT, POS: the running fiber is ready, awake and not yielding, but not
+ * top.  When every fiber that beats it in pick_pct (a higher priority,
+ * or an equal one at a lower index) is blocked and not sleeping -- a
+ * waiter for a lock the running fiber holds, most often -- only their
+ * conditions decide: none holds, and the running fiber is the best
+ * awake candidate; some hold, and the first of the highest among them
+ * is (a blocked fiber that is not sleeping is awake, and every fiber
+ * that does not beat the running one loses to each that does).  The
+ * full decision's pick, without evaluating the other waiters' ready(),
+ * which only read.  -1: some beater is ready or sleeping (the full
+ * decision decides).
+ */
+static int decide_prio_few(struct wt_sim *s)
+{
+	const struct wt_fiber *c = &s->f[s->cur];
+	uint32_t beat = 0, holds;
+	int pick = s->cur;
+
+	for (unsigned i = 0; i < s->n; i++) {
+		const struct wt_fiber *g = &s->f[i];
+
+		if (g->state == WT_FIBER_DONE || g->prio < c->prio ||
+		    (g->prio == c->prio && (int)i >= s->cur))
+			continue;
+		if (g->state != WT_FIBER_BLOCKED || g->sleeping)
+			return -1;
+		beat |= 1u << i;
+	}
+	holds = conditions_few(s, beat);
+	for (unsigned i = 0; i < s->n && holds >> i; i++)
+		if (holds >> i & 1 &&
+		    (pick == s->cur || s->f[i].prio > s->f[pick].prio))
+			pick = (int)i;
+	grant(s, pick);
+	return pick;
+}
+
+int wt_sim_decide_prio(struct wt_sim *s)
+{
+	int pick = decide_prio_few(s);
+
+	return pick >= 0 ? pick : wt_sim_decide_full(s, false);
+}
+
+/*
+ * An undirected decision whose running fiber is ready, awake and not
+ * yielding, without the candidates where they cannot change the pick:
+ * under PCT and POS decide_prio_few; under random the draw comes first
+ * (pick_random's first draw, before anything the candidates decide), and
+ * a stay evaluates only the polling waiters' conditions.
+ */
+static int decide_few(struct wt_sim *s)
+{
+	if (s->policy == WT_POLICY_PCT || s->policy == WT_POLICY_POS)
+		return wt_sim_decide_prio(s);
+	if (wt_prng_chance_p(&s->rng, &s->switch_p))
+		return wt_sim_decide_full(s, true);
+	conditions_few(s, 0);
+	grant(s, s->cur);
+	return s->cur;
+}
+
+/* running_may_stay but for the polling waiters (decide_few evaluates
+ * their conditions). */
+static bool running_may_stay_polled(const struct wt_sim *s)
+{
+	const struct wt_fiber *f;
+
+	if (s->replaying || s->directed || s->cur < 0)
+		return false;
+	f = &s->f[s->cur];
+	return f->state == WT_FIBER_READY && !f->sleeping && !f->yield;
+}
+
 int wt_sim_decide(struct wt_sim *s)
 {
 	if (s->tso)
 		tso_decide(s);
+	if (s->cfg->decide_full)
+		return wt_sim_decide_full(s, false);
 	if (!stay_fast_prio(s) && !stay_fast_directed(s)) {
 		if (!stay_fast(s))
-			return wt_sim_decide_full(s, false);
+			return running_may_stay_polled(s) ? decide_few(s) :
+			       wt_sim_decide_full(s, false);
 		if (wt_prng_chance_p(&s->rng, &s->switch_p))
 			return wt_sim_decide_full(s, true);
 	}

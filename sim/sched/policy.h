@@ -283,7 +283,7 @@ enum wt_sim_stay {
 /* Called wherever replaying, directed, polling or policy changes. */
 static inline void wt_sim_stay_update(struct wt_sim *s)
 {
-	if (s->replaying || s->polling)
+	if (s->replaying || s->polling || s->cfg->decide_full)
 		s->stay = WT_STAY_NONE;
 	else if (s->directed)
 		s->stay = WT_STAY_DIRECTED;
@@ -392,6 +392,10 @@ int wt_sim_decide(struct wt_sim *s);
  * then a replay, a directed step or the policy picks; `switched': the
  * random policy's draw was made already, and said switch. */
 int wt_sim_decide_full(struct wt_sim *s, bool switched);
+/* PCT, POS: the running fiber, ready, awake and not yielding, is not
+ * top (no replay, schedule or polling waiter): the pick, from the
+ * conditions of the fibers that beat it when those decide it. */
+int wt_sim_decide_prio(struct wt_sim *s);
 /* memory=tso, pso: the flushes drawn at a decision outside a replay and
  * a directed schedule. */
 void wt_sim_random_flushes(struct wt_sim *s);
@@ -446,7 +450,7 @@ wt_sim_decide_point(struct wt_sim *s)
 		if (wt_prng_chance_p(&s->rng, &s->switch_p))
 			return wt_sim_decide_full(s, true);
 	} else if ((s->top < 0 ? wt_sim_top(s) : s->top) != s->cur) {
-		return wt_sim_decide_full(s, false);
+		return wt_sim_decide_prio(s);
 	}
 	/* The stay's grant: ready and awake already, nothing to wake. */
 	return s->cur;

@@ -238,6 +238,10 @@ struct wt_run_config {
 	/* Collect feedback (sim only): the reads-from pairs and the
 	 * cross-thread adjacencies the run saw, and its first arrivals. */
 	bool feedback;
+	/* sim: every decision computes the candidates -- no stay decided
+	 * without them (policy.c's short cuts); the same run, slower (the
+	 * tests hold the short cuts to it) */
+	bool decide_full;
 };
 
 #define WT_RUN_CONFIG_INIT {						\
