@@ -707,10 +707,54 @@ static int decide_prio_few(struct wt_sim *s)
 	return pick;
 }
 
+/*
+ * decide_prio_few in one pass, with no polling waiter: every condition
+ * only reads, so one evaluated before a beater that is ready or sleeping
+ * turns up (the full decision then evaluates it again) changes nothing,
+ * and neither does one skipped because its fiber could not beat the
+ * pick so far (a priority no higher, a higher index).
+ */
+static int decide_prio_pure(struct wt_sim *s)
+{
+	struct wt_thread *saved = wt_self;
+	struct wt_tso_buf *saved_tso = wt_tso_self;
+	int cur = s->cur, pick = cur;
+	uint64_t prio = s->f[cur].prio;
+	bool waited = false;
+
+	for (unsigned i = 0; i < s->n; i++) {
+		struct wt_fiber *g = &s->f[i];
+
+		if (g->state == WT_FIBER_DONE || g->prio < prio ||
+		    (g->prio == prio && (int)i >= cur))
+			continue;
+		if (g->state != WT_FIBER_BLOCKED || g->sleeping) {
+			pick = -1;
+			break;
+		}
+		if (pick != cur && g->prio <= s->f[pick].prio)
+			continue;
+		waited |= !g->preempt;
+		if (condition_holds(s, g, i))
+			pick = (int)i;
+	}
+	if (waited) {
+		wt_tso_self = saved_tso;
+		wt_self_set(saved);
+	}
+	return pick;
+}
+
 int wt_sim_decide_prio(struct wt_sim *s)
 {
-	int pick = decide_prio_few(s);
+	int pick;
 
+	if (s->polling)
+		pick = decide_prio_few(s);
+	else if ((s->top < 0 ? wt_sim_top(s) : s->top) == s->cur)
+		return s->cur;	/* ready and awake already: nothing to grant */
+	else if ((pick = decide_prio_pure(s)) >= 0 && pick != s->cur)
+		grant(s, pick);
 	return pick >= 0 ? pick : wt_sim_decide_full(s, false);
 }
 

@@ -484,6 +484,15 @@ static __attribute__((noinline)) void sim_point_decide(struct wt_sim *s)
 	sim_go(s, wt_sim_decide_point(s), false);
 }
 
+/* A plain point of PCT or POS whose fiber is not known to be top. */
+static __attribute__((noinline)) void sim_point_below(struct wt_sim *s)
+{
+	int next = wt_sim_decide_prio(s);
+
+	if (next != s->cur)
+		sim_go(s, next, false);
+}
+
 /* A plain point that is PCT's next change point: the rest of it (out
  * of line: the change inline made every plain point save registers). */
 static __attribute__((noinline)) void sim_point_change(struct wt_sim *s,
@@ -542,7 +551,7 @@ void sim_point_at(struct wt_sim *s, struct wt_thread *t,
 		return;
 	}
 	if (__builtin_expect(s->top != s->cur, 0))
-		sim_point_decide(s);
+		sim_point_below(s);
 }
 
 /* The ops table's point handler (a thread whose sched was set by hand:
