@@ -759,6 +759,59 @@ int wt_sim_decide_prio(struct wt_sim *s)
 }
 
 /*
+ * Random, with no polling waiter, replay or schedule: the running fiber
+ * (ready, awake, not yielding) drew switch.  pick_random then picks
+ * uniformly among the other candidates that are awake -- each that is
+ * not sleeping is -- in index order, or stays when there is none: that
+ * in one pass, without the candidates' array or the awake filter.  A
+ * sleeping fiber (awake or not by the others' clocks) sends the decision
+ * to the full one; the conditions evaluated before only read.
+ */
+static int decide_switch_pure(struct wt_sim *s)
+{
+	struct wt_thread *saved = wt_self;
+	struct wt_tso_buf *saved_tso = wt_tso_self;
+	int others[WT_RUN_MAX_THREADS];
+	unsigned no = 0;
+	bool waited = false, sleeper = false;
+
+	for (unsigned i = 0; i < s->n; i++) {
+		struct wt_fiber *g = &s->f[i];
+
+		if ((int)i == s->cur || g->state == WT_FIBER_DONE)
+			continue;
+		if (g->sleeping) {
+			sleeper = true;
+			break;
+		}
+		if (g->state == WT_FIBER_BLOCKED) {
+			waited |= !g->preempt;
+			if (!condition_holds(s, g, i))
+				continue;
+		}
+		others[no++] = (int)i;
+	}
+	if (waited) {
+		wt_tso_self = saved_tso;
+		wt_self_set(saved);
+	}
+	if (sleeper)
+		return -1;
+	return no ? others[wt_prng_below(&s->rng, no)] : s->cur;
+}
+
+int wt_sim_decide_switch(struct wt_sim *s)
+{
+	int pick = s->polling ? -1 : decide_switch_pure(s);
+
+	if (pick < 0)
+		return wt_sim_decide_full(s, true);
+	if (pick != s->cur)
+		grant(s, pick);
+	return pick;
+}
+
+/*
  * An undirected decision whose running fiber is ready, awake and not
  * yielding, without the candidates where they cannot change the pick:
  * under PCT and POS decide_prio_few; under random the draw comes first
@@ -770,7 +823,7 @@ static int decide_few(struct wt_sim *s)
 	if (s->policy == WT_POLICY_PCT || s->policy == WT_POLICY_POS)
 		return wt_sim_decide_prio(s);
 	if (wt_prng_chance_p(&s->rng, &s->switch_p))
-		return wt_sim_decide_full(s, true);
+		return wt_sim_decide_switch(s);
 	conditions_few(s, 0);
 	grant(s, s->cur);
 	return s->cur;
@@ -799,7 +852,7 @@ int wt_sim_decide(struct wt_sim *s)
 			return running_may_stay_polled(s) ? decide_few(s) :
 			       wt_sim_decide_full(s, false);
 		if (wt_prng_chance_p(&s->rng, &s->switch_p))
-			return wt_sim_decide_full(s, true);
+			return wt_sim_decide_switch(s);
 	}
 	s->f[s->cur].yield = false;	/* used up, as in wt_sim_decide_full */
 	grant(s, s->cur);

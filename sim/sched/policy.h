@@ -396,6 +396,8 @@ int wt_sim_decide_full(struct wt_sim *s, bool switched);
  * top (no replay, schedule or polling waiter): the pick, from the
  * conditions of the fibers that beat it when those decide it. */
 int wt_sim_decide_prio(struct wt_sim *s);
+/* Random: the same fiber's draw said switch (no replay or schedule). */
+int wt_sim_decide_switch(struct wt_sim *s);
 /* memory=tso, pso: the flushes drawn at a decision outside a replay and
  * a directed schedule. */
 void wt_sim_random_flushes(struct wt_sim *s);
@@ -448,7 +450,7 @@ wt_sim_decide_point(struct wt_sim *s)
 		return wt_sim_decide_full(s, false);
 	if (s->stay == WT_STAY_RANDOM) {
 		if (wt_prng_chance_p(&s->rng, &s->switch_p))
-			return wt_sim_decide_full(s, true);
+			return wt_sim_decide_switch(s);
 	} else if ((s->top < 0 ? wt_sim_top(s) : s->top) != s->cur) {
 		return wt_sim_decide_prio(s);
 	}

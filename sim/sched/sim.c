@@ -507,7 +507,7 @@ static __attribute__((noinline)) void sim_point_change(struct wt_sim *s,
 /* A plain point whose random draw said switch. */
 static __attribute__((noinline)) void sim_point_switched(struct wt_sim *s)
 {
-	sim_go(s, wt_sim_decide_full(s, true), false);
+	sim_go(s, wt_sim_decide_switch(s), false);
 }
 
 /*
