@@ -131,6 +131,22 @@ void wt_keymap_init(struct wt_keymap *m)
 	m->nbuckets = 16;
 	m->buckets = xzalloc(m->nbuckets, sizeof(*m->buckets));
 	m->n = 0;
+	m->block = NULL;
+	m->block_size = 0;
+}
+
+/* A node of the copy's block (freed with it), or one of its own. */
+static bool in_block(const struct wt_keymap *m, const struct wt_keynode *n)
+{
+	uintptr_t at = (uintptr_t)n, b = (uintptr_t)m->block;
+
+	return at >= b && at < b + m->block_size;
+}
+
+static void node_free(const struct wt_keymap *m, struct wt_keynode *n)
+{
+	if (!in_block(m, n))
+		free(n);	/* its name with it */
 }
 
 void wt_keymap_free(struct wt_keymap *m)
@@ -140,38 +156,61 @@ void wt_keymap_free(struct wt_keymap *m)
 
 		for (; n; n = next) {
 			next = n->next;
-			free(n);	/* its name with it */
+			node_free(m, n);
 		}
 	}
+	free(m->block);
 	free(m->buckets);
 	memset(m, 0, sizeof(*m));
 }
 
-static struct wt_keynode *node_copy(const struct wt_keynode *from)
+/* A node and its name, rounded up so that the next node is aligned. */
+static size_t node_size(const struct wt_keynode *n)
 {
-	size_t len = from->name ? strlen(from->name) + 1 : 0;
-	struct wt_keynode *n = xmalloc(sizeof(*n) + len);
+	size_t len = n->name ? strlen(n->name) + 1 : 0;
+	size_t a = _Alignof(struct wt_keynode);
+
+	return (sizeof(*n) + len + a - 1) / a * a;
+}
+
+static struct wt_keynode *node_copy(const struct wt_keynode *from, char *at)
+{
+	struct wt_keynode *n = (struct wt_keynode *)at;
 
 	*n = *from;
 	n->next = NULL;
-	n->name = from->name ? memcpy(n + 1, from->name, len) : NULL;
+	n->name = from->name ? strcpy((char *)(n + 1), from->name) : NULL;
 	return n;
 }
 
+/*
+ * The nodes in one block: a namespace snapshot copies its base's index
+ * when it first changes it (sim/ns.c, own_keymap), every iteration, and
+ * a malloc and a free a node were most of what that cost.
+ */
 void wt_keymap_copy(struct wt_keymap *to, const struct wt_keymap *from)
 {
+	size_t size = 0, off = 0;
+
+	for (size_t i = 0; i < from->nbuckets; i++)
+		for (const struct wt_keynode *n = from->buckets[i]; n; n = n->next)
+			size += node_size(n);
 	to->nbuckets = from->nbuckets;
 	to->n = from->n;
 	to->buckets = xzalloc(to->nbuckets, sizeof(*to->buckets));
+	to->block = size ? xmalloc(size) : NULL;
+	to->block_size = size;
 	for (size_t i = 0; i < from->nbuckets; i++) {
 		struct wt_keynode **tail = &to->buckets[i];
 
 		/* in order: the head of a key is the one added last */
 		for (const struct wt_keynode *n = from->buckets[i]; n; n = n->next) {
-			*tail = node_copy(n);
+			*tail = node_copy(n, to->block + off);
+			off += node_size(n);
 			tail = &(*tail)->next;
 		}
 	}
+	assert(off == size);
 }
 
 static void keymap_grow(struct wt_keymap *m)
@@ -231,7 +270,7 @@ int wt_keymap_del(struct wt_keymap *m, uint64_t a, uint64_t b,
 
 		if (key_eq(n, a, b, name, hash) && n->val == val) {
 			*pp = n->next;
-			free(n);
+			node_free(m, n);
 			m->n--;
 			return 1;
 		}

@@ -61,6 +61,10 @@ struct wt_keymap {
 	struct wt_keynode **buckets;
 	size_t nbuckets;	/* a power of two */
 	size_t n;
+	/* A copy's nodes, made in one allocation (wt_keymap_copy): those
+	 * in [block, block + block_size) go with it, not one by one. */
+	char *block;
+	size_t block_size;
 };
 
 void wt_keymap_init(struct wt_keymap *m);
