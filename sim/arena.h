@@ -18,6 +18,7 @@
 #ifndef WT_SIM_ARENA_H
 #define WT_SIM_ARENA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct wt_arena {
@@ -31,6 +32,14 @@ int wt_arena_init(struct wt_arena *a, size_t cap);
 void wt_arena_fini(struct wt_arena *a);
 /* size bytes, zeroed, 16-byte aligned; NULL when the region is full. */
 void *wt_arena_zalloc(struct wt_arena *a, size_t size);
+
+/* Did p come from the region? */
+static inline bool wt_arena_owns(const struct wt_arena *a, const void *p)
+{
+	const char *c = p;
+
+	return a->base && c >= a->base && c < a->base + a->cap;
+}
 
 /* Everything allocated after mark (a value of used) is gone. */
 static inline void wt_arena_rewind(struct wt_arena *a, size_t mark)

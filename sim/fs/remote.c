@@ -5,7 +5,8 @@
  *
  * The server.  sb->s_fs_info is the server: a tree of nodes, each with a
  * handle (unique, never reused, drawn from the seed), a generation, a
- * mode, a name and a parent.  Deleting a node marks it and its subtree
+ * mode, a name and a parent.  It is the world's memory
+ * (wt_world_zalloc).  Deleting a node marks it and its subtree
  * deleted; invalidating bumps its generation (the server reused the
  * handle for a new object).  A client handle is (node, generation); it is
  * stale when the node is deleted or its generation moved on.  The state
@@ -90,7 +91,7 @@ struct srv_node {
 	uint32_t gid;
 	bool deleted;
 	char name[NAME_MAX_LEN + 1];
-	char *link;			/* a symlink's body */
+	char *link;			/* a symlink's body: after the node */
 	struct srv_node *parent;
 	struct srv_node *children;
 	struct srv_node *sibling;
@@ -102,6 +103,8 @@ struct jbuf {
 	char *p;
 	size_t len;
 	size_t cap;
+	struct wt_world *w;	/* the journal's: p is the world's memory;
+				 * NULL: the heap's */
 };
 
 struct remote_server {
@@ -177,20 +180,33 @@ static uint64_t srv_mix(uint64_t x)
 	return x;
 }
 
+/* Room for need bytes; the world's memory does not realloc. */
+static void jbuf_grow(struct jbuf *b, size_t need)
+{
+	size_t cap = b->cap ? b->cap * 2 : 256;
+	char *p;
+
+	while (cap < need)
+		cap *= 2;
+	if (!b->w) {
+		p = realloc(b->p, cap);
+	} else {
+		p = wt_world_zalloc(b->w, cap);
+		if (p && b->p)
+			memcpy(p, b->p, b->len + 1);
+		if (p)
+			wt_world_free(b->w, b->p, b->cap);
+	}
+	if (!p)
+		abort();
+	b->p = p;
+	b->cap = cap;
+}
+
 static void jbuf_add(struct jbuf *b, const char *text, size_t k)
 {
-	if (b->len + k + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 256;
-		char *p;
-
-		while (cap < b->len + k + 1)
-			cap *= 2;
-		p = realloc(b->p, cap);
-		if (!p)
-			abort();
-		b->p = p;
-		b->cap = cap;
-	}
+	if (b->len + k + 1 > b->cap)
+		jbuf_grow(b, b->len + k + 1);
 	memcpy(b->p + b->len, text, k);
 	b->len += k;
 	b->p[b->len] = '\0';
@@ -253,15 +269,30 @@ static void node_unlink(struct srv_node *n)
 	n->sibling = NULL;
 }
 
+/* A node and its symlink body, if any, in one block. */
+static size_t node_size(size_t link_len)
+{
+	return sizeof(struct srv_node) + link_len;
+}
+
+static void node_free(struct remote_server *s, struct srv_node *n)
+{
+	wt_world_free(s->world, n,
+		      node_size(n->link ? strlen(n->link) + 1 : 0));
+}
+
 static struct srv_node *node_new(struct remote_server *s,
 				 struct srv_node *parent, const char *name,
 				 size_t len, umode_t mode, uint32_t uid,
-				 uint32_t gid)
+				 uint32_t gid, const char *link)
 {
-	struct srv_node *n = calloc(1, sizeof(*n));
+	size_t link_len = link ? strlen(link) + 1 : 0;
+	struct srv_node *n = wt_world_zalloc(s->world, node_size(link_len));
 
 	if (!n)
 		return NULL;
+	if (link)
+		n->link = memcpy(n + 1, link, link_len);
 	n->handle = srv_mix(s->handle_seed + s->next_handle++);
 	n->generation = 1;
 	n->mode = mode;
@@ -704,9 +735,7 @@ static unsigned remote_instantiate(struct dentry *d, struct inode *inode)
 		if (old)
 			node_delete(s, old);
 		node = node_new(s, pnode, name, strlen(name), inode->i_mode,
-				inode->i_uid, inode->i_gid);
-		if (node && inode->i_link)
-			node->link = strdup(inode->i_link);
+				inode->i_uid, inode->i_gid, inode->i_link);
 	}
 	if (node) {
 		inode->i_private = node;
@@ -769,7 +798,7 @@ static void remote_rename(struct dentry *dentry, struct dentry *target,
 static int remote_fill_super(struct super_block *sb)
 {
 	struct wt_world *w = sb->s_world;
-	struct remote_server *s = calloc(1, sizeof(*s));
+	struct remote_server *s = wt_world_obj_alloc(w, sizeof(*s));
 
 	if (!s)
 		return -ENOMEM;
@@ -779,12 +808,13 @@ static int remote_fill_super(struct super_block *sb)
 	s->handle_seed = srv_mix(w->cfg.seed ^ srv_mix(sb->wt.id));
 	s->next_handle = 1;
 	s->world = w;
-	/* The server is heap memory and its handles are drawn from the
-	 * seed: a snapshot could restore neither (sim/vfs/world.h). */
+	s->journal.w = w;
+	/* Its handles are drawn from the seed: a snapshot could not
+	 * restore them (sim/vfs/world.h). */
 	w->no_snapshot = true;
-	s->root = node_new(s, NULL, "", 0, WT_S_IFDIR | 0755, 0, 0);
+	s->root = node_new(s, NULL, "", 0, WT_S_IFDIR | 0755, 0, 0, NULL);
 	if (!s->root) {
-		free(s);
+		wt_obj_free(&s->wt, sizeof(*s));
 		return -ENOMEM;
 	}
 	sb->s_fs_info = s;
@@ -798,12 +828,11 @@ static void remote_kill_super(struct super_block *sb)
 
 	for (n = s->all; n; n = next) {
 		next = n->all_next;
-		free(n->link);
-		free(n);
+		node_free(s, n);
 	}
 	s->all = NULL;
 	s->root = NULL;
-	free(s->journal.p);
+	wt_world_free(s->world, s->journal.p, s->journal.cap);
 	s->journal.p = NULL;
 	sb->s_fs_info = NULL;
 	call_rcu_free(sb->s_world->rcu, &s->wt, sizeof(*s), NULL);
@@ -816,8 +845,7 @@ static void remote_kill_super(struct super_block *sb)
 static int create_locked(struct remote_server *s, const char *parent,
 			 const char *leaf, umode_t mode, const char *link)
 {
-	struct srv_node *p = srv_walk(s, parent), *n;
-	char *body = NULL;
+	struct srv_node *p = srv_walk(s, parent);
 
 	if (!p)
 		return -ENOENT;
@@ -825,14 +853,8 @@ static int create_locked(struct remote_server *s, const char *parent,
 		return -ENOTDIR;
 	if (node_child(p, leaf, strlen(leaf)))
 		return -EEXIST;
-	if (link && !(body = strdup(link)))
+	if (!node_new(s, p, leaf, strlen(leaf), mode, 0, 0, link))
 		return -ENOMEM;
-	n = node_new(s, p, leaf, strlen(leaf), mode, 0, 0);
-	if (!n) {
-		free(body);
-		return -ENOMEM;
-	}
-	n->link = body;
 	return 0;
 }
 
@@ -979,8 +1001,15 @@ char *wt_remote_server_take(struct super_block *sb, bool full)
 	if (!s)
 		return NULL;
 	if (!full) {
-		b = s->journal;
-		s->journal = (struct jbuf){ 0 };
+		/* a copy: the journal's buffer is the world's, kept */
+		if (!s->journal.len)
+			return NULL;
+		b.p = malloc(s->journal.len + 1);
+		if (!b.p)
+			abort();
+		memcpy(b.p, s->journal.p, s->journal.len + 1);
+		s->journal.len = 0;
+		s->journal.p[0] = '\0';
 		return b.p;
 	}
 	/* "=": the replay starts afresh; the journal stays (replaying it

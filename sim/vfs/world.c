@@ -89,6 +89,33 @@ void *wt_world_obj_alloc(struct wt_world *w, size_t size)
 	return calloc(1, size);
 }
 
+void *wt_world_zalloc(struct wt_world *w, size_t size)
+{
+	void *p = wt_arena_zalloc(&w->arena, size);
+
+	if (p)
+		return p;
+	if (w->arena.base)
+		w->spilled++;
+	return calloc(1, size);
+}
+
+void wt_world_free(struct wt_world *w, void *p, size_t size)
+{
+	if (!p)
+		return;
+	if (!wt_arena_owns(&w->arena, p)) {
+		free(p);
+		return;
+	}
+	/* no header to mark it freed: the poison says so to a stale
+	 * reader (sim/obj.h), ASan to any reader */
+	memset(p, WT_POISON_BYTE, size);
+#ifdef WT_ASAN
+	__asan_poison_memory_region(p, size);
+#endif
+}
+
 struct path wt_world_root(const struct wt_world *w)
 {
 	struct path p = { &w->root_mnt->mnt, w->root_mnt->mnt.mnt_root };

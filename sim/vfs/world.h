@@ -65,8 +65,7 @@ struct wt_world {
 	struct wt_arena arena;
 	uint64_t spilled;
 	/* set by what keeps state the snapshot cannot restore (a remote
-	 * filesystem's server lives on the heap, its handles come from the
-	 * seed): no snapshot is taken */
+	 * filesystem's handles come from the seed): no snapshot is taken */
 	bool no_snapshot;
 	struct wt_world_snap *snap;	/* wt_world_snapshot's, or NULL */
 };
@@ -114,6 +113,12 @@ struct wt_world *wt_world_restore(const struct wt_world_config *cfg,
 /* Zeroed memory for an object with a struct wt_obj header first: the
  * arena's (cfg.arena) or the heap's; wt_obj_free gives it back. */
 void *wt_world_obj_alloc(struct wt_world *w, size_t size);
+/* Zeroed memory without a header (a filesystem's private state: the
+ * remote server's nodes and journal), from the same place; wt_world_free
+ * gives it back (size: as allocated) -- the heap's to the heap, the
+ * arena's poisoned until the arena is rewound, as wt_obj_free does. */
+void *wt_world_zalloc(struct wt_world *w, size_t size);
+void wt_world_free(struct wt_world *w, void *p, size_t size);
 
 uint64_t wt_world_new_id(struct wt_world *w);
 /* The initial d_seq of a new dentry: drawn from (seed, id), even. */
