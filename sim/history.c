@@ -444,6 +444,70 @@ static void origins_unshare(struct wt_history *h)
 			free(live->vals[i]);
 }
 
+/* Does the fact name a remote server's handle (sim/fs/remote.h)? */
+static bool fact_has_handle(const struct wt_fact *f)
+{
+	return (f->kind == WT_FACT_INODE && f->i.handle) ||
+	       (f->kind == WT_FACT_SUPER && f->s.server);
+}
+
+/* Its handles as the server drew them under seed from, as under to. */
+static void fact_reseed(struct wt_fact *f, uint64_t from, uint64_t to)
+{
+	char *text;
+
+	if (f->kind == WT_FACT_INODE && f->i.handle) {
+		f->i.handle = wt_remote_handle_reseed(f->i.handle, f->i.sb,
+						      from, to);
+	} else if (f->kind == WT_FACT_SUPER && f->s.server) {
+		text = wt_remote_lines_reseed(f->s.server, f->s.id, from, to);
+		free((char *)f->s.server);
+		f->s.server = text;
+	}
+}
+
+/* The facts up to the mark that name a handle: how many, each put in
+ * out unless NULL. */
+static uint32_t marked_handles(struct wt_history *h, struct wt_fact **out)
+{
+	uint32_t n = 0;
+
+	for (uint64_t v = h->first; v <= h->mark.version; v++) {
+		struct wt_hist_entry *e = slot(h, v, false);
+
+		for (uint32_t i = 0; e && i < e->nfacts; i++) {
+			if (!fact_has_handle(&e->facts[i]))
+				continue;
+			if (out)
+				out[n] = &e->facts[i];
+			n++;
+		}
+	}
+	return n;
+}
+
+/* Listed once (h->mark.handles): a restore then touches only those. */
+static void mark_handles(struct wt_history *h)
+{
+	uint32_t n = marked_handles(h, NULL);
+
+	if (!n)
+		return;
+	h->mark.handles = wt_zalloc(n, sizeof(*h->mark.handles));
+	if (!h->mark.handles)
+		abort();
+	h->mark.nhandles = marked_handles(h, h->mark.handles);
+	assert(h->mark.nhandles == n);
+}
+
+/* The list points into the entries: gone with them (relog). */
+static void handles_drop(struct wt_history *h)
+{
+	free(h->mark.handles);
+	h->mark.handles = NULL;
+	h->mark.nhandles = 0;
+}
+
 static void base_drop(struct wt_history *h)
 {
 	wt_ns_destroy(h->mark.base);
@@ -459,6 +523,7 @@ static void mark_drop(struct wt_history *h)
 	for (size_t i = 0; i < h->mark.origins.cap; i++)
 		free(h->mark.origins.vals[i]);
 	wt_idmap_free(&h->mark.origins);
+	handles_drop(h);
 	memset(&h->mark, 0, sizeof(h->mark));
 }
 
@@ -494,6 +559,17 @@ void wt_history_mark(struct wt_history *h)
 	/* built before base is set, so from the first entry; NULL on
 	 * ENOMEM, and snapshots are then built that way every time */
 	h->mark.base = wt_ns_create(h, h->mark.version);
+	h->mark.seed = h->world->cfg.seed;
+	mark_handles(h);
+}
+
+void wt_history_reseed(struct wt_history *h, uint64_t seed)
+{
+	if (!h->mark.marked || h->mark.seed == seed)
+		return;
+	for (uint32_t i = 0; i < h->mark.nhandles; i++)
+		fact_reseed(h->mark.handles[i], h->mark.seed, seed);
+	h->mark.seed = seed;
 }
 
 bool wt_history_marked(const struct wt_history *h)
@@ -840,6 +916,7 @@ static void relog(struct wt_history *h, uint64_t version, struct fact_buf *cp,
 		  struct wt_hist_entry *rest, uint64_t n)
 {
 	base_drop(h);	/* its facts are in the entries freed here */
+	handles_drop(h);
 	free_entries(h, true);
 	wt_idmap_free(&h->known);
 	wt_idmap_init(&h->known);

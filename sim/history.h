@@ -200,6 +200,11 @@ struct wt_history *wt_history_create_from(struct wt_world *w,
 void wt_history_mark(struct wt_history *h);
 void wt_history_rewind(struct wt_history *h);
 bool wt_history_marked(const struct wt_history *h);
+/* The world came back under another seed (wt_world_restore): the remote
+ * handles the entries up to the mark name -- inode facts' handles, super
+ * facts' server lines -- become those that seed draws, as a build under
+ * it would have logged them.  Nothing when not marked. */
+void wt_history_reseed(struct wt_history *h, uint64_t seed);
 
 /* --- appending --- */
 struct wt_hist_rec;	/* one step being logged */

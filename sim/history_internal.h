@@ -49,6 +49,11 @@ struct wt_history {
 		struct wt_idmap origins;
 		uint64_t ops_done;
 		uint64_t sync_umount_not_final;
+		/* the facts up to the mark that name remote handles, drawn
+		 * from seed: wt_history_reseed moves them */
+		struct wt_fact **handles;
+		uint32_t nhandles;
+		uint64_t seed;
 	} mark;
 };
 

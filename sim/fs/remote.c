@@ -5,8 +5,11 @@
  *
  * The server.  sb->s_fs_info is the server: a tree of nodes, each with a
  * handle (unique, never reused, drawn from the seed), a generation, a
- * mode, a name and a parent.  It is the world's memory
- * (wt_world_zalloc).  Deleting a node marks it and its subtree
+ * mode, a name and a parent.  It is the world's memory (wt_world_zalloc):
+ * a world snapshot copies it with the client's objects, and a restore
+ * under another seed moves the handles to the new seed's
+ * (wt_remote_reseed), so that the restored server is the one a build
+ * with that seed makes.  Deleting a node marks it and its subtree
  * deleted; invalidating bumps its generation (the server reused the
  * handle for a new object).  A client handle is (node, generation); it is
  * stale when the node is deleted or its generation moved on.  The state
@@ -178,6 +181,31 @@ static uint64_t srv_mix(uint64_t x)
 	x *= 0x81dadef4bc2dd44dull;
 	x ^= x >> 33;
 	return x;
+}
+
+/* srv_mix's inverse: each step undone, last first (the multipliers'
+ * inverses mod 2^64; a shift by k undone by shifts of k, 2k, ...). */
+static uint64_t srv_unmix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0x4d6dff26c61d8485ull;
+	x ^= (x >> 27) ^ (x >> 54);
+	x *= 0x4c5ff4596f4a2f4dull;
+	x ^= (x >> 31) ^ (x >> 62);
+	return x;
+}
+
+/* The server of super_block sb_id draws handle k as
+ * srv_mix(handle_seed + k). */
+static uint64_t handle_seed(uint64_t seed, uint64_t sb_id)
+{
+	return srv_mix(seed ^ srv_mix(sb_id));
+}
+
+/* Handle k of one handle seed as another draws it (0, no node, stays). */
+static uint64_t handle_move(uint64_t handle, uint64_t from, uint64_t to)
+{
+	return handle ? srv_mix(srv_unmix(handle) - from + to) : 0;
 }
 
 /* Room for need bytes; the world's memory does not realloc. */
@@ -805,13 +833,10 @@ static int remote_fill_super(struct super_block *sb)
 	wt_obj_init(&s->wt, WT_OBJ_OTHER, wt_world_new_id(w));
 	spin_lock_init(&s->lock);
 	s->epoch = 1;		/* d_fsdata 0: never validated, expired */
-	s->handle_seed = srv_mix(w->cfg.seed ^ srv_mix(sb->wt.id));
+	s->handle_seed = handle_seed(w->cfg.seed, sb->wt.id);
 	s->next_handle = 1;
 	s->world = w;
 	s->journal.w = w;
-	/* Its handles are drawn from the seed: a snapshot could not
-	 * restore them (sim/vfs/world.h). */
-	w->no_snapshot = true;
 	s->root = node_new(s, NULL, "", 0, WT_S_IFDIR | 0755, 0, 0, NULL);
 	if (!s->root) {
 		wt_obj_free(&s->wt, sizeof(*s));
@@ -1017,6 +1042,129 @@ char *wt_remote_server_take(struct super_block *sb, bool full)
 	jbuf_add(&b, "=\n", 2);
 	list_tree(&b, s->root);
 	return b.p;
+}
+
+/* The decimal number at *p (a digit at least), *p moved past it. */
+static bool parse_u64(const char **p, uint64_t *v)
+{
+	const char *s = *p;
+	uint64_t x = 0;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	while (*s >= '0' && *s <= '9')
+		x = x * 10 + (uint64_t)(*s++ - '0');
+	*v = x;
+	*p = s;
+	return true;
+}
+
+/* v in decimal (not snprintf: a restore moves every handle the log's
+ * marked entries name, each iteration). */
+static void jbuf_u64(struct jbuf *b, uint64_t v)
+{
+	char d[20];
+	size_t i = sizeof(d);
+
+	do {
+		d[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	jbuf_add(b, d + i, sizeof(d) - i);
+}
+
+/* One server line at p (wt_remote_server_take's: "=", "-H" or
+ * "+H P LEN NAME", where NAME's LEN bytes may hold a newline) added to b
+ * with its handles moved from one handle seed to another (handle_move):
+ * the next line, or NULL when p is malformed. */
+static const char *line_move(struct jbuf *b, const char *p, uint64_t from,
+			     uint64_t to)
+{
+	uint64_t h, parent, len;
+	char kind = *p++;
+
+	if (kind != '=' && kind != '-' && kind != '+')
+		return NULL;
+	jbuf_add(b, &kind, 1);
+	if (kind != '=') {
+		if (!parse_u64(&p, &h))
+			return NULL;
+		jbuf_u64(b, handle_move(h, from, to));
+	}
+	if (kind == '+') {
+		if (*p++ != ' ' || !parse_u64(&p, &parent) || *p++ != ' ' ||
+		    !parse_u64(&p, &len) || *p++ != ' ' || strnlen(p, len) < len)
+			return NULL;
+		jbuf_add(b, " ", 1);
+		jbuf_u64(b, handle_move(parent, from, to));
+		jbuf_add(b, " ", 1);
+		jbuf_u64(b, len);
+		jbuf_add(b, " ", 1);
+		jbuf_add(b, p, len);
+		p += len;
+	}
+	if (*p != '\n')
+		return NULL;
+	jbuf_add(b, "\n", 1);
+	return p + 1;
+}
+
+/* Every line of p so (false: malformed). */
+static bool lines_move(struct jbuf *b, const char *p, uint64_t from,
+		       uint64_t to)
+{
+	while (p && *p)
+		p = line_move(b, p, from, to);
+	return p != NULL;
+}
+
+uint64_t wt_remote_handle_reseed(uint64_t handle, uint64_t sb_id,
+				 uint64_t from, uint64_t to)
+{
+	return handle_move(handle, handle_seed(from, sb_id),
+			   handle_seed(to, sb_id));
+}
+
+char *wt_remote_lines_reseed(const char *lines, uint64_t sb_id,
+			     uint64_t from, uint64_t to)
+{
+	struct jbuf b = { 0 };
+
+	jbuf_grow(&b, strlen(lines) + 1);
+	b.p[0] = '\0';
+	/* the server's own text: malformed is a bug of ours */
+	if (!lines_move(&b, lines, handle_seed(from, sb_id),
+			handle_seed(to, sb_id)))
+		abort();
+	return b.p;
+}
+
+void wt_remote_reseed(struct super_block *sb, uint64_t seed)
+{
+	struct remote_server *s = srv_of(sb);
+	uint64_t from, to;
+	char *journal;
+
+	if (!s)
+		return;
+	from = s->handle_seed;
+	to = handle_seed(seed, sb->wt.id);
+	if (from == to)
+		return;
+	for (struct srv_node *n = s->all; n; n = n->all_next)
+		n->handle = handle_move(n->handle, from, to);
+	s->handle_seed = to;
+	if (!s->journal.len)
+		return;
+	/* changes not taken yet: their lines name the old handles */
+	journal = malloc(s->journal.len + 1);
+	if (!journal)
+		abort();
+	memcpy(journal, s->journal.p, s->journal.len + 1);
+	s->journal.len = 0;
+	if (!lines_move(&s->journal, journal, from, to))
+		abort();
+	free(journal);
 }
 
 bool wt_remote_server_pending(const struct super_block *sb)

@@ -70,6 +70,22 @@ bool wt_remote_server_pending(const struct super_block *sb);
 /* The handle of the server node the client inode names (0: none). */
 uint64_t wt_remote_inode_handle(const struct inode *inode);
 
+/*
+ * A world restored from its snapshot under another seed
+ * (wt_world_restore): the server's handles -- the nodes', and those in
+ * the changes not taken yet -- become those a build under seed draws.
+ * Nothing when sb is not remote.
+ */
+void wt_remote_reseed(struct super_block *sb, uint64_t seed);
+/* What the history logged before such a restore, made the new seed's:
+ * handle, as the server of super_block sb_id drew it under seed from,
+ * as it draws it under seed to (0 stays 0); server lines (the format
+ * above) with each handle so moved, malloc'd. */
+uint64_t wt_remote_handle_reseed(uint64_t handle, uint64_t sb_id,
+				 uint64_t from, uint64_t to);
+char *wt_remote_lines_reseed(const char *lines, uint64_t sb_id,
+			     uint64_t from, uint64_t to);
+
 /* How many times the client asked the server (statistics, tests). */
 uint64_t wt_remote_server_asks(const struct super_block *sb);
 /* Does the client's inode hold a stale handle now? (tests, oracle) */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The world: creation with a root tmpfs mounted on itself, the id
- * counter, seeded seq values, the object lists, teardown, and tasks.
+ * counter, seeded seq values, the object lists, teardown, snapshot and
+ * restore, and tasks.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,8 @@
 #endif
 
 #include "sim/atomic.h"
+#include "sim/fs/remote.h"
+#include "sim/history.h"
 #include "sim/rcu.h"
 #include "sim/vfs/internal.h"
 #include "sim/vfs/world.h"
@@ -354,15 +357,15 @@ void wt_world_destroy(struct wt_world *w)
 }
 
 /*
- * A world with a snapshot, nothing spilled and nothing the snapshot
- * cannot hold (a remote server mounted since) has all its objects in the
- * arena and nothing of theirs on the heap: there is nothing to free one
- * by one, the next world writes the arena over (wt_world_restore) or
- * starts it again (world_storage_reuse).
+ * A world with a snapshot and nothing spilled has all its objects in the
+ * arena and nothing of theirs on the heap (a remote server's nodes and
+ * journal included): there is nothing to free one by one, the next
+ * world writes the arena over (wt_world_restore) or starts it again
+ * (world_storage_reuse).
  */
 struct wt_world *wt_world_retire(struct wt_world *w)
 {
-	if (!w->snap || w->spilled || w->no_snapshot)
+	if (!w->snap || w->spilled)
 		world_free_objects(w);
 	if (w->rcu)
 		wt_rcu_domain_reset(w->rcu);
@@ -400,7 +403,7 @@ int wt_world_snapshot(struct wt_world *w)
 	size_t used = w->arena.used;
 	struct wt_world_snap *snap;
 
-	if (!w->arena.base || w->spilled || w->no_snapshot)
+	if (!w->arena.base || w->spilled)
 		return -1;
 	snap_free(w);
 	snap = calloc(1, sizeof(*snap));
@@ -481,6 +484,9 @@ static void world_reseed(struct wt_world *w, uint64_t seed)
 	seq_reseed(&w->rename_lock.seqcount,
 		   initial_seq(old, WT_SEQ_SALT_RENAME_LOCK),
 		   initial_seq(seed, WT_SEQ_SALT_RENAME_LOCK));
+	/* a remote server's handles are drawn from the seed too */
+	for (struct super_block *sb = w->supers; sb; sb = sb->s_next)
+		wt_remote_reseed(sb, seed);
 	w->cfg.seed = seed;
 }
 
@@ -503,6 +509,9 @@ struct wt_world *wt_world_restore(const struct wt_world_config *cfg,
 	memcpy(spare->arena.base, snap->objects, spare->arena.used);
 	wt_rcu_domain_rewind(spare->rcu);
 	world_reseed(spare, cfg->seed);
+	/* the log's entries up to its mark name the old seed's handles */
+	if (spare->history)
+		wt_history_reseed(spare->history, cfg->seed);
 	return spare;
 }
 

@@ -64,9 +64,6 @@ struct wt_world {
 	 * that found it full and came from the heap */
 	struct wt_arena arena;
 	uint64_t spilled;
-	/* set by what keeps state the snapshot cannot restore (a remote
-	 * filesystem's handles come from the seed): no snapshot is taken */
-	bool no_snapshot;
 	struct wt_world_snap *snap;	/* wt_world_snapshot's, or NULL */
 };
 
@@ -95,16 +92,19 @@ struct wt_world *wt_world_create_from(const struct wt_world_config *cfg,
 /*
  * A run's worlds restored instead of built again.  Once the tree is
  * built (and the writer side set up), wt_world_snapshot copies the
- * world: the arena's objects, the struct, the hash tables and the RCU
- * quarantine (-1: not possible -- no arena, an object spilled, or
- * no_snapshot; the world is unchanged).  After the world is retired,
- * wt_world_restore makes it again from the copy, as wt_world_create_from
- * and the same build would have made it with cfg's seed: the seq values
- * drawn from the seed are moved to the new seed's, the rest is the
- * copy's, ids included.  NULL when the spare has no snapshot or cfg
- * differs from the snapshot's in anything but the seed; the spare is
- * left as it was.  The writer side's log comes back with the world's
- * pointer to it: the caller rewinds it (wt_history_rewind).
+ * world: the arena's objects (a remote filesystem's server and its
+ * nodes among them), the struct, the hash tables and the RCU quarantine
+ * (-1: not possible -- no arena, or something spilled to the heap; the
+ * world is unchanged).  After the world is retired, wt_world_restore
+ * makes it again from the copy, as wt_world_create_from and the same
+ * build would have made it with cfg's seed: what was drawn from the
+ * seed -- the seq values, the remote servers' handles -- is moved to the
+ * new seed's, the rest is the copy's, ids included.  NULL when the spare
+ * has no snapshot or cfg differs from the snapshot's in anything but the
+ * seed; the spare is left as it was.  The writer side's log comes back
+ * with the world's pointer to it: the caller rewinds it first
+ * (wt_history_rewind); the restore moves the handles its entries up to
+ * the mark name to the new seed's (wt_history_reseed).
  */
 int wt_world_snapshot(struct wt_world *w);
 struct wt_world *wt_world_restore(const struct wt_world_config *cfg,
