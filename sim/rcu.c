@@ -389,18 +389,113 @@ static unsigned reader_poll(struct wt_rcu_reader *r)
 	return (unsigned)(r->ran - before);
 }
 
+/* ck_epoch.c's CK_EPOCH_STATE_FREE (its header does not say it): an
+ * unregistered record, which ck_epoch_scan skips. */
+#define WT_CK_EPOCH_STATE_FREE	1u
+
+/* A used record's part in a poll (wt_rcu_seen); 0: free. */
+static uint64_t seen_key(const ck_epoch_record_t *r)
+{
+	if (r->state & WT_CK_EPOCH_STATE_FREE)
+		return 0;
+	return r->active ? (uint64_t)r->active << 32 | r->epoch : 1;
+}
+
+/* The records as a poll of one of g's reads them now, into seen; false
+ * when they do not fit. */
+static bool seen_take(const ck_epoch_t *g, struct wt_rcu_seen *seen)
+{
+	unsigned n = 0;
+
+	_Static_assert(offsetof(ck_epoch_record_t, record_next) == 0,
+		       "a record is its stack entry");
+	seen->epoch = g->epoch;
+	for (const ck_stack_entry_t *c = CK_STACK_FIRST(&g->records); c;
+	     c = CK_STACK_NEXT(c)) {
+		const ck_epoch_record_t *r = (const ck_epoch_record_t *)c;
+		uint64_t key = seen_key(r);
+
+		if (!key)
+			continue;
+		if (n == WT_RCU_SEEN_MAX)
+			return false;
+		seen->rec[n] = r;
+		seen->active_epoch[n++] = key;
+	}
+	seen->n = n;
+	return true;
+}
+
+/* Do the records read as seen says? */
+static bool seen_same(const ck_epoch_t *g, const struct wt_rcu_seen *seen)
+{
+	unsigned n = 0;
+
+	if (g->epoch != seen->epoch)
+		return false;
+	for (const ck_stack_entry_t *c = CK_STACK_FIRST(&g->records); c;
+	     c = CK_STACK_NEXT(c)) {
+		const ck_epoch_record_t *r = (const ck_epoch_record_t *)c;
+		uint64_t key = seen_key(r);
+
+		if (!key)
+			continue;
+		if (n == seen->n || seen->rec[n] != r ||
+		    seen->active_epoch[n] != key)
+			return false;
+		n++;
+	}
+	return n == seen->n;
+}
+
+/*
+ * A waiter's poll of its record, skipped in the sim when it would change
+ * nothing.  ck_epoch_poll is a function of the global epoch, which
+ * records are in use and, of those, which are active in what epoch, and
+ * the poller's own pending lists -- which change only by the poller's
+ * own calls and polls, and it is waiting.  And it is idempotent: what
+ * one poll leaves, polling again leaves as it is (it dispatched the
+ * lists it could; it advanced the epoch only when every active record
+ * had seen the old one, and then waits for them).  So while the records
+ * read as the last poll left them (seen), another would do nothing but
+ * ck's full fence -- at every scheduling decision of the wait.  Sim only,
+ * where every thread runs on this OS thread and nothing changes the
+ * records while they are read.
+ */
+static void waiter_poll(struct wt_rcu_reader *r, struct wt_rcu_seen *seen)
+{
+	const ck_epoch_t *g = &r->domain->epoch;
+	const struct wt_thread *t = wt_self;
+
+	if (!t || !t->sched_point) {
+		reader_poll(r);
+		return;
+	}
+	if (seen->valid && seen_same(g, seen))
+		return;
+	reader_poll(r);
+	seen->valid = seen_take(g, seen);
+}
+
+/* A reader's teardown waits for its call_rcu frees (waiter_poll). */
+struct wt_rcu_drain {
+	struct wt_rcu_reader *r;
+	struct wt_rcu_seen seen;
+};
+
 static bool reader_drained(const void *arg)
 {
-	struct wt_rcu_reader *r = (struct wt_rcu_reader *)arg;
+	struct wt_rcu_drain *dr = (struct wt_rcu_drain *)arg;
 
-	if (r->pending)
-		reader_poll(r);
-	return r->pending == 0;
+	if (dr->r->pending)
+		waiter_poll(dr->r, &dr->seen);
+	return dr->r->pending == 0;
 }
 
 void wt_rcu_reader_destroy(struct wt_rcu_reader *r)
 {
 	struct wt_thread *t = wt_self;
+	struct wt_rcu_drain dr = { .r = r };
 	struct wt_rcu_domain *d;
 
 	if (!r)
@@ -413,7 +508,7 @@ void wt_rcu_reader_destroy(struct wt_rcu_reader *r)
 	 * (ck_epoch_unregister drops pending callbacks on the floor). */
 	wt_wait_at(WT_POINT_OR_NULL(WT_K_RCU_SYNC, NULL, NULL,
 				    "rcu reader teardown: drain call_rcu"),
-		   WT_WAIT_SLEEP_POLL, reader_drained, r);
+		   WT_WAIT_SLEEP_POLL, reader_drained, &dr);
 	pthread_mutex_lock(&d->lock);
 	ck_epoch_unregister(&r->record);
 	r->registered = false;
@@ -588,93 +683,6 @@ static void rcu_sync_cb(ck_epoch_entry_t *e)
 	__atomic_store_n(&s->done, true, __ATOMIC_RELEASE);
 }
 
-/* ck_epoch.c's CK_EPOCH_STATE_FREE (its header does not say it): an
- * unregistered record, which ck_epoch_scan skips. */
-#define WT_CK_EPOCH_STATE_FREE	1u
-
-/* A used record's part in a poll (wt_rcu_seen); 0: free. */
-static uint64_t seen_key(const ck_epoch_record_t *r)
-{
-	if (r->state & WT_CK_EPOCH_STATE_FREE)
-		return 0;
-	return r->active ? (uint64_t)r->active << 32 | r->epoch : 1;
-}
-
-/* The records as a poll of one of g's reads them now, into seen; false
- * when they do not fit. */
-static bool seen_take(const ck_epoch_t *g, struct wt_rcu_seen *seen)
-{
-	unsigned n = 0;
-
-	_Static_assert(offsetof(ck_epoch_record_t, record_next) == 0,
-		       "a record is its stack entry");
-	seen->epoch = g->epoch;
-	for (const ck_stack_entry_t *c = CK_STACK_FIRST(&g->records); c;
-	     c = CK_STACK_NEXT(c)) {
-		const ck_epoch_record_t *r = (const ck_epoch_record_t *)c;
-		uint64_t key = seen_key(r);
-
-		if (!key)
-			continue;
-		if (n == WT_RCU_SEEN_MAX)
-			return false;
-		seen->rec[n] = r;
-		seen->active_epoch[n++] = key;
-	}
-	seen->n = n;
-	return true;
-}
-
-/* Do the records read as seen says? */
-static bool seen_same(const ck_epoch_t *g, const struct wt_rcu_seen *seen)
-{
-	unsigned n = 0;
-
-	if (g->epoch != seen->epoch)
-		return false;
-	for (const ck_stack_entry_t *c = CK_STACK_FIRST(&g->records); c;
-	     c = CK_STACK_NEXT(c)) {
-		const ck_epoch_record_t *r = (const ck_epoch_record_t *)c;
-		uint64_t key = seen_key(r);
-
-		if (!key)
-			continue;
-		if (n == seen->n || seen->rec[n] != r ||
-		    seen->active_epoch[n] != key)
-			return false;
-		n++;
-	}
-	return n == seen->n;
-}
-
-/*
- * The waiter's poll, skipped in the sim when it would change nothing.
- * ck_epoch_poll is a function of the global epoch, every record's state,
- * activity and epoch, and the poller's own pending lists -- which change
- * only by the poller's own calls and polls, and it is waiting.  And it
- * is idempotent: what one poll leaves, polling again leaves as it is (it
- * dispatched the lists it could; it advanced the epoch only when every
- * active record had seen the old one, and then waits for them).  So
- * while the records read as the last poll left them, another would do
- * nothing but ck's full fence -- at every scheduling decision of the
- * grace period.  Sim only, where every thread runs on this OS thread
- * and nothing changes the records while they are read.
- */
-static void sync_poll(struct wt_rcu_sync *s)
-{
-	const ck_epoch_t *g = &s->reader->domain->epoch;
-	const struct wt_thread *t = wt_self;
-
-	if (!t || !t->sched_point) {
-		reader_poll(s->reader);
-		return;
-	}
-	if (s->seen.valid && seen_same(g, &s->seen))
-		return;
-	reader_poll(s->reader);
-	s->seen.valid = seen_take(g, &s->seen);
-}
-
 /* The waiter's condition: its own callback ran, so every reader that was
  * inside when synchronize_rcu began has left.  Polls the waiter's own
  * record (the caller of ready() runs on the waiter's OS thread). */
@@ -683,7 +691,7 @@ static bool rcu_sync_done(const void *arg)
 	struct wt_rcu_sync *s = (struct wt_rcu_sync *)arg;
 
 	if (!__atomic_load_n(&s->done, __ATOMIC_ACQUIRE))
-		sync_poll(s);
+		waiter_poll(s->reader, &s->seen);
 	return __atomic_load_n(&s->done, __ATOMIC_ACQUIRE);
 }
 
