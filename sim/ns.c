@@ -55,6 +55,10 @@ struct wt_ns {
 	 */
 	struct ns_deferred deferred[NS_DEFERRED_MAX];
 	uint32_t ndeferred;
+	/* a casefold super_block's fact was applied: without one, no name
+	 * folds, and sb_casefold need not look its sb up (every lookup
+	 * and every dentry fact asks) */
+	bool casefold;
 };
 
 #define NS_SHARED_OBJS		0x1u
@@ -133,8 +137,11 @@ const struct wt_inode_fact *wt_ns_dentry_inode(const struct wt_ns *ns,
 
 static bool sb_casefold(const struct wt_ns *ns, uint64_t sb)
 {
-	const struct wt_super_fact *s = wt_ns_super(ns, sb);
+	const struct wt_super_fact *s;
 
+	if (!ns->casefold)
+		return false;
+	s = wt_ns_super(ns, sb);
 	return s && s->kind == WT_FS_CASEFOLD;
 }
 
@@ -232,6 +239,8 @@ static void apply_mount(struct wt_ns *ns, const struct wt_fact *f)
 
 static void apply_fact(struct wt_ns *ns, const struct wt_fact *f)
 {
+	if (f->kind == WT_FACT_SUPER && f->s.kind == WT_FS_CASEFOLD)
+		ns->casefold = true;
 	if (f->kind == WT_FACT_DENTRY)
 		apply_dentry(ns, f);
 	else if (f->kind == WT_FACT_MOUNT)
