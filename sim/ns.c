@@ -418,6 +418,9 @@ static int peek_advance(struct wt_ns_peek *p, uint64_t version)
 		if (!e)
 			return -EAGAIN;
 		assert(p->n < WT_NS_PEEK_MAX);
+		p->ids[p->n] = 0;
+		for (uint32_t i = 0; i < e->nfacts; i++)
+			p->ids[p->n] |= 1ull << (wt_fact_id(&e->facts[i]) & 63);
 		p->e[p->n++] = e;
 		p->version = e->version;
 	}
@@ -452,21 +455,30 @@ int wt_ns_peek_advance_to(struct wt_ns_peek *p, uint64_t version)
 static const struct wt_fact *entry_last_fact(const struct wt_hist_entry *e,
 					     uint64_t id)
 {
-	for (uint32_t i = e->nfacts; i-- > 0;)
-		if (e->facts[i].kind != WT_FACT_SUPER &&
-		    wt_fact_id(&e->facts[i]) == id)
-			return &e->facts[i];
-	for (uint32_t i = e->nfacts; i-- > 0;)
-		if (e->facts[i].kind == WT_FACT_SUPER &&
-		    wt_fact_id(&e->facts[i]) == id)
-			return &e->facts[i];
-	return NULL;
+	const struct wt_fact *super = NULL;
+
+	/* one pass from the end: the last of the rest, else of the supers */
+	for (uint32_t i = e->nfacts; i-- > 0;) {
+		const struct wt_fact *f = &e->facts[i];
+
+		if (wt_fact_id(f) != id)
+			continue;
+		if (f->kind != WT_FACT_SUPER)
+			return f;
+		if (!super)
+			super = f;
+	}
+	return super;
 }
 
 const struct wt_fact *wt_ns_peek_fact(const struct wt_ns_peek *p, uint64_t id)
 {
 	for (unsigned i = p->n; i-- > 0;) {	/* newest first */
-		const struct wt_fact *f = entry_last_fact(p->e[i], id);
+		const struct wt_fact *f;
+
+		if (!(p->ids[i] >> (id & 63) & 1))
+			continue;
+		f = entry_last_fact(p->e[i], id);
 
 		if (f)
 			return f;

@@ -60,6 +60,9 @@ struct wt_ns_peek {
 	uint64_t version;
 	unsigned n;
 	const struct wt_hist_entry *e[WT_NS_PEEK_MAX];	/* past the mark */
+	/* bit (id % 64) of each fact of e[i]: a look-up skips the entries
+	 * that cannot hold its id */
+	uint64_t ids[WT_NS_PEEK_MAX];
 };
 
 /* As wt_ns_create(h, version): 0; -E2BIG, having read nothing, when a
