@@ -847,6 +847,11 @@ int wt_sim_decide(struct wt_sim *s)
 		tso_decide(s);
 	if (s->cfg->decide_full)
 		return wt_sim_decide_full(s, false);
+	/* a polling waiter: none of the stays below applies
+	 * (running_may_stay), and no schedule is to settle */
+	if (s->polling && !s->directed && !s->replaying)
+		return running_may_stay_polled(s) ? decide_few(s) :
+		       wt_sim_decide_full(s, false);
 	if (!stay_fast_prio(s) && !stay_fast_directed(s)) {
 		if (!stay_fast(s))
 			return running_may_stay_polled(s) ? decide_few(s) :
