@@ -198,41 +198,34 @@ static bool place_holds(const struct wt_ns *ns, const struct wt_ns_peek *peek,
 }
 
 /*
- * The places that held, the last PLACES_HELD of them: a walk stands on a
- * few places over and over (a step starts where the last one ended, the
- * attempts go the same way), and the snapshot does not move meanwhile,
- * so a place that held holds again.
+ * Places that held, by dentry: a walk stands on a few places over and
+ * over (a step starts where the last one ended, the attempts go the same
+ * way), and the snapshot does not move meanwhile, so a place that held
+ * holds again.  Direct-mapped (a slot a dentry id modulo PLACES_HELD,
+ * the newest kept): a look-up is one compare, and a place pushed out is
+ * only checked again.  All zero at first: a place with no mount or no
+ * dentry holds anyway (place_holds).
  */
-#define PLACES_HELD	8
+#define PLACES_HELD	16	/* a power of two */
 
 struct places_held {
 	uint64_t mnt[PLACES_HELD];
 	uint64_t dentry[PLACES_HELD];
-	unsigned n;		/* places kept (<= PLACES_HELD) */
-	unsigned next;		/* the slot the next one takes */
 };
 
-/* Newest first: a step mostly starts where the last one ended. */
 static bool place_held(const struct places_held *h, const struct wt_ident *id)
 {
-	unsigned i = h->next;
+	unsigned i = id->dentry & (PLACES_HELD - 1);
 
-	for (unsigned k = 0; k < h->n; k++) {
-		i = (i + PLACES_HELD - 1) % PLACES_HELD;
-		if (h->dentry[i] == id->dentry && h->mnt[i] == id->mnt)
-			return true;
-	}
-	return false;
+	return h->dentry[i] == id->dentry && h->mnt[i] == id->mnt;
 }
 
 static void place_keep(struct places_held *h, const struct wt_ident *id)
 {
-	assert(h->next < PLACES_HELD);
-	h->mnt[h->next] = id->mnt;
-	h->dentry[h->next] = id->dentry;
-	h->next = (h->next + 1) % PLACES_HELD;
-	if (h->n < PLACES_HELD)
-		h->n++;
+	unsigned i = id->dentry & (PLACES_HELD - 1);
+
+	h->mnt[i] = id->mnt;
+	h->dentry[i] = id->dentry;
 }
 
 static void check_place(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
@@ -241,13 +234,12 @@ static void check_place(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 	const struct wt_record *r = tc->record;
 	const struct wt_ns_peek *peek;
 	const struct wt_ns *ns = checker_ns(tc, &peek);
-	struct places_held held;	/* not zeroed: n says what is set */
+	struct places_held held;
 	struct mount_seen seen = { 0, NULL };
 
 	if (!ns && !peek)
 		return;
-	held.n = 0;
-	held.next = 0;
+	memset(&held, 0, sizeof(held));
 	for (uint32_t i = a->first; i < a->first + a->count; i++) {
 		const struct wt_step *s = &r->steps[i];
 		const struct wt_ident *ids[2] = { &s->from, &s->to };
