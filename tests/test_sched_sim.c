@@ -271,6 +271,61 @@ Test(sched_sim, no_progress_within_max_points_is_reported)
 	wt_run_result_free(&res);
 }
 
+/* alice halts at her tenth step, noting bob's count of his (g_halt) */
+static struct {
+	unsigned bob_steps, bob_at_halt;
+	const struct wt_point *at;
+} g_halt;
+
+static void halt_body(struct wt_thread *t, void *arg)
+{
+	(void)arg;
+	for (unsigned i = 0; i < 40; i++) {
+		WT_EVENT("test.sched.step", NULL);
+		if (t->id == 0 && i == 9) {
+			g_halt.bob_at_halt = g_halt.bob_steps;
+			g_halt.at = WT_POINT(WT_K_EVENT, "test.sched.halt", NULL,
+					     "halt_body's halt");
+			wt_halt(g_halt.at, "alice read poison");
+		}
+		if (t->id == 1)
+			g_halt.bob_steps++;
+	}
+}
+
+/*
+ * wt_halt ends a sim run where the fiber stands, as a stuck one is ended:
+ * status WT_RUN_HALTED, the reason and every thread's state in the
+ * report, nothing run after it, and the halt's point the trace's last
+ * event, alice's.  Outside a run it returns (the thread goes on).
+ */
+Test(sched_sim, halt_ends_the_run_where_the_fiber_stands)
+{
+	struct tthreads ts;
+	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
+	struct wt_run_result res;
+
+	tthreads_init(&ts, 2, names2);
+	cfg.policy = WT_POLICY_RANDOM;
+	cfg.seed = 7;
+	cfg.trace = true;
+	memset(&g_halt, 0, sizeof(g_halt));
+	cr_assert_eq(wt_run(&cfg, 2, ts.p, halt_body, NULL, &res),
+		     WT_RUN_HALTED, "%s", res.report);
+	cr_assert_str_eq(wt_run_status_name(res.status), "halted");
+	cr_assert(strstr(res.report, "halted: alice read poison"), "%s",
+		  res.report);
+	cr_assert(strstr(res.report, "alice (#0) runnable"), "%s", res.report);
+	cr_assert_not(res.threads[0].finished);
+	cr_assert_eq(g_halt.bob_steps, g_halt.bob_at_halt);
+	cr_assert(res.trace && res.trace->n > 0);
+	cr_assert_eq(res.trace->ev[res.trace->n - 1].thread, 0);
+	cr_assert_eq(res.trace->ev[res.trace->n - 1].point,
+		     wt_point_id(g_halt.at));
+	wt_run_result_free(&res);
+	wt_halt(NULL, "outside a run: nothing happens");
+}
+
 /* ---- directed ---- */
 
 static void ab_effects_body(struct wt_thread *t, void *arg)

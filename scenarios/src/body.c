@@ -132,6 +132,9 @@ static void violation(struct wt_thread *t, enum wt_check check,
 		json_object_set_new(f, "failing_point",
 				    json_integer(wt_point_id(p)));
 	wt_scn_add_failure(tc, f);
+	/* what follows would read the poison as pointers: stop here */
+	if (check == WT_CHECK_POISON)
+		wt_halt(p, "a poisoned object was read (the poison failure)");
 }
 
 /* --- failure details from a record --- */

@@ -54,6 +54,14 @@ void wt_yield(void)
 		t->sched->ops->yield(t->sched, t);
 }
 
+void wt_halt(const struct wt_point *p, const char *why)
+{
+	struct wt_thread *t = wt_self;
+
+	if (t && t->sched && t->sched->ops->halt)
+		t->sched->ops->halt(t->sched, t, p, why);
+}
+
 void wt_wait_at(const struct wt_point *p, enum wt_wait_kind kind,
 		wt_ready_fn ready, const void *arg)
 {

@@ -19,11 +19,12 @@ static const char *const status_names[] = {
 	[WT_RUN_STUCK] = "stuck",
 	[WT_RUN_SCHEDULE_ERROR] = "schedule-error",
 	[WT_RUN_CONFIG_ERROR] = "config-error",
+	[WT_RUN_HALTED] = "halted",
 };
 
 const char *wt_run_status_name(enum wt_run_status s)
 {
-	return (unsigned)s <= WT_RUN_CONFIG_ERROR ? status_names[s] : "?";
+	return (unsigned)s <= WT_RUN_HALTED ? status_names[s] : "?";
 }
 
 static const char *const backend_names[] = { "sim", "stress" };

@@ -167,6 +167,9 @@ enum wt_run_status {
 	WT_RUN_STUCK,		/* max_points reached (sim) or timeout (stress) */
 	WT_RUN_SCHEDULE_ERROR,	/* a directed step was impossible */
 	WT_RUN_CONFIG_ERROR,	/* bad configuration; nothing ran */
+	WT_RUN_HALTED,		/* sim: a thread met a fault it cannot go on
+				 * from (wt_halt); whoever saw it has
+				 * recorded it */
 };
 
 struct wt_run_config {

@@ -112,6 +112,10 @@ struct wt_sched_ops {
 		     wt_ready_fn ready, const void *arg);
 	/* t ended a turn of a loop that may never end (NULL: nothing). */
 	void (*yield)(struct wt_sched *s, struct wt_thread *t);
+	/* t cannot go on at p (wt_halt): end the run there, never
+	 * returning; NULL, or a return: the backend cannot, t goes on. */
+	void (*halt)(struct wt_sched *s, struct wt_thread *t,
+		     const struct wt_point *p, const char *why);
 };
 
 struct wt_sched {
@@ -141,6 +145,20 @@ void wt_wait_at(const struct wt_point *p, enum wt_wait_kind kind,
  * point: no event, no decision of its own.  Nothing outside a run.
  */
 void wt_yield(void);
+
+/*
+ * The current thread met a fault it cannot go on from at point p (NULL:
+ * none), one a check has already reported: it read a poisoned object's
+ * memory (sim/atomic.h), and the pointers in it lead nowhere.  The kernel
+ * would oops there sooner or later; a run must not.  The sim traces an
+ * arrival at p -- the thread's last event, so that a schedule made from
+ * the trace (minimize) runs the thread up to p last -- and ends the run
+ * (status WT_RUN_HALTED, `why' in the report), as it ends a stuck one.
+ * Other backends cannot stop one thread of a run: there the call
+ * returns and the thread goes on (a stress run is a child process of
+ * its own, whose crash is reported as one).
+ */
+void wt_halt(const struct wt_point *p, const char *why);
 
 /* The kernel's might_sleep(): report a sleeping call inside an RCU read
  * section even when it would not have to wait this time. */

@@ -663,11 +663,26 @@ static void sim_yield(struct wt_sched *base, struct wt_thread *t)
 	wt_sim_yield(s, &s->f[t->id]);
 }
 
+/* wt_halt: only the running fiber can be halted (main, which builds the
+ * world and runs the checks at quiescence, goes on). */
+static void sim_halt(struct wt_sched *base, struct wt_thread *t,
+		     const struct wt_point *p, const char *why)
+{
+	struct wt_sim *s = base->priv;
+
+	if (s->cur < 0 || s->f[s->cur].t != t)
+		return;
+	if (p)
+		sim_arrive(s, &s->f[s->cur], p, NULL, 0);
+	sim_abandon(s, WT_RUN_HALTED, why);
+}
+
 static const struct wt_sched_ops sim_ops = {
 	.name = "sim",
 	.point = sim_point,
 	.wait = sim_wait,
 	.yield = sim_yield,
+	.halt = sim_halt,
 };
 
 /* The body of the current fiber's thread, to its end. */
