@@ -663,8 +663,9 @@ static void sim_yield(struct wt_sched *base, struct wt_thread *t)
 	wt_sim_yield(s, &s->f[t->id]);
 }
 
-/* wt_halt: only the running fiber can be halted (main, which builds the
- * world and runs the checks at quiescence, goes on). */
+/* wt_halt: only the running fiber's thread is halted.  Main (building
+ * the world, checking at quiescence) goes on, and so does a waiter whose
+ * condition the policy evaluates while another fiber runs. */
 static void sim_halt(struct wt_sched *base, struct wt_thread *t,
 		     const struct wt_point *p, const char *why)
 {
