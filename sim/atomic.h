@@ -65,7 +65,14 @@ static inline void wt_obj_check(const struct wt_obj *o,
  * is reported), and the access is an injection point.  Unarmed and
  * alive -- the usual case -- is one compare, the magic against
  * wt_access_key (sim/thread.h), which fails both when the object is dead
- * and when the thread is armed; only then come the two real tests.
+ * and when the thread is armed; only then come the real tests.
+ *
+ * Armed, the object is checked again after the point: the point may let
+ * another thread run, and one that frees the object then (zoo
+ * free_no_grace: a remover that frees without a grace period) would
+ * leave the load that follows to read the poison unreported -- and a
+ * poison pointer followed is a crash, not a report.  Dead already, it is
+ * reported once, before the point.
  */
 static inline void wt_access(const struct wt_obj *o, const struct wt_point *p,
 			     const void *obj)
@@ -74,6 +81,12 @@ static inline void wt_access(const struct wt_obj *o, const struct wt_point *p,
 	if (__builtin_expect(__atomic_load_n(&o->magic, __ATOMIC_RELAXED) ==
 			     wt_access_key, 1))
 		return;
+	if (__builtin_expect(__atomic_load_n(&o->magic, __ATOMIC_RELAXED) ==
+			     WT_OBJ_LIVE, 1)) {
+		wt_hook(p, obj);
+		wt_obj_check(o, p);
+		return;
+	}
 #endif
 	wt_obj_check(o, p);
 	wt_hook(p, obj);
