@@ -18,6 +18,7 @@ static const char *const check_names[WT_CHECK__COUNT] = {
 	[WT_CHECK_RCU_BALANCE] = "rcu_balance",
 	[WT_CHECK_LOCKREF] = "lockref",
 	[WT_CHECK_INVARIANT] = "invariant",
+	[WT_CHECK_FAULT] = "fault",
 };
 
 const char *wt_check_name(enum wt_check check)

@@ -43,6 +43,8 @@ enum wt_check {
 	WT_CHECK_RCU_BALANCE,	/* unbalanced rcu_read_lock/unlock */
 	WT_CHECK_LOCKREF,	/* refcount underflow or a get on a dead lockref */
 	WT_CHECK_INVARIANT,	/* a model invariant (assert-like) */
+	WT_CHECK_FAULT,		/* the thread faulted (SIGSEGV, SIGBUS): a
+				 * poison pointer followed (sim only) */
 	WT_CHECK__COUNT
 };
 

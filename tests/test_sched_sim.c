@@ -326,6 +326,74 @@ Test(sched_sim, halt_ends_the_run_where_the_fiber_stands)
 	wt_halt(NULL, "outside a run: nothing happens");
 }
 
+#if !defined(WT_ASAN) && !defined(WT_TSAN)	/* their handlers report a fault */
+/* The poison a freed object's pointer fields hold (sim/obj.h). */
+#define POISON_PTR ((volatile const char *)(uintptr_t)0x6b6b6b6b6b6b6b6bull)
+
+static struct {
+	enum wt_check check;
+	unsigned n;
+	char msg[256];
+	char seen;
+} g_fault;
+
+static void fault_sink(struct wt_thread *t, enum wt_check check,
+		       const struct wt_point *p, const void *obj,
+		       const char *msg)
+{
+	(void)t;
+	(void)p;
+	(void)obj;
+	g_fault.check = check;
+	g_fault.n++;
+	snprintf(g_fault.msg, sizeof(g_fault.msg), "%s", msg);
+}
+
+/* alice follows a poison pointer at her sixth step */
+static void fault_body(struct wt_thread *t, void *arg)
+{
+	(void)arg;
+	for (unsigned i = 0; i < 10; i++) {
+		WT_EVENT("test.sched.step", NULL);
+		if (t->id == 0 && i == 5)
+			g_fault.seen = *POISON_PTR;
+	}
+}
+
+/*
+ * The fault net: a sim fiber that faults (a poison pointer followed) is
+ * a `fault' failure at its last point and halts the run, as a poisoned
+ * read does; the process goes on, and runs again.  (A signal sent
+ * rather than a fault goes to the old handler: test_isolation's
+ * harness-fault crash.)
+ */
+Test(sched_sim, a_fault_in_a_fiber_halts_the_run_not_the_process)
+{
+	struct tthreads ts;
+	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
+	struct wt_run_result res;
+
+	tthreads_init(&ts, 2, names2);
+	for (unsigned k = 0; k < 2; k++) {
+		memset(&g_fault, 0, sizeof(g_fault));
+		for (unsigned i = 0; i < 2; i++)
+			ts.p[i]->on_violation = fault_sink;
+		cr_assert_eq(wt_run(&cfg, 2, ts.p, fault_body, NULL, &res),
+			     WT_RUN_HALTED, "%s", res.report);
+		cr_assert_eq(g_fault.n, 1);
+		cr_assert_eq(g_fault.check, WT_CHECK_FAULT);
+		cr_assert_str_eq(wt_check_name(WT_CHECK_FAULT), "fault");
+		cr_assert(strstr(g_fault.msg, "SIGSEGV at address"), "%s",
+			  g_fault.msg);
+		cr_assert(strstr(g_fault.msg, "after test.sched.step"), "%s",
+			  g_fault.msg);
+		cr_assert(strstr(res.report, "halted: the thread faulted"),
+			  "%s", res.report);
+		wt_run_result_free(&res);
+	}
+}
+#endif
+
 /* ---- directed ---- */
 
 static void ab_effects_body(struct wt_thread *t, void *arg)

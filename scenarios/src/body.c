@@ -133,8 +133,10 @@ static void violation(struct wt_thread *t, enum wt_check check,
 				    json_integer(wt_point_id(p)));
 	wt_scn_add_failure(tc, f);
 	/* what follows would read the poison as pointers: stop here */
-	if (check == WT_CHECK_POISON)
-		wt_halt(p, "a poisoned object was read (the poison failure)");
+	if (check == WT_CHECK_POISON || check == WT_CHECK_FAULT)
+		wt_halt(p, check == WT_CHECK_POISON ?
+			"a poisoned object was read (the poison failure)" :
+			"the thread faulted (the fault failure)");
 }
 
 /* --- failure details from a record --- */

@@ -8,7 +8,7 @@
  * asks.
  *
  * Already routed elsewhere, listed here so the catalogue is in one place:
- *	poison, rcu_sleep, rcu_balance, lockref, invariant
+ *	poison, rcu_sleep, rcu_balance, lockref, invariant, fault
  *		reported by the primitives through the violation sink
  *		(sim/thread.h wt_violation; body.c turns each into a record);
  *	echild_leak	-ECHILD reached an entry point's caller (body.c);

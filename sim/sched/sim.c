@@ -49,6 +49,7 @@
  */
 #include <assert.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -678,6 +679,69 @@ static void sim_halt(struct wt_sched *base, struct wt_thread *t,
 	sim_abandon(s, WT_RUN_HALTED, why);
 }
 
+/*
+ * The fault net.  A thread that follows a pointer out of a poisoned
+ * object (a zoo bug that frees without a grace period, and a plain read
+ * of a freed object's field: d->d_sb, the checks see only sim/atomic.h's
+ * accesses) faults on the poison's non-canonical address, where the
+ * kernel would oops.  In a sim fiber the fault is a failure of its own
+ * (check `fault', at the thread's last point) and the run halts there,
+ * as after a poisoned read: a deterministic result of the seed, which
+ * replay and minimize rebuild, not a dead process -- fuzz runs its
+ * workloads in its own.  Anywhere else, and for a signal sent rather
+ * than a fault, the handler that was there before takes it again.  Installed once (a sigaction an
+ * iteration would cost more than the twin's points); not in the
+ * sanitizer builds, whose own handlers report a fault.
+ */
+#if !defined(WT_ASAN) && !defined(WT_TSAN)
+static struct sigaction sim_fault_old[2];	/* SIGSEGV, SIGBUS */
+
+static void sim_fault(int sig, siginfo_t *si, void *uc)
+{
+	struct wt_sim *s = sim_current;
+	struct wt_thread *t = wt_self;
+	const struct wt_point *p;
+
+	(void)uc;
+	/* si_code <= 0: sent (raise, kill), not the thread's own access --
+	 * harness-fault crash, the tests of crash isolation, sends one */
+	if (si->si_code <= 0 || !s || s->cur < 0 || !t ||
+	    s->f[s->cur].t != t) {
+		sigaction(sig, &sim_fault_old[sig == SIGBUS], NULL);
+		if (si->si_code <= 0)
+			raise(sig);	/* sent: again, to the old handler */
+		return;		/* a fault: the access again, faulting */
+	}
+	p = __atomic_load_n(&t->last_point, __ATOMIC_RELAXED);
+	/* a non-canonical address (the poison's) comes as 0 */
+	wt_violation(WT_CHECK_FAULT, p, NULL, "%s at address %p after %s",
+		     sig == SIGBUS ? "SIGBUS" : "SIGSEGV", si->si_addr,
+		     wt_point_name(p));
+	/* a sink that does not halt (the runner's does) */
+	sim_abandon(s, WT_RUN_HALTED, "the thread faulted");
+}
+
+static void sim_fault_net(void)
+{
+	static bool done;
+	struct sigaction sa = { .sa_sigaction = sim_fault };
+
+	if (done)
+		return;
+	done = true;
+	/* SA_NODEFER: the handler leaves by longjmp, with nothing to
+	 * unblock the signal again */
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, &sim_fault_old[0]);
+	sigaction(SIGBUS, &sa, &sim_fault_old[1]);
+}
+#else
+static void sim_fault_net(void)
+{
+}
+#endif
+
 static const struct wt_sched_ops sim_ops = {
 	.name = "sim",
 	.point = sim_point,
@@ -950,6 +1014,7 @@ int wt_run_sim(const struct wt_run_config *cfg, unsigned n,
 #ifdef WT_TSAN
 	s->main_tsan = __tsan_get_current_fiber();
 #endif
+	sim_fault_net();
 	sim_current = s;
 	sim_reschedule(s, false);	/* from main: returns when the run ends */
 	sim_current = saved;
