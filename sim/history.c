@@ -29,6 +29,7 @@ struct rec_obj {
 struct wt_hist_rec {
 	struct wt_history *h;
 	uint64_t version;
+	uint32_t open;		/* 1 + its slot in h->open, 0: not there */
 	const char *op;
 	const char *step;
 	char *args;
@@ -529,8 +530,41 @@ static void mark_drop(struct wt_history *h)
 
 /* Everything but the chunk storage; the log is then as calloc left it,
  * bar its chunks (all zero). */
+/* r in h->open while it is open, if its slot is free (a slot taken by
+ * another open record: r is not tracked, and leaks only if abandoned). */
+static void rec_track(struct wt_history *h, struct wt_hist_rec *r)
+{
+	uint32_t i = (uint32_t)(r->version % WT_HIST_OPEN);
+	struct wt_hist_rec *none = NULL;
+
+	if (__atomic_compare_exchange_n(&h->open[i], &none, r, false,
+					__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		r->open = i + 1;
+}
+
+static void rec_free(struct wt_hist_rec *r)
+{
+	free(r->args);
+	free(r->objs);
+	free(r);
+}
+
+/* At a rewind or a reset (quiescence): the records of steps a run
+ * abandoned between begin and commit. */
+static void open_free(struct wt_history *h)
+{
+	for (uint32_t i = 0; i < WT_HIST_OPEN; i++) {
+		struct wt_hist_rec *r = __atomic_exchange_n(&h->open[i], NULL,
+							    __ATOMIC_RELAXED);
+
+		if (r)
+			rec_free(r);
+	}
+}
+
 static void history_empty(struct wt_history *h, bool keep)
 {
+	open_free(h);
 	origins_unshare(h);
 	/* freed, not cleared: a fresh map's capacity, so that nothing that
 	 * follows slot order can tell a reused log from a new one */
@@ -582,6 +616,7 @@ void wt_history_rewind(struct wt_history *h)
 	uint64_t reserved = READ_ONCE(h->reserved);
 
 	assert(h->mark.marked && h->first <= h->mark.version);
+	open_free(h);
 	/* An abandoned step (begun, never committed) may have an entry
 	 * slot reserved but unset: free_entries' test covers it. */
 	for (uint64_t v = h->mark.version + 1; v <= reserved; v++) {
@@ -640,6 +675,7 @@ struct wt_hist_rec *wt_history_begin(struct wt_world *w, const char *op,
 		abort();
 	va_end(ap);
 	r->version = wt_atomic_add_return(&h->reserved, 1);
+	rec_track(h, r);
 	/*
 	 * The reservation is visible before the step's first store: a
 	 * reader that sees one of the stores and then samples
@@ -738,6 +774,9 @@ uint64_t wt_history_commit(struct wt_hist_rec *r)
 	spin_unlock(&r->h->lock);
 	/* The entry and the step's stores are visible before the version. */
 	smp_store_release(&r->h->published, v);
+	if (r->open)
+		__atomic_store_n(&r->h->open[r->open - 1], NULL,
+				 __ATOMIC_RELAXED);
 	free(r->objs);
 	free(r);
 	return v;

@@ -19,6 +19,10 @@
 
 struct wt_ns;
 
+/* Open records tracked (history.c, rec_track): more than the writers and
+ * automounts a run has open at once. */
+#define WT_HIST_OPEN	32
+
 struct wt_history {
 	struct wt_world *world;
 	spinlock_t lock;		/* the known table, chunk allocation */
@@ -33,6 +37,11 @@ struct wt_history {
 	struct wt_idmap origins;	/* inode id -> creating path (char *) */
 	uint64_t ops_done;		/* writer operations that succeeded */
 	uint64_t sync_umount_not_final;	/* sync umounts whose own put was not the last */
+	/* Records begun and not committed yet, by version mod
+	 * WT_HIST_OPEN (raw __atomic: no point, no store buffer): what a
+	 * run abandoned mid-step (stuck, halted) leaves, freed by the
+	 * rewind or the reset that follows it instead of leaked. */
+	struct wt_hist_rec *open[WT_HIST_OPEN];
 	/* wt_history_mark's: where wt_history_rewind goes back to (marked
 	 * false: nowhere).  Copies of the tables; the creating paths'
 	 * strings are the mark's, shared with the live table (history.c,
