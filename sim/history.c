@@ -528,8 +528,6 @@ static void mark_drop(struct wt_history *h)
 	memset(&h->mark, 0, sizeof(h->mark));
 }
 
-/* Everything but the chunk storage; the log is then as calloc left it,
- * bar its chunks (all zero). */
 /* r in h->open while it is open, if its slot is free (a slot taken by
  * another open record: r is not tracked, and leaks only if abandoned). */
 static void rec_track(struct wt_history *h, struct wt_hist_rec *r)
@@ -562,6 +560,8 @@ static void open_free(struct wt_history *h)
 	}
 }
 
+/* Everything but the chunk storage; the log is then as calloc left it,
+ * bar its chunks (all zero). */
 static void history_empty(struct wt_history *h, bool keep)
 {
 	open_free(h);

@@ -689,9 +689,11 @@ static void sim_halt(struct wt_sched *base, struct wt_thread *t,
  * as after a poisoned read: a deterministic result of the seed, which
  * replay and minimize rebuild, not a dead process -- fuzz runs its
  * workloads in its own.  Anywhere else, and for a signal sent rather
- * than a fault, the handler that was there before takes it again.  Installed once (a sigaction an
- * iteration would cost more than the twin's points); not in the
- * sanitizer builds, whose own handlers report a fault.
+ * than a fault, the handler that was there before takes it again.
+ * Installed once, for the process (a signal's disposition is the
+ * process's, and a sigaction an iteration would cost more than the
+ * twin's points); not in the sanitizer builds, whose own handlers
+ * report a fault.
  */
 #if !defined(WT_ASAN) && !defined(WT_TSAN)
 static struct sigaction sim_fault_old[2];	/* SIGSEGV, SIGBUS */
@@ -723,12 +725,11 @@ static void sim_fault(int sig, siginfo_t *si, void *uc)
 
 static void sim_fault_net(void)
 {
-	static bool done;
+	static bool done;	/* the process's, as the handler is */
 	struct sigaction sa = { .sa_sigaction = sim_fault };
 
-	if (done)
+	if (__atomic_exchange_n(&done, true, __ATOMIC_RELAXED))
 		return;
-	done = true;
 	/* SA_NODEFER: the handler leaves by longjmp, with nothing to
 	 * unblock the signal again */
 	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
