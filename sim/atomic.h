@@ -110,13 +110,14 @@ static inline void wt_access(const struct wt_obj *o, const struct wt_point *p,
 /*
  * The load and store every accessor is built on: an __atomic access of
  * the given order, or -- the one extra branch -- the store buffer's slow
- * path when the current thread has one.
+ * path when the current thread has one (for a load: and some store is
+ * buffered, wt_tso_load_buffered).
  */
 #define __wt_load(p, order, pp, r) ({					\
 	__typeof__(p) pp = (p);						\
 	wt_unqual_typeof(*pp) r;					\
 	WT_TSO_SIZE_OK(pp);						\
-	if (wt_tso_on())						\
+	if (wt_tso_load_buffered())					\
 		wt_tso_load(pp, &r, sizeof(r));				\
 	else								\
 		r = __atomic_load_n(pp, (order));			\

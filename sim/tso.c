@@ -604,6 +604,7 @@ struct wt_tso *wt_tso_create(unsigned nthreads)
 	}
 	for (unsigned i = 0; i < nthreads; i++) {
 		t->buf[i].tso = t;
+		t->buf[i].h.pending = &t->h.pending;
 		t->buf[i].thread = i;
 	}
 	return t;

@@ -167,6 +167,7 @@ struct wt_tso_head {
 
 struct wt_tso_buf_head {
 	unsigned count;		/* entries waiting in the buffer */
+	const uint64_t *pending;	/* its wt_tso's wt_tso_head.pending */
 };
 
 /* Entries waiting in b. */
@@ -179,6 +180,21 @@ static inline unsigned wt_tso_depth(const struct wt_tso_buf *b)
 static inline uint64_t wt_tso_pending(const struct wt_tso *t)
 {
 	return ((const struct wt_tso_head *)t)->pending;
+}
+
+/*
+ * Does a load of the current thread go through the store buffers?  Only
+ * under tso, and only while some store waits in one: with all of them
+ * empty, memory holds what every thread sees, which is what wt_tso_load
+ * would return (and it would count nothing).  Inline: a tso run loads at
+ * most of its points, and its buffers are often all empty.
+ */
+static inline bool wt_tso_load_buffered(void)
+{
+	const struct wt_tso_buf_head *h =
+		(const struct wt_tso_buf_head *)wt_tso_self;
+
+	return wt_tso_on() && *h->pending != 0;
 }
 /* Flush b's oldest entry; false when b is empty. */
 bool wt_tso_flush(struct wt_tso_buf *b);
