@@ -113,15 +113,30 @@ static int pick_random(struct wt_sim *s, const int *aw, unsigned na,
 	return others[wt_prng_below(&s->rng, no)];
 }
 
+/*
+ * PCT's order, which POS shares: fiber i beats fiber j when it has a
+ * higher priority, or the same one and a lower index (the first of the
+ * highest wins).  A fiber that is done beats nothing.  Every fast path
+ * of the prio decisions below asks this, so that they pick as pick_pct.
+ */
+static inline bool prio_beats(const struct wt_sim *s, unsigned i, unsigned j)
+{
+	const struct wt_fiber *g = &s->f[i], *c = &s->f[j];
+
+	return g->state != WT_FIBER_DONE &&
+	       (g->prio > c->prio || (g->prio == c->prio && i < j));
+}
+
 static int pick_pct(struct wt_sim *s, const int *aw, unsigned na, int cur,
 		    bool yield)
 {
 	int best = -1;
 
+	/* aw in index order, and no candidate is done */
 	for (unsigned i = 0; i < na; i++) {
 		if (yield && aw[i] == cur && na > 1)
 			continue;
-		if (best < 0 || s->f[aw[i]].prio > s->f[best].prio)
+		if (best < 0 || prio_beats(s, (unsigned)aw[i], (unsigned)best))
 			best = aw[i];
 	}
 	return best;
@@ -202,14 +217,10 @@ int wt_sim_top(struct wt_sim *s)
 {
 	int top = -1;
 
-	for (unsigned i = 0; i < s->n; i++) {
-		const struct wt_fiber *g = &s->f[i];
-
-		if (g->state == WT_FIBER_DONE)
-			continue;
-		if (top < 0 || g->prio > s->f[top].prio)
+	for (unsigned i = 0; i < s->n; i++)
+		if (top < 0 ? s->f[i].state != WT_FIBER_DONE
+			    : prio_beats(s, i, (unsigned)top))
 			top = (int)i;
-	}
 	s->top = top;
 	return top;
 }
@@ -684,15 +695,13 @@ int wt_sim_decide_full(struct wt_sim *s, bool switched)
  */
 static int decide_prio_few(struct wt_sim *s)
 {
-	const struct wt_fiber *c = &s->f[s->cur];
 	uint32_t beat = 0, holds;
 	int pick = s->cur;
 
 	for (unsigned i = 0; i < s->n; i++) {
 		const struct wt_fiber *g = &s->f[i];
 
-		if (g->state == WT_FIBER_DONE || g->prio < c->prio ||
-		    (g->prio == c->prio && (int)i >= s->cur))
+		if (!prio_beats(s, i, (unsigned)s->cur))
 			continue;
 		if (g->state != WT_FIBER_BLOCKED || g->sleeping)
 			return -1;
@@ -701,7 +710,7 @@ static int decide_prio_few(struct wt_sim *s)
 	holds = conditions_few(s, beat);
 	for (unsigned i = 0; i < s->n && holds >> i; i++)
 		if (holds >> i & 1 &&
-		    (pick == s->cur || s->f[i].prio > s->f[pick].prio))
+		    (pick == s->cur || prio_beats(s, i, (unsigned)pick)))
 			pick = (int)i;
 	grant(s, pick);
 	return pick;
@@ -719,20 +728,18 @@ static int decide_prio_pure(struct wt_sim *s)
 	struct wt_thread *saved = wt_self;
 	struct wt_tso_buf *saved_tso = wt_tso_self;
 	int cur = s->cur, pick = cur;
-	uint64_t prio = s->f[cur].prio;
 	bool waited = false;
 
 	for (unsigned i = 0; i < s->n; i++) {
 		struct wt_fiber *g = &s->f[i];
 
-		if (g->state == WT_FIBER_DONE || g->prio < prio ||
-		    (g->prio == prio && (int)i >= cur))
+		if (!prio_beats(s, i, (unsigned)cur))
 			continue;
 		if (g->state != WT_FIBER_BLOCKED || g->sleeping) {
 			pick = -1;
 			break;
 		}
-		if (pick != cur && g->prio <= s->f[pick].prio)
+		if (pick != cur && !prio_beats(s, i, (unsigned)pick))
 			continue;
 		waited |= !g->preempt;
 		if (condition_holds(s, g, i))
