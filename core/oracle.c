@@ -377,11 +377,12 @@ static void skip_step(struct oj *j)
  * Validated or not: the walker that took a `..` whose d_seq check then
  * failed, or crossed a mount while mount_lock moved, still reaches the
  * scoped check -- that moved mount_lock is exactly what it catches.
- * Leaving RCU-walk and a fallback's evidence are no steps of the walk.
+ * Leaving RCU-walk, a fallback's evidence and complete_walk's weak
+ * revalidation are no steps of the walk.
  */
 static void note_dotdot(struct oj *j, const struct wt_step *s)
 {
-	if (s->kind == WT_STEP_UNLAZY || s->kind == WT_STEP_FALLBACK)
+	if (oj_stays_put(s))
 		return;
 	if (s->kind == WT_STEP_DOTDOT)
 		j->dotdot_last = true;
@@ -600,8 +601,9 @@ static bool judge_step(struct oj *j, int idx, const struct wt_step *s)
 	bool ok;
 
 	/* leaving RCU-walk is no namespace step: it changes nothing; nor
-	 * is a fallback's evidence (oj_check_fallbacks judged it) */
-	if (s->kind == WT_STEP_UNLAZY || s->kind == WT_STEP_FALLBACK)
+	 * is a fallback's evidence (oj_check_fallbacks judged it), nor the
+	 * weak revalidation (oj_check_answer holds the answer to it) */
+	if (oj_stays_put(s))
 		return true;
 	if (j->landing && !continues_landing(j, s) && !resolve_landing(j))
 		return false;
@@ -658,6 +660,7 @@ static bool judge_kind(struct oj *j, int idx, const struct wt_step *s)
 		return true;
 	case WT_STEP_UNLAZY:
 	case WT_STEP_FALLBACK:
+	case WT_STEP_WEAK_REVALIDATE:
 	case WT_STEP_END:
 		return true;
 	}

@@ -44,6 +44,10 @@
  *	AUTOMOUNT	the dentry is an automount point at t.
  *	CREATE		at t the name is the created dentry (after the
  *			creation's history entry).
+ *	WEAK_REVALIDATE	nothing at an instant: the history cannot say
+ *			when complete_walk asked, and it does not log the
+ *			handle generations a 0 may come from.  Its answer
+ *			binds the attempt's (below).
  *	END		the answer (below).
  *
  * Besides, the record must be one walk: each step starts where the one
@@ -78,6 +82,9 @@
  * the LOOKUP_REVAL attempt, after an attempt that answered ESTALE, with a
  * step of its own that met a stale handle.  -ECHILD never reaches a
  * caller, and the ladder retries only on -ECHILD (to REF) and -ESTALE.
+ * complete_walk hands a weak revalidation's answer on: after a 0 (stale)
+ * the attempt answers -ESTALE, after an error that error, whatever an
+ * instant in the window would allow.
  *
  * Remote filesystems are judged against the client's cache, not the
  * server's truth: in a directory of a remote super_block, an answer made

@@ -437,8 +437,7 @@ static const struct wt_step *last_judged(const struct oj *j, int end_idx)
 	for (int i = end_idx - 1; i >= (int)j->a->first; i--) {
 		const struct wt_step *s = &j->r->steps[i];
 
-		if (s->validated && s->kind != WT_STEP_UNLAZY &&
-		    s->kind != WT_STEP_FALLBACK)
+		if (s->validated && !oj_stays_put(s))
 			return s;
 	}
 	return NULL;
@@ -556,6 +555,47 @@ static enum wt_verdict check_error(struct oj *j, const struct wt_step *end,
 	return WT_VERDICT_NOT_JUDGED;
 }
 
+/* complete_walk's weak revalidation in the attempt, or NULL. */
+static const struct wt_step *weak_step(const struct oj *j)
+{
+	const struct wt_step *w = NULL;
+
+	for (uint32_t i = j->a->first; i < j->a->first + j->a->count; i++)
+		if (j->r->steps[i].kind == WT_STEP_WEAK_REVALIDATE)
+			w = &j->r->steps[i];
+	return w;
+}
+
+/*
+ * complete_walk passes the weak revalidation's answer on: above 0 the
+ * walk goes on to its end, 0 (the result's handle is stale) is -ESTALE
+ * -- the LOOKUP_REVAL retry, or the caller's answer after it -- and an
+ * error is returned as it is.  No step of the walk shows otherwise that
+ * the object was stale when it was revalidated: the history reads no
+ * version there, so a server change late in the window (the object
+ * deleted behind the client) leaves earlier instants at which every step
+ * held and an `ok` looks right.  A walker that takes the 0 for valid
+ * (`status >= 0`) answers `ok` exactly so; only this test sees it.
+ */
+static bool check_weak_revalidate(struct oj *j)
+{
+	const struct wt_step *w = weak_step(j);
+	int want;
+
+	if (!w || w->result > 0)
+		return true;
+	want = w->result ? w->result : -ESTALE;
+	if (j->a->result == want)
+		return true;
+	return oj_reject(j, (int)(w - j->r->steps), "complete_walk's "
+			 "d_weak_revalidate of dentry %llu (mount %llu) "
+			 "answered %d%s, so the attempt must answer %d, but "
+			 "it answered %d%s", (unsigned long long)w->to.dentry,
+			 (unsigned long long)w->to.mnt, w->result,
+			 w->result ? "" : " (stale)", want, j->a->result,
+			 j->a->result ? "" : " (ok)");
+}
+
 enum wt_verdict oj_check_answer(struct oj *j, int end_idx)
 {
 	const struct wt_step *end = end_idx >= 0 ? &j->r->steps[end_idx] : NULL;
@@ -565,6 +605,8 @@ enum wt_verdict oj_check_answer(struct oj *j, int end_idx)
 		return verdict_of(oj_reject(j, end_idx, "END says %d, the "
 					    "attempt answered %d", end->result,
 					    err));
+	if (!check_weak_revalidate(j))
+		return WT_VERDICT_REJECTED;
 	if (!err)
 		return check_success(j, end, end_idx);
 	return check_error(j, end, end_idx, err);

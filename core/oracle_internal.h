@@ -77,6 +77,17 @@ static inline unsigned oj_walk_flags(const struct oj *j)
 	return j->a->flags | j->r->flags;
 }
 
+/*
+ * Steps that do not move the walk: leaving RCU-walk, a fallback's
+ * evidence (oracle_fallback.c judges it), complete_walk's weak
+ * revalidation (judged with the answer, oj_check_answer).
+ */
+static inline bool oj_stays_put(const struct wt_step *s)
+{
+	return s->kind == WT_STEP_UNLAZY || s->kind == WT_STEP_FALLBACK ||
+	       s->kind == WT_STEP_WEAK_REVALIDATE;
+}
+
 /* --- oracle.c: the cursor --- */
 /* Move the instant to t (any direction: may rebuild).  0 or -errno. */
 int oj_seek(struct oj *j, uint64_t t);

@@ -265,8 +265,7 @@ static bool looked_up_again(const struct oj *j, const struct wt_step *s)
 	const struct wt_step *n = s + 1, *end = j->r->steps + j->r->nsteps;
 	const char *a = wt_step_text(j->r, s), *b;
 
-	while (n < end && n->attempt == s->attempt &&
-	       (n->kind == WT_STEP_UNLAZY || n->kind == WT_STEP_FALLBACK))
+	while (n < end && n->attempt == s->attempt && oj_stays_put(n))
 		n++;
 	if (n == end || n->attempt != s->attempt || n->kind != WT_STEP_LOOKUP ||
 	    n->from.mnt != s->from.mnt || n->from.dentry != s->from.dentry ||

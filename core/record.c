@@ -64,6 +64,7 @@ static const char *const step_names[WT_STEP__COUNT] = {
 	[WT_STEP_UNLAZY] = "unlazy",
 	[WT_STEP_FALLBACK] = "fallback",
 	[WT_STEP_END] = "end",
+	[WT_STEP_WEAK_REVALIDATE] = "weak_revalidate",
 };
 
 const char *wt_step_kind_name(enum wt_step_kind kind)

@@ -73,6 +73,12 @@
  *			dentry whose d_seq it was, when hooks were armed (0:
  *			unknown or a lock).  Always validated: it is no
  *			namespace step, and the walk's place does not change.
+ *	WEAK_REVALIDATE	complete_walk's d_weak_revalidate of a result the
+ *			walk jumped to (ND_JUMPED).  to = that object; result
+ *			= the filesystem's answer as it came back (> 0 valid,
+ *			0 stale, -errno), before the walker makes 0 -ESTALE.
+ *			REF mode (complete_walk left RCU-walk first), so
+ *			validated; no namespace step: the walk stays put.
  *	END		the attempt's end.  to = the object reached (the
  *			parent for filename_parentat); result = its answer.
  *
@@ -109,6 +115,7 @@ enum wt_step_kind {
 	WT_STEP_UNLAZY,
 	WT_STEP_END,
 	WT_STEP_FALLBACK,
+	WT_STEP_WEAK_REVALIDATE,
 	WT_STEP__COUNT
 };
 

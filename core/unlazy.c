@@ -340,6 +340,24 @@ drop_child:
 	return false;
 }
 
+/*
+ * The filesystem's answer goes into the record as it came back, before
+ * it is turned into the walk's: the oracle holds the attempt's result to
+ * it (a 0 here can only end the attempt with -ESTALE).  Recording after
+ * the test would let a walker that misreads the answer hide it.
+ */
+static void record_weak_revalidate(struct nameidata *nd,
+				   struct dentry *dentry, int status)
+{
+	struct wt_ident at;
+
+	if (!nd_recording(nd))
+		return;
+	at = wt_ident_of(nd->path.mnt, dentry, NULL);
+	nd_record(nd, WT_STEP_WEAK_REVALIDATE, &at, &at, NULL, 0, status, 0,
+		  NULL, 0);
+}
+
 static int weak_revalidate(struct nameidata *nd, struct dentry *dentry)
 {
 	const struct dentry_operations *op = wt_load(dentry, d_op);
@@ -349,6 +367,7 @@ static int weak_revalidate(struct nameidata *nd, struct dentry *dentry)
 	    !op->d_weak_revalidate)
 		return 0;
 	status = op->d_weak_revalidate(dentry, nd->flags);
+	record_weak_revalidate(nd, dentry, status);
 	if (status > 0)
 		return 0;
 	if (!status) {

@@ -538,6 +538,79 @@ ORACLE_TEST(estale_only_after_reval)
 #undef REMOTE_WALK
 }
 
+/*
+ * complete_walk's weak revalidation decides the attempt's answer: a 0
+ * (stale) is -ESTALE, and only the LOOKUP_REVAL attempt may take it to
+ * the caller.  The walk here crosses onto a remote mount and ends on its
+ * root, so it jumped; every step holds at v, so nothing but the recorded
+ * answer tells an `ok` after a 0 from a right one.  Without the check
+ * the first rejection below is accepted.
+ */
+ORACLE_TEST(weak_revalidate_answer_decides)
+{
+	struct wt_ident root, r, rroot;
+	uint64_t v;
+
+	OK(wt_op_mkdir(w, "/r", 0755, false));
+	OK(wt_op_mount(w, "remote", "srv", "/r"));
+	v = now();
+	root = ident_at(v, "/");
+	r = child_at(v, root, "r");
+	rroot = ident_at(v, "/r");
+
+#define JUMPED_WALK(flags, weak, res_) do {			\
+		attempt((flags), v, v, (res_));			\
+		start(root, "/r");				\
+		perm(root, 0);					\
+		lookup(root, "r", r);				\
+		step(WT_STEP_MOUNT, r, rroot, NULL, 0, 0);	\
+		step(WT_STEP_WEAK_REVALIDATE, rroot, rroot, NULL,	\
+		     (weak), 0);				\
+		end(rroot, (res_));				\
+	} while (0)
+
+	/* valid: the walk ends where it stands */
+	reset_record();
+	JUMPED_WALK(LOOKUP_RCU, 1, 0);
+	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+
+	/* stale, taken for valid: the walker's answer contradicts it */
+	reset_record();
+	JUMPED_WALK(LOOKUP_RCU, 0, 0);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_assert_eq(res.step, 4);
+	cr_assert(strstr(res.explain, "d_weak_revalidate"), "%s", res.explain);
+
+	/* stale, and then some other error: still not what complete_walk
+	 * returns */
+	reset_record();
+	JUMPED_WALK(LOOKUP_RCU, -ESTALE, 0);
+	rec->attempts[0].result = rec->result = -ENOENT;
+	rec->steps[5].result = -ENOENT;
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_assert(strstr(res.explain, "d_weak_revalidate"), "%s", res.explain);
+
+	/* stale -> -ESTALE; the LOOKUP_REVAL retry refreshed the handle */
+	reset_record();
+	JUMPED_WALK(LOOKUP_RCU, 0, -ESTALE);
+	JUMPED_WALK(LOOKUP_REVAL, 1, 0);
+	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+
+	/* stale in the LOOKUP_REVAL attempt too: ESTALE to the caller */
+	reset_record();
+	JUMPED_WALK(LOOKUP_RCU, 0, -ESTALE);
+	JUMPED_WALK(LOOKUP_REVAL, 0, -ESTALE);
+	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+
+	/* ... but not `ok` there either */
+	rec->attempts[1].result = rec->result = 0;
+	rec->steps[rec->nsteps - 1].result = 0;
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_assert_eq(res.step, 10);
+	cr_assert(strstr(res.explain, "answered 0 (stale)"), "%s", res.explain);
+#undef JUMPED_WALK
+}
+
 /* -ECHILD never reaches a caller; the ladder retries only on it and on
  * -ESTALE. */
 ORACLE_TEST(ladder_protocol)
