@@ -84,7 +84,10 @@
  * caller, and the ladder retries only on -ECHILD (to REF) and -ESTALE.
  * complete_walk hands a weak revalidation's answer on: after a 0 (stale)
  * the attempt answers -ESTALE, after an error that error, whatever an
- * instant in the window would allow.
+ * instant in the window would allow.  And it asks: a success that ended
+ * on a positive remote object by a jump (ND_JUMPED, as the steps set and
+ * clear it) has a WEAK_REVALIDATE step -- except filename_parentat's and
+ * umount's walks, and a file the open created.
  *
  * Remote filesystems are judged against the client's cache, not the
  * server's truth: in a directory of a remote super_block, an answer made

@@ -596,6 +596,64 @@ static bool check_weak_revalidate(struct oj *j)
 			 j->a->result ? "" : " (ok)");
 }
 
+/*
+ * ND_JUMPED at the end of the attempt, from its steps: path_init sets it
+ * (START), and so do a `..` (DOTDOT, MOUNT_UP: link_path_walk sets it
+ * for every `..`, the last one too), a mount crossing (MOUNT) and a jump
+ * (JUMP); a normal component clears it when it is parsed, and each one
+ * the walk goes on from leaves a LOOKUP.  `.` leaves no step and changes
+ * nothing.
+ */
+static bool ends_jumped(const struct oj *j)
+{
+	bool jumped = false;
+
+	for (uint32_t i = j->a->first; i < j->a->first + j->a->count; i++) {
+		switch (j->r->steps[i].kind) {
+		case WT_STEP_START:
+		case WT_STEP_DOTDOT:
+		case WT_STEP_MOUNT_UP:
+		case WT_STEP_MOUNT:
+		case WT_STEP_JUMP:
+			jumped = true;
+			break;
+		case WT_STEP_LOOKUP:
+		case WT_STEP_CREATE:
+			jumped = false;
+			break;
+		}
+	}
+	return jumped;
+}
+
+/*
+ * A successful walk that ended on a remote object it jumped to was
+ * weakly revalidated: complete_walk asks the filesystem whether the
+ * handle it holds still names something, since no lookup by name did.
+ * Without that question a stale result is handed out as valid, and no
+ * instant of the history shows it (see check_weak_revalidate).  Not
+ * asked: filename_parentat's parent (its last component was parsed,
+ * which clears ND_JUMPED, but never looked up), umount's walk
+ * (LOOKUP_MOUNTPOINT clears it: a stale mountpoint is what it must
+ * reach), a file the open created (do_open skips complete_walk), and a
+ * negative result.
+ */
+static bool check_weak_revalidated(struct oj *j, const struct wt_step *end,
+				   int end_idx)
+{
+	if (!end || j->a->result || !end->to.inode ||
+	    j->r->entry == WT_ENTRY_PARENTAT ||
+	    j->r->entry == WT_ENTRY_MOUNTPOINT ||
+	    (oj_walk_flags(j) & LOOKUP_MOUNTPOINT) || weak_step(j) ||
+	    !ends_jumped(j) || !oj_is_remote(j, &end->to))
+		return true;
+	return oj_reject(j, end_idx, "the walk jumped to dentry %llu (mount "
+			 "%llu) on a remote filesystem, and complete_walk did "
+			 "not weakly revalidate it",
+			 (unsigned long long)end->to.dentry,
+			 (unsigned long long)end->to.mnt);
+}
+
 enum wt_verdict oj_check_answer(struct oj *j, int end_idx)
 {
 	const struct wt_step *end = end_idx >= 0 ? &j->r->steps[end_idx] : NULL;
@@ -605,7 +663,8 @@ enum wt_verdict oj_check_answer(struct oj *j, int end_idx)
 		return verdict_of(oj_reject(j, end_idx, "END says %d, the "
 					    "attempt answered %d", end->result,
 					    err));
-	if (!check_weak_revalidate(j))
+	if (!check_weak_revalidate(j) ||
+	    !check_weak_revalidated(j, end, end_idx))
 		return WT_VERDICT_REJECTED;
 	if (!err)
 		return check_success(j, end, end_idx);

@@ -611,6 +611,74 @@ ORACLE_TEST(weak_revalidate_answer_decides)
 #undef JUMPED_WALK
 }
 
+/*
+ * A successful walk that ended on a remote object by a jump -- here a
+ * mount crossing, or a `..` -- was weakly revalidated by complete_walk;
+ * one that ended on a name it looked up was not, and need not be.
+ * Without the check the first and third walks are accepted.
+ */
+ORACLE_TEST(weak_revalidation_is_due_after_a_jump)
+{
+	struct wt_ident root, r, rroot, x;
+	uint64_t v;
+
+	OK(wt_op_mkdir(w, "/r", 0755, false));
+	OK(wt_op_mount(w, "remote", "srv", "/r"));
+	OK(wt_op_mkdir(w, "/r/x", 0755, false));
+	v = now();
+	root = ident_at(v, "/");
+	r = child_at(v, root, "r");
+	rroot = ident_at(v, "/r");
+	x = ident_at(v, "/r/x");
+
+	/* `stat /r`: the crossing is the last step */
+	reset_record();
+	attempt(LOOKUP_RCU, v, v, 0);
+	start(root, "/r");
+	perm(root, 0);
+	lookup(root, "r", r);
+	step(WT_STEP_MOUNT, r, rroot, NULL, 0, 0);
+	end(rroot, 0);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_assert_eq(res.step, 4);
+	cr_assert(strstr(res.explain, "did not weakly revalidate"), "%s",
+		  res.explain);
+
+	/* `stat /r/x`: a lookup by name ends it */
+	reset_record();
+	attempt(LOOKUP_RCU, v, v, 0);
+	start(root, "/r/x");
+	perm(root, 0);
+	lookup(root, "r", r);
+	step(WT_STEP_MOUNT, r, rroot, NULL, 0, 0);
+	perm(rroot, 0);
+	lookup(rroot, "x", x);
+	end(x, 0);
+	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+
+	/* `stat /r/x/..`: the `..` jumps back to the root */
+	reset_record();
+	attempt(LOOKUP_RCU, v, v, 0);
+	start(root, "/r/x/..");
+	perm(root, 0);
+	lookup(root, "r", r);
+	step(WT_STEP_MOUNT, r, rroot, NULL, 0, 0);
+	perm(rroot, 0);
+	lookup(rroot, "x", x);
+	perm(x, 0);
+	step(WT_STEP_DOTDOT, x, rroot, NULL, 0, 0);
+	end(rroot, 0);
+	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+	cr_assert(strstr(res.explain, "did not weakly revalidate"), "%s",
+		  res.explain);
+	/* ... and asked, it passes */
+	rec->nsteps--;
+	rec->attempts[0].count--;
+	step(WT_STEP_WEAK_REVALIDATE, rroot, rroot, NULL, 1, 0);
+	end(rroot, 0);
+	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
+}
+
 /* -ECHILD never reaches a caller; the ladder retries only on it and on
  * -ESTALE. */
 ORACLE_TEST(ladder_protocol)
