@@ -368,7 +368,14 @@ static int weak_revalidate(struct nameidata *nd, struct dentry *dentry)
 		return 0;
 	status = op->d_weak_revalidate(dentry, nd->flags);
 	record_weak_revalidate(nd, dentry, status);
-	if (status > 0)
+	/*
+	 * Only a positive answer keeps the result: 0 means the handle went
+	 * stale and must become -ESTALE, so that the caller retries with
+	 * LOOKUP_REVAL.  Zoo WT_BUG_WEAK_REVALIDATE_GE (`--bug
+	 * weak_revalidate_ge`) reads 0 as "no error" (`status >= 0`) and
+	 * hands the stale result out.
+	 */
+	if (status > 0 || (!status && nd_bug(nd, WT_BUG_WEAK_REVALIDATE_GE)))
 		return 0;
 	if (!status) {
 		nd_count(nd, WT_PATH_ESTALE_WEAK_REVALIDATE);

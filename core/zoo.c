@@ -456,6 +456,23 @@ static const struct wt_zoo_bug zoo[] = {
 		.fires = "expectation",
 		.stress = NULL,
 	},
+	/* session 18: a mutant only a directed result saw, now the oracle's */
+	{
+		.id = WT_BUG_WEAK_REVALIDATE_GE,
+		.name = "weak_revalidate_ge",
+		.description = "complete_walk reads d_weak_revalidate's 0 as "
+			"no error (`status >= 0`): a result the walk reached by "
+			"a jump (`..`, a mount crossing) whose handle the server "
+			"made stale before the walk asked is handed out as "
+			"valid, where the fixed code answers -ESTALE and the "
+			"LOOKUP_REVAL retry looks the path up again",
+		.reference = "fs/namei.c complete_walk (0 from "
+			"d_weak_revalidate is -ESTALE); plausible mistake "
+			"(mutant 05 of the fifteenth session's mutant-kill run)",
+		.scenario = "zoo/weak_revalidate_ge.yaml",
+		.fires = "oracle",
+		.stress = NULL,
+	},
 };
 
 #define ZOO_N (sizeof(zoo) / sizeof(zoo[0]))

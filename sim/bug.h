@@ -42,6 +42,8 @@ enum wt_bug {
 	WT_BUG_AUTOMOUNT_DETACHED_PARENT,/* finish_automount attaches under a mount umount -l detached (156cacb1d0d3) */
 	WT_BUG_FOLLOW_MOUNT_NO_RECHECK,	/* __follow_mount_rcu: no mount_lock recheck after crossing (20aac6c60981) */
 	WT_BUG_MOUNT_UNLINKED_ANCESTOR,	/* d_set_mounted: no test of the mountpoint's ancestors (eed810076685) */
+	/* session 18: a mutant the step oracle now rejects */
+	WT_BUG_WEAK_REVALIDATE_GE,	/* complete_walk takes d_weak_revalidate's 0 (stale) as valid */
 	WT_BUG__COUNT
 };
 
