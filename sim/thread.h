@@ -62,6 +62,7 @@ struct wt_rcu_reader;
 
 struct wt_rule_state;
 struct wt_trace_buf;
+struct wt_scratch;
 
 /*
  * Fields up to `owner` are set by whoever creates the thread (the caller
@@ -140,6 +141,9 @@ struct wt_thread {
 	} seq_moved;
 	bool finished;			/* the body returned */
 	bool aborted;			/* left through wt_thread_exit() */
+	/* The scratch blocks this thread holds (sim/scratch.h): freed by
+	 * wt_run when a run ends without resuming the body that took them. */
+	struct wt_scratch *scratch;
 };
 
 extern __thread struct wt_thread *wt_self WT_TLS_LE;

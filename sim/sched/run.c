@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sim/sched/run.h"
+#include "sim/scratch.h"
 #include "sim/tso.h"
 
 static const char *const status_names[] = {
@@ -142,11 +143,21 @@ static void setup_thread(struct wt_thread *t, const struct wt_run_config *cfg,
 	t->finished = false;
 	t->aborted = false;
 	t->last_point = NULL;
+	/* the last run's teardown freed what its body left: anything held
+	 * now is someone else's, which this run's teardown would free */
+	assert(!t->scratch);
 	wt_thread_arm(t, cfg->backend == WT_BACKEND_SIM || hits || t->rules ||
 			 cfg->trace);
 }
 
-static void clear_thread(struct wt_thread *t)
+/*
+ * The runtime fields cleared, and the scratch blocks the thread's body
+ * still held freed: what a body took and the run never let it give back
+ * (abandoned by a halt, a fault, a stuck or deadlocked sim run, or left
+ * through wt_thread_exit).  Its body can no longer run: the sim's fibers
+ * are parked or abandoned, the stress threads joined.  Returns how many.
+ */
+static unsigned clear_thread(struct wt_thread *t)
 {
 	wt_thread_arm(t, false);
 	t->sched = NULL;
@@ -160,6 +171,7 @@ static void clear_thread(struct wt_thread *t)
 	t->stop_flag = NULL;
 	t->exit_env = NULL;
 	t->pending_preempt_thread = -1;
+	return wt_scratch_free_all(t);
 }
 
 /*
@@ -391,7 +403,7 @@ int wt_run(const struct wt_run_config *config, unsigned nthreads,
 	for (unsigned i = 0; i < nthreads; i++)
 		k->row_touched[i] = threads[i]->ntouched;
 	for (unsigned i = 0; i < nthreads; i++)
-		clear_thread(threads[i]);
+		out->scratch_freed += clear_thread(threads[i]);
 	wt_ruleset_destroy(rs);
 	return rc;
 }

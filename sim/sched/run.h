@@ -327,6 +327,10 @@ struct wt_run_result {
 	/* PCT, POS: forever threads put below the others for starving
 	 * them (wt_yield; policy.c, "Fairness") */
 	uint64_t fair_demotions;
+	/* Scratch blocks (sim/scratch.h) the bodies still held when the
+	 * run ended, freed then: nonzero only when a run abandoned a body
+	 * mid-operation (halted, stuck, deadlocked, wt_thread_exit). */
+	unsigned scratch_freed;
 };
 
 int wt_run(const struct wt_run_config *cfg, unsigned nthreads,
