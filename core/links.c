@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "sim/scratch.h"
 
 int set_root(struct nameidata *nd)
 {
@@ -154,7 +155,10 @@ void put_link(struct nameidata *nd)
 /*
  * Grow the link stack to MAXSYMLINKS entries with their body buffers.
  * The kernel allocates GFP_ATOMIC in RCU mode; here it is an injection
- * point that a rule can make fail.
+ * point that a rule can make fail.  Scratch blocks (sim/scratch.h), not
+ * malloc: a run that ends while the walk stands at a point (a halt, a
+ * stuck or deadlocked sim run) abandons the walker without unwinding
+ * it, and its thread's scratch list frees the stack then.
  */
 static bool nd_alloc_stack(struct nameidata *nd)
 {
@@ -163,11 +167,12 @@ static bool nd_alloc_stack(struct nameidata *nd)
 
 	if (wt_alloc_should_fail(WT_ALLOC_POINT("nd_alloc_stack")))
 		return false;
-	p = calloc(MAXSYMLINKS, sizeof(*p));
-	bodies = malloc((size_t)(MAXSYMLINKS - EMBEDDED_LEVELS) * PATH_MAX_LEN);
+	p = wt_scratch_zalloc(MAXSYMLINKS * sizeof(*p));
+	bodies = wt_scratch_alloc((size_t)(MAXSYMLINKS - EMBEDDED_LEVELS) *
+				  PATH_MAX_LEN);
 	if (!p || !bodies) {
-		free(p);
-		free(bodies);
+		wt_scratch_free(p);
+		wt_scratch_free(bodies);
 		return false;
 	}
 	memcpy(p, nd->internal, sizeof(nd->internal));
@@ -181,8 +186,8 @@ static bool nd_alloc_stack(struct nameidata *nd)
 void nd_free_stack(struct nameidata *nd)
 {
 	if (nd->stack != nd->internal) {
-		free(nd->stack);
-		free(nd->stack_bodies);
+		wt_scratch_free(nd->stack);
+		wt_scratch_free(nd->stack_bodies);
 		nd->stack = nd->internal;
 		nd->stack_bodies = NULL;
 	}

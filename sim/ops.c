@@ -149,26 +149,25 @@ void wt_origin_set(struct wt_world *w, const struct inode *inode,
 		   const char *prefix, const char *path, size_t len)
 {
 	struct wt_history *h = w->history;
-	char *old;
-
-	char *name;
 
 	if (!h || !inode)
 		return;
-	name = normalise(prefix, path, len);
 	/*
 	 * The log's lock, not the writer mutex: open(O_CREAT) records its
-	 * file from a walker (wt_op_create_in) beside the writers.
+	 * file from a walker (wt_op_create_in) beside the writers.  The
+	 * name is made and handed to the map under it, with no point in
+	 * between: a run that ends at the lock's points (stuck, deadlocked,
+	 * halted) abandons the thread there, and a name it held would leak.
 	 */
 	spin_lock(&h->lock);
 	if (wt_idmap_get(&h->origins, inode->wt.id)) {
 		spin_unlock(&h->lock);
-		free(name);
 		return;	/* a hard link keeps the first name */
 	}
-	old = wt_idmap_put(&h->origins, inode->wt.id, name);
+	/* nothing to free: the map had no name for the inode */
+	(void)wt_idmap_put(&h->origins, inode->wt.id,
+			   normalise(prefix, path, len));
 	spin_unlock(&h->lock);
-	free(old);
 }
 
 const char *wt_inode_origin(const struct wt_world *w, uint64_t inode_id)

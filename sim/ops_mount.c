@@ -20,8 +20,14 @@
 #include "sim/atomic.h"
 #include "sim/ops_internal.h"
 #include "sim/rcu.h"
+#include "sim/scratch.h"
 
-/* Mounts of a subtree, parents before children (an explicit queue). */
+/*
+ * Mounts of a subtree, parents before children (an explicit queue).  Its
+ * array is a scratch block (sim/scratch.h): a run that ends while the
+ * verb stands at one of its points -- a halt, a stuck or deadlocked sim
+ * run -- never comes back to free it, and the thread's list does.
+ */
 struct mnt_list {
 	struct mount **v;
 	size_t n;
@@ -31,12 +37,26 @@ struct mnt_list {
 static void mnt_list_add(struct mnt_list *l, struct mount *m)
 {
 	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 16;
-		l->v = realloc(l->v, l->cap * sizeof(*l->v));
-		if (!l->v)
+		size_t cap = l->cap ? l->cap * 2 : 16;
+		struct mount **v = wt_scratch_alloc(cap * sizeof(*v));
+
+		if (!v)
 			abort();	/* bookkeeping */
+		if (l->n)
+			memcpy(v, l->v, l->n * sizeof(*v));
+		wt_scratch_free(l->v);
+		l->v = v;
+		l->cap = cap;
 	}
 	l->v[l->n++] = m;
+}
+
+static void mnt_list_free(struct mnt_list *l)
+{
+	wt_scratch_free(l->v);
+	l->v = NULL;
+	l->n = 0;
+	l->cap = 0;
 }
 
 /* m and every mount below it, breadth first (namespace_sem held). */
@@ -274,8 +294,8 @@ static int do_bind(struct wt_world *w, const struct path *src,
 	wt_history_dentry(rec, mp->dentry);
 	wt_history_commit(rec);
 out:
-	free(srcs.v);
-	free(clones.v);
+	mnt_list_free(&srcs);
+	mnt_list_free(&clones);
 	return err;
 }
 
@@ -512,8 +532,8 @@ static void umount_lazy(struct wt_world *w, struct mount *m, const char *path)
 	umount_grace_period(w);	/* namespace_unlock: lazy umount waits too */
 	for (size_t i = 0; i < l.n; i++)
 		mntput(&l.v[i]->mnt);	/* the tree's reference */
-	free(l.v);
-	free(mps.v);
+	mnt_list_free(&l);
+	mnt_list_free(&mps);
 }
 
 /*

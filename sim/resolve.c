@@ -5,7 +5,7 @@
  * spliced in front of the rest, so there is no recursion and no link
  * stack: the 40-link bound and PATH_MAX bound the work.
  */
-#include <stdlib.h>
+#include <assert.h>
 #include <string.h>
 
 #include "sim/resolve.h"
@@ -175,25 +175,32 @@ in_root:
 /* ------------------------------------------------------------------ */
 /* the walk                                                             */
 
+/*
+ * The remaining path lives in the walk itself, on the writer's stack, and
+ * never on the heap: a run that ends at one of the walk's points (a halt,
+ * a stuck or deadlocked sim run) abandons the writer's body without
+ * unwinding it, and a heap copy would be leaked then.  Every path the
+ * walk holds fits: PATH_MAX_LEN bounds the path given and each splice.
+ */
 struct walk {
 	struct wt_world *w;
 	struct path root;
 	struct path cur;
-	char *buf;		/* the remaining path */
-	size_t pos;
+	size_t pos;		/* where the rest of buf starts */
 	unsigned links;
+	char buf[PATH_MAX_LEN];	/* the path being walked */
 };
 
 /*
- * Splice body in front of the rest of the path (from pos on).  A slash
- * joins them; with no rest, a trailing slash after the link is kept (the
- * target must then be a directory) and none is added otherwise.
+ * Splice body in front of the rest of the path (from pos on), in place.
+ * A slash joins them; with no rest, a trailing slash after the link is
+ * kept (the target must then be a directory) and none is added
+ * otherwise.
  */
 static int splice_link(struct walk *wk, const char *body, bool trailing)
 {
 	size_t blen = strlen(body), rlen = strlen(wk->buf + wk->pos);
 	bool slash = rlen || trailing;
-	char *nb;
 
 	if (++wk->links > WT_MAXSYMLINKS)
 		return -ELOOP;
@@ -201,15 +208,12 @@ static int splice_link(struct walk *wk, const char *body, bool trailing)
 		return -ENOENT;
 	if (blen + slash + rlen + 1 > PATH_MAX_LEN)
 		return -ENAMETOOLONG;
-	nb = malloc(blen + slash + rlen + 1);
-	if (!nb)
-		return -ENOMEM;
-	memcpy(nb, body, blen);
+	/* the body is the link's, never a part of buf */
+	assert(body + blen <= wk->buf || body >= wk->buf + sizeof(wk->buf));
+	memmove(wk->buf + blen + slash, wk->buf + wk->pos, rlen + 1);
+	memcpy(wk->buf, body, blen);
 	if (slash)
-		nb[blen] = '/';
-	memcpy(nb + blen + slash, wk->buf + wk->pos, rlen + 1);
-	free(wk->buf);
-	wk->buf = nb;
+		wk->buf[blen] = '/';
 	wk->pos = 0;
 	return 0;
 }
@@ -313,19 +317,21 @@ static int walk_component(struct walk *wk, const char *name, uint32_t len,
 	return 0;
 }
 
+/* Not a memset of *wk: its buffer is 4 KiB, and the path fills what is read. */
 static int walk_init(struct walk *wk, struct wt_world *w, const char *path)
 {
 	struct path root = wt_world_root(w);
+	size_t len;
 
-	memset(wk, 0, sizeof(*wk));
 	if (!path || !*path)
 		return -ENOENT;
-	if (strlen(path) >= PATH_MAX_LEN)
+	len = strlen(path);
+	if (len >= PATH_MAX_LEN)
 		return -ENAMETOOLONG;
 	wk->w = w;
-	wk->buf = strdup(path);
-	if (!wk->buf)
-		return -ENOMEM;
+	wk->pos = 0;
+	wk->links = 0;
+	memcpy(wk->buf, path, len + 1);
 	wk->root = root;
 	wt_path_get(&wk->root);
 	wk->cur = root;
@@ -337,7 +343,6 @@ static void walk_fini(struct walk *wk)
 {
 	wt_path_put(&wk->cur);
 	wt_path_put(&wk->root);
-	free(wk->buf);
 }
 
 static void set_last(struct wt_last *last, const char *name, size_t len,
