@@ -271,7 +271,6 @@ Test(sched_sim, no_progress_within_max_points_is_reported)
 	wt_run_result_free(&res);
 }
 
-#ifndef WT_ASAN	/* where the sim does not halt (sim.c, sim_halt) */
 /* alice halts at her tenth step, noting bob's count of his (g_halt) */
 static struct {
 	unsigned bob_steps, bob_at_halt;
@@ -326,7 +325,6 @@ Test(sched_sim, halt_ends_the_run_where_the_fiber_stands)
 	wt_run_result_free(&res);
 	wt_halt(NULL, "outside a run: nothing happens");
 }
-#endif
 
 #if !defined(WT_ASAN) && !defined(WT_TSAN)	/* their handlers report a fault */
 /* The poison a freed object's pointer fields hold (sim/obj.h). */
