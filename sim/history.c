@@ -26,24 +26,28 @@ struct rec_obj {
 	void *obj;
 };
 
-struct wt_hist_rec {
-	struct wt_history *h;
-	uint64_t version;
-	uint32_t open;		/* 1 + its slot in h->open, 0: not there */
-	const char *op;
-	const char *step;
-	char *args;
-	struct rec_obj *objs;
-	uint32_t nobjs;
-	uint32_t cap;
-};
-
 /* A growing fact array with the live object behind each fact. */
 struct fact_buf {
 	struct wt_fact *facts;
 	void **objs;
 	uint32_t n;
 	uint32_t cap;
+};
+
+struct wt_hist_rec {
+	struct wt_history *h;
+	uint64_t version;
+	uint32_t open;		/* 1 + its slot in h->open, 0: not there */
+	const char *op;
+	const char *step;
+	char *args;		/* the entry's once the commit made it */
+	struct rec_obj *objs;
+	uint32_t nobjs;
+	uint32_t cap;
+	/* The facts the commit builds: the record's, not the commit's
+	 * frame's, so that a run abandoned in mid-commit (a halt at one of
+	 * its points) leaves them to open_free, not to nobody. */
+	struct fact_buf b;
 };
 
 /* Harness bookkeeping: allocation failure has no recovery path. */
@@ -544,6 +548,8 @@ static void rec_free(struct wt_hist_rec *r)
 {
 	free(r->args);
 	free(r->objs);
+	wt_facts_free(r->b.facts, r->b.n);
+	free(r->b.objs);
 	free(r);
 }
 
@@ -738,7 +744,7 @@ static bool predecessor_published(const void *arg)
 uint64_t wt_history_commit(struct wt_hist_rec *r)
 {
 	struct order_wait o;
-	struct fact_buf b = { 0 };
+	struct fact_buf *b;
 	struct closure c;
 	uint64_t v;
 
@@ -762,15 +768,17 @@ uint64_t wt_history_commit(struct wt_hist_rec *r)
 		if (sb && wt_remote_server_pending(sb))
 			rec_add(r, WT_FACT_SUPER, sb);
 	}
+	b = &r->b;
 	spin_lock(&r->h->lock);
 	for (uint32_t i = 0; i < r->nobjs; i++)
-		cap_any(&b, r->objs[i].kind, r->objs[i].obj, r->h, v);
-	c.b = &b;
+		cap_any(b, r->objs[i].kind, r->objs[i].obj, r->h, v);
+	c.b = b;
 	c.h = r->h;
 	c.version = v;
-	for (uint32_t i = 0; i < b.n; i++)	/* b grows: bounded by the objects */
+	for (uint32_t i = 0; i < b->n; i++)	/* b grows: bounded by the objects */
 		ensure_refs(&c, i);
-	entry_set(r->h, v, r->op, r->step, r->args, &b);
+	entry_set(r->h, v, r->op, r->step, r->args, b);
+	r->args = NULL;		/* the entry's, as b's facts now are */
 	spin_unlock(&r->h->lock);
 	/* The entry and the step's stores are visible before the version. */
 	smp_store_release(&r->h->published, v);
