@@ -73,7 +73,9 @@
  *   Deadlock (no thread can run, some not finished) and no progress
  *   within max_points are reported with every thread's last point (name
  *   and file:line); the unfinished fibers are abandoned (never resumed,
- *   their stacks freed without unwinding, so what they held leaks).
+ *   their stacks reused without unwinding: what they held on the heap is
+ *   in their threads' scratch blocks, sim/scratch.h, or in history
+ *   records, and the run frees it).
  *   A body loop must pass points: a loop with none never gives the
  *   scheduler a chance and cannot be bounded.
  *
