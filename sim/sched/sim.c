@@ -342,11 +342,14 @@ sim_point_pending(struct wt_sim *s, struct wt_thread *t, struct wt_fiber *f,
 }
 
 /*
- * A point clears the yield a rule left at the one before -- without a
- * store when there is none, as at nearly every point: the decision that
- * follows loads sleeping and yield as one word, which a byte store just
- * before cannot forward to, and that load then waits for the store to
- * retire (36 % of sim_point_tso's samples, under perf, sat there).
+ * A point clears the yield a rule left at the one before.  Where
+ * wt_sim_decide_point follows (sim_point_tso, sim_point_any), without a
+ * store when there is none, as at nearly every point: the decision loads
+ * sleeping and yield as one word, which a byte store just before cannot
+ * forward to, and that load then waits for the store to retire (36 % of
+ * sim_point_tso's samples, under perf, sat there).  sim_point_at's plain
+ * path and sim_point_directed read neither after it, and store: the test
+ * would be two more instructions a point for nothing.
  */
 static inline void fiber_unyield(struct wt_fiber *f)
 {
@@ -363,7 +366,6 @@ static inline __attribute__((always_inline))
 void plain_arrive(struct wt_sim *s, struct wt_fiber *f, struct wt_thread *t,
 		  uint32_t id)
 {
-	fiber_unyield(f);
 	s->points++;
 	t->clock_ns += s->step_ns;
 	s->trace.digest = wt_trace_digest_fold(s->trace.digest,
@@ -386,6 +388,7 @@ sim_point_tso(struct wt_sim *s, struct wt_thread *t, const struct wt_point *p)
 
 	if (tso_drain_point(t, p))
 		wt_tso_drain(s->tbuf[t->id]);
+	fiber_unyield(f);
 	plain_arrive(s, f, t, wt_point_id(p));
 	if (__builtin_expect(s->points == s->change_at, 0))
 		wt_sim_pct_change_at(s, f);
@@ -396,9 +399,9 @@ sim_point_tso(struct wt_sim *s, struct wt_thread *t, const struct wt_point *p)
 		sim_go(s, next, false);
 }
 
-/* A point at which a rule left an action pending, or one that is none
- * of plain, plain_directed and plain_tso.  Most keep the running fiber:
- * the arrival and the decision (wt_sim_decide_point) are inline. */
+/* A point at which a rule left an action pending, or one that is not
+ * plain (s->plain).  Most keep the running fiber: the arrival and the
+ * decision (wt_sim_decide_point) are inline. */
 static __attribute__((noinline)) void
 sim_point_any(struct wt_sim *s, struct wt_thread *t, const struct wt_point *p,
 	      const void *obj)
@@ -406,6 +409,10 @@ sim_point_any(struct wt_sim *s, struct wt_thread *t, const struct wt_point *p,
 	struct wt_fiber *f = &s->f[t->id];
 	int next;
 
+	if (s->plain_tso && !t->pending) {
+		sim_point_tso(s, t, p);
+		return;
+	}
 	if (s->tso && p && tso_drain_point(t, p))
 		wt_tso_drain(wt_sim_tso_buf(s, (int)t->id));
 	if (t->pending && (t->pending_delay_ns || t->pending_yield ||
@@ -458,7 +465,7 @@ sim_point_directed(struct wt_sim *s, struct wt_thread *t,
 	const struct wt_sim_step *ss;
 	const struct wt_sched_step *st;
 
-	fiber_unyield(f);
+	f->yield = false;
 	s->points++;
 	t->clock_ns += s->step_ns;
 	/* the name-hash table, as plain_arrive: built before any thread
@@ -538,13 +545,12 @@ void sim_point_at(struct wt_sim *s, struct wt_thread *t,
 	if (__builtin_expect(!s->plain || t->pending, 0)) {
 		if (s->plain_directed && !t->pending)
 			sim_point_directed(s, t, p);
-		else if (s->plain_tso && !t->pending)
-			sim_point_tso(s, t, p);
 		else
 			sim_point_any(s, t, p, obj);
 		return;
 	}
 	f = &s->f[t->id];
+	f->yield = false;
 	plain_arrive(s, f, t, id);
 	if (__builtin_expect(s->points == s->change_at, 0)) {
 		sim_point_change(s, f);
