@@ -790,8 +790,7 @@ uint64_t wt_history_commit(struct wt_hist_rec *r)
 	if (r->open)
 		__atomic_store_n(&r->h->open[r->open - 1], NULL,
 				 __ATOMIC_RELAXED);
-	free(r->objs);
-	free(r);
+	rec_free(r);	/* its args and facts are the entry's now */
 	return v;
 }
 
