@@ -577,9 +577,8 @@ static const struct wt_step *weak_step(const struct oj *j)
  * held and an `ok` looks right.  A walker that takes the 0 for valid
  * (`status >= 0`) answers `ok` exactly so; only this test sees it.
  */
-static bool check_weak_revalidate(struct oj *j)
+static bool check_weak_revalidate(struct oj *j, const struct wt_step *w)
 {
-	const struct wt_step *w = weak_step(j);
 	int want;
 
 	if (!w || w->result > 0)
@@ -638,13 +637,13 @@ static bool ends_jumped(const struct oj *j)
  * reach), a file the open created (do_open skips complete_walk), and a
  * negative result.
  */
-static bool check_weak_revalidated(struct oj *j, const struct wt_step *end,
-				   int end_idx)
+static bool check_weak_revalidated(struct oj *j, const struct wt_step *w,
+				   const struct wt_step *end, int end_idx)
 {
 	if (!end || j->a->result || !end->to.inode ||
 	    j->r->entry == WT_ENTRY_PARENTAT ||
 	    j->r->entry == WT_ENTRY_MOUNTPOINT ||
-	    (oj_walk_flags(j) & LOOKUP_MOUNTPOINT) || weak_step(j) ||
+	    (oj_walk_flags(j) & LOOKUP_MOUNTPOINT) || w ||
 	    !ends_jumped(j) || !oj_is_remote(j, &end->to))
 		return true;
 	return oj_reject(j, end_idx, "the walk jumped to dentry %llu (mount "
@@ -657,14 +656,15 @@ static bool check_weak_revalidated(struct oj *j, const struct wt_step *end,
 enum wt_verdict oj_check_answer(struct oj *j, int end_idx)
 {
 	const struct wt_step *end = end_idx >= 0 ? &j->r->steps[end_idx] : NULL;
+	const struct wt_step *w = weak_step(j);	/* both checks ask it */
 	int err = j->a->result;
 
 	if (end && end->result != err)
 		return verdict_of(oj_reject(j, end_idx, "END says %d, the "
 					    "attempt answered %d", end->result,
 					    err));
-	if (!check_weak_revalidate(j) ||
-	    !check_weak_revalidated(j, end, end_idx))
+	if (!check_weak_revalidate(j, w) ||
+	    !check_weak_revalidated(j, w, end, end_idx))
 		return WT_VERDICT_REJECTED;
 	if (!err)
 		return check_success(j, end, end_idx);
