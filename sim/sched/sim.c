@@ -381,7 +381,8 @@ void plain_arrive(struct wt_sim *s, struct wt_fiber *f, struct wt_thread *t,
  * the name-hash table.
  */
 static __attribute__((noinline)) void
-sim_point_tso(struct wt_sim *s, struct wt_thread *t, const struct wt_point *p)
+sim_point_tso(struct wt_sim *s, struct wt_thread *t, const struct wt_point *p,
+	      uint32_t id)
 {
 	struct wt_fiber *f = &s->f[t->id];
 	int next;
@@ -389,7 +390,7 @@ sim_point_tso(struct wt_sim *s, struct wt_thread *t, const struct wt_point *p)
 	if (tso_drain_point(t, p))
 		wt_tso_drain(s->tbuf[t->id]);
 	fiber_unyield(f);
-	plain_arrive(s, f, t, wt_point_id(p));
+	plain_arrive(s, f, t, id);
 	if (__builtin_expect(s->points == s->change_at, 0))
 		wt_sim_pct_change_at(s, f);
 	if (__builtin_expect(s->points > s->max_points, 0))
@@ -409,10 +410,6 @@ sim_point_any(struct wt_sim *s, struct wt_thread *t, const struct wt_point *p,
 	struct wt_fiber *f = &s->f[t->id];
 	int next;
 
-	if (s->plain_tso && !t->pending) {
-		sim_point_tso(s, t, p);
-		return;
-	}
 	if (s->tso && p && tso_drain_point(t, p))
 		wt_tso_drain(wt_sim_tso_buf(s, (int)t->id));
 	if (t->pending && (t->pending_delay_ns || t->pending_yield ||
@@ -543,7 +540,9 @@ void sim_point_at(struct wt_sim *s, struct wt_thread *t,
 	struct wt_fiber *f;
 
 	if (__builtin_expect(!s->plain || t->pending, 0)) {
-		if (s->plain_directed && !t->pending)
+		if (s->plain_tso && !t->pending)
+			sim_point_tso(s, t, p, id);
+		else if (s->plain_directed && !t->pending)
 			sim_point_directed(s, t, p);
 		else
 			sim_point_any(s, t, p, obj);
