@@ -224,6 +224,7 @@ uint64_t wt_fnv1a(uint64_t h, const void *data, size_t len)
 }
 
 const uint64_t *wt_point_hashes;
+__thread struct wt_free_run wt_free WT_TLS_LE;
 
 uint64_t wt_point_name_hash_slow(const struct wt_point *p)
 {
@@ -307,8 +308,16 @@ void wt_hook_slow_self(const struct wt_point *p, const void *obj)
 
 __thread wt_hook_target_fn *wt_hook_target WT_TLS_LE = wt_hook_slow_self;
 
+/* The thunk's free run (wt_hook_free) knows these offsets. */
+_Static_assert(offsetof(struct wt_free_run, left) == 0, "left");
+_Static_assert(offsetof(struct wt_free_run, hits) == 8, "hits");
+_Static_assert(offsetof(struct wt_free_run, hashes) == 16, "hashes");
+_Static_assert(offsetof(struct wt_free_run, sum) == 24, "sum");
+_Static_assert(offsetof(struct wt_free_run, last) == 32, "last");
+
 /*
- * wt_hook_thunk: wt_hook_target(rdi, rsi) preserving every general
+ * wt_hook_thunk: wt_hook_free(rdi) or else wt_hook_target(rdi, rsi),
+ * preserving every general
  * register but rdi and rsi (which the call site saves) and the flags.
  * The stack is realigned, since the call site may be anywhere in a
  * function.  The unwind info describes the call site's frame as it was
@@ -329,6 +338,24 @@ __asm__(
 	"	.cfi_offset rip, -152\n"
 	"	.cfi_offset rsi, -144\n"
 	"	.cfi_offset rdi, -136\n"
+	/* wt_hook_free: rdi is the point, rsi is free */
+	"	cmpq	$0, %fs:wt_free@tpoff\n"
+	"	je	2f\n"
+	"	mov	%rdi, %rsi\n"
+	"	shr	$3, %rsi\n"
+	"	add	%fs:wt_free@tpoff+8, %rsi\n"
+	"	cmpq	$0, (%rsi)\n"
+	"	je	2f\n"
+	"	incq	(%rsi)\n"
+	"	decq	%fs:wt_free@tpoff\n"
+	"	mov	%rdi, %rsi\n"
+	"	shr	$3, %rsi\n"
+	"	add	%fs:wt_free@tpoff+16, %rsi\n"
+	"	mov	(%rsi), %rsi\n"
+	"	add	%rsi, %fs:wt_free@tpoff+24\n"
+	"	mov	%rdi, %fs:wt_free@tpoff+32\n"
+	"	ret\n"
+	"2:\n"
 	"	push	%rbp\n"
 	"	.cfi_adjust_cfa_offset 8\n"
 	"	.cfi_offset rbp, -160\n"

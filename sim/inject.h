@@ -211,6 +211,60 @@ extern __thread wt_hook_target_fn *wt_hook_target WT_TLS_LE;
 void wt_hook_slow_self(const struct wt_point *p, const void *obj);
 
 /*
+ * A free run (sim mode, sim/sched/sim.c): the scheduler has found that
+ * nothing can be decided at the running fiber's next `left' points --
+ * under PCT the fiber is top and its next change point is further on --
+ * so the hook passes them without entering it.  What such a point still
+ * owes is done at once, or summed for the scheduler to settle when the
+ * fiber next enters it (a point that is not free, a wait, its end): its
+ * hit (in the thread's row or the run's sum: `hits' is that array's
+ * address less __start_wt_points / 8, so that a point's address / 8
+ * lands on its counter; `hashes' likewise for wt_point_hashes), its
+ * name hash for the digest's run (sim/sched/trace.h), and which point it
+ * was.  A point whose counter is still 0 is not free: the slow path
+ * lists a first arrival in the thread's touched list.  All zero outside
+ * a free run, and always in stress mode.  On x86-64 the thunk does this
+ * before it saves anything (sim/inject.c, which fixes the offsets);
+ * elsewhere wt_hook_free, the same in C.
+ */
+struct wt_free_run {
+	uint64_t left;			/* free points still granted */
+	uintptr_t hits;
+	uintptr_t hashes;
+	uint64_t sum;			/* the free points' name hashes */
+	const struct wt_point *last;	/* the last free point */
+	uint64_t granted;		/* left when the run was granted */
+};
+extern __thread struct wt_free_run wt_free WT_TLS_LE;
+
+static inline bool wt_hook_free(const struct wt_point *p)
+{
+	uintptr_t at = (uintptr_t)p >> 3;	/* a point is 64 bytes */
+	uint64_t *hit;
+
+	if (!wt_free.left)
+		return false;
+	hit = (uint64_t *)(wt_free.hits + at);
+	if (!*hit)
+		return false;
+	*hit += 1;
+	wt_free.left--;
+	wt_free.sum += *(const uint64_t *)(wt_free.hashes + at);
+	wt_free.last = p;
+	return true;
+}
+
+/* t's arrivals so far, with those of a free run it is in. */
+static inline uint64_t wt_thread_arrivals(const struct wt_thread *t)
+{
+	uint64_t n = __atomic_load_n(&t->arrivals, __ATOMIC_RELAXED);
+
+	if (t == wt_self)
+		n += wt_free.granted - wt_free.left;
+	return n;
+}
+
+/*
  * The point is an "m" operand so that its address is formed inside the
  * asm (rip-relative for a static point) rather than hoisted into a
  * register the fast path would carry; obj is pushed and popped so that
@@ -243,7 +297,8 @@ wt_hook_call(const struct wt_point *p, const void *obj)
 #else
 static inline void wt_hook_call(const struct wt_point *p, const void *obj)
 {
-	wt_hook_slow(wt_self, p, obj);
+	if (!wt_hook_free(p))
+		wt_hook_slow(wt_self, p, obj);
 }
 #endif
 

@@ -11,6 +11,7 @@
 #include <criterion/criterion.h>
 
 #include "sim/sched/sched.h"
+#include "sim/mutex.h"
 #include "sim/spinlock.h"
 #include "test_sched_util.h"
 #include "sim/sched/policy.h"	/* WT_SIM_SET_CACHE */
@@ -1319,6 +1320,103 @@ Test(sched_sim, short_cuts_are_the_full_decision)
 	assert_short_cuts_are_full_decisions(WT_POLICY_RANDOM);
 	assert_short_cuts_are_full_decisions(WT_POLICY_PCT);
 	assert_short_cuts_are_full_decisions(WT_POLICY_POS);
+}
+
+/* ---- free runs ---- */
+
+#define FREE_STEPS	400
+static struct wt_mutex g_free_mutex;
+static uint64_t g_free_arrivals[3][FREE_STEPS];
+
+/* Steps, with a shared mutex every 40 (waits, and a top that blocks),
+ * each thread noting its arrivals as it goes (wt_thread_arrivals). */
+static void free_body(struct wt_thread *t, void *arg)
+{
+	(void)arg;
+	for (unsigned i = 0; i < FREE_STEPS; i++) {
+		WT_EVENT("test.sched.free", NULL);
+		if (i % 40 == 7) {
+			wt_mutex_lock(&g_free_mutex, WT_POINT(WT_K_LOCK,
+				"test.sched.free_lock", NULL, "free_body's lock"));
+			WT_EVENT("test.sched.free_locked", NULL);
+			wt_mutex_unlock(&g_free_mutex, WT_POINT(WT_K_UNLOCK,
+				"test.sched.free_unlock", NULL,
+				"free_body's unlock"));
+		}
+		g_free_arrivals[t->id][i] = wt_thread_arrivals(t);
+	}
+}
+
+static void run_free(uint64_t seed, bool full, bool trace,
+		     struct wt_run_result *res,
+		     uint64_t arrivals[3][FREE_STEPS])
+{
+	struct tthreads ts;
+	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
+
+	tthreads_init(&ts, 3, names3);
+	cfg.seed = seed;
+	cfg.policy = WT_POLICY_PCT;
+	cfg.pct_steps = 3 * FREE_STEPS;
+	cfg.decide_full = full;
+	cfg.trace = trace;
+	wt_mutex_init(&g_free_mutex);
+	memset(g_free_arrivals, 0, sizeof(g_free_arrivals));
+	cr_assert_eq(wt_run(&cfg, ts.n, ts.p, free_body, NULL, res),
+		     WT_RUN_OK, "%s", res->report);
+	memcpy(arrivals, g_free_arrivals, sizeof(g_free_arrivals));
+}
+
+/*
+ * Under PCT, the points at which nothing can be decided pass the hook as
+ * free runs (sim.c), and the run is the one whose every decision
+ * computes the candidates, which takes no free run: the same digest,
+ * points, hits, each thread's arrivals, clock and last point, and what
+ * the body read of its own arrivals mid-run; and the same digest as the
+ * traced run (whose points are all traced, none free).  Most points were
+ * free.
+ */
+Test(sched_sim, free_runs_are_the_full_decisions)
+{
+	static uint64_t fa[3][FREE_STEPS], sa[3][FREE_STEPS], ta[3][FREE_STEPS];
+	uint64_t free_points = 0, points = 0;
+
+	for (uint64_t seed = 1; seed <= 12; seed++) {
+		struct wt_run_result fast, full, traced;
+
+		run_free(seed, false, false, &fast, fa);
+		run_free(seed, true, false, &full, sa);
+		run_free(seed, false, true, &traced, ta);
+		cr_assert_eq(fast.digest, full.digest, "seed %llu",
+			     (unsigned long long)seed);
+		cr_assert_eq(fast.digest, traced.digest);
+		cr_assert_eq(traced.digest, traced.trace->digest);
+		cr_assert_eq(fast.points, full.points);
+		cr_assert_eq(full.free_points, 0);
+		cr_assert_eq(traced.free_points, 0);
+		for (uint32_t p = 0; p < fast.npoints; p++)
+			cr_assert_eq(fast.hits[p], full.hits[p], "%s",
+				     wt_point_name(wt_point_by_id(p)));
+		for (unsigned i = 0; i < 3; i++) {
+			cr_assert_eq(fast.threads[i].arrivals,
+				     full.threads[i].arrivals);
+			cr_assert_eq(fast.threads[i].clock_ns,
+				     full.threads[i].clock_ns);
+			cr_assert_eq(fast.threads[i].last_point,
+				     full.threads[i].last_point);
+		}
+		cr_assert_eq(memcmp(fa, sa, sizeof(fa)), 0, "seed %llu",
+			     (unsigned long long)seed);
+		cr_assert_eq(memcmp(fa, ta, sizeof(fa)), 0);
+		free_points += fast.free_points;
+		points += fast.points;
+		wt_run_result_free(&fast);
+		wt_run_result_free(&full);
+		wt_run_result_free(&traced);
+	}
+	cr_assert_gt(free_points * 2, points, "%llu of %llu points free",
+		     (unsigned long long)free_points,
+		     (unsigned long long)points);
 }
 
 /* ---- directed steps' point sets kept in the run cache ---- */

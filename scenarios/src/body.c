@@ -553,7 +553,7 @@ static void run_walk(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 {
 	struct wt_path_counts before;
 	const struct path *dir = tc->dirs[idx].dentry ? &tc->dirs[idx] : NULL;
-	uint64_t points = __atomic_load_n(&tc->thread.arrivals, __ATOMIC_RELAXED);
+	uint64_t points = wt_thread_arrivals(&tc->thread);
 	int err;
 
 	wt_record_reset(tc->record);

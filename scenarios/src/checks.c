@@ -480,8 +480,7 @@ static void check_bound(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 {
 	const struct wt_scn_iter *it = tc->it;
 	enum wt_scn_mode mode = wt_scn_mode_of(it->s, it->opts);
-	uint64_t points = __atomic_load_n(&tc->thread.arrivals,
-					  __ATOMIC_RELAXED) - points_before;
+	uint64_t points = wt_thread_arrivals(&tc->thread) - points_before;
 
 	if (tc->record->nattempts > WT_RECORD_MAX_ATTEMPTS)
 		walk_fail(tc, op, err, -1, "bound", "%u attempts (the ladder "

@@ -156,6 +156,10 @@ struct wt_sim {
 	bool plain_directed;
 	/* The same as plain but with store buffers (sim.c: sim_point_tso) */
 	bool plain_tso;
+	/* The thread whose points need nothing done before sim_point_at's
+	 * paths: no free run to settle, and its run open in the digest
+	 * (sim.c: sim_point_enter).  -1: none. */
+	int entered;
 	uint64_t step_ns, max_points;	/* the config's, at hand */
 	/* PCT */
 	uint64_t *change_points;	/* d-1 sorted step indexes */

@@ -298,6 +298,9 @@ struct wt_run_result {
 	uint64_t rule_matches[64];
 	uint64_t rule_fires[64];
 	uint64_t preempt_timeouts;	/* preempt-until gave up (or released) */
+	/* sim: points passed in free runs (sim.c: no decision could fall
+	 * at them; counted in points, hits and arrivals as any other) */
+	uint64_t free_points;
 	/* Directed schedule: steps done; the step that failed (1-based). */
 	unsigned steps_done;
 	unsigned step_failed;

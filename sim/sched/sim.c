@@ -127,10 +127,10 @@ void wt_sim_flush_event(struct wt_sim *s, unsigned i, unsigned entry)
 		wt_trace_buf_record(&s->trace, s->trace.total, when, t->id, p,
 				    WT_EV_FLUSH, 0)->arg = entry;
 	else
-		s->trace.digest = wt_trace_digest_event(s->trace.digest, t->id,
-							p, WT_EV_FLUSH);
+		wt_digest_event(&s->trace.dg, t->id, wt_point_name_hash(p),
+				WT_EV_FLUSH);
 	if (entry)
-		s->trace.digest = wt_trace_digest_arg(s->trace.digest, entry);
+		wt_digest_arg(&s->trace.dg, entry);
 }
 
 /*
@@ -177,6 +177,72 @@ static void sim_after_switch(struct wt_sim *s)
 static void sim_hook_self(const struct wt_point *p, const void *obj);
 #endif
 
+/*
+ * Free runs (sim/inject.h).  Under PCT, once the running fiber is top --
+ * ready, awake, not yielding, with no other fiber that is not done at a
+ * higher priority or an equal one at a lower index -- nothing but its
+ * own next change point can take that from it while it runs: no other
+ * fiber runs, so none changes state or priority, and the decision at
+ * each point until then is a stay that draws no random number.  So its
+ * next points up to the one before the change point (and up to
+ * max_points) are granted to the hook as a free run, for a thread that
+ * counts hits and has no rules (which act at points, or count them).
+ * The digest is what it would have been (sim/sched/trace.h folds a
+ * thread's run of plain arrivals as a sum), and so are the schedule,
+ * the hits and every count: the scheduler settles the run -- points,
+ * the thread's clock and arrivals, the digest's run, its last point --
+ * whenever the fiber enters it again: at its next point that is not
+ * free, at a wait, a yield, a halt, a fault or its end.  It must have
+ * settled before anything switches fibers.
+ */
+static __attribute__((noinline)) void
+sim_free_grant(struct wt_sim *s, struct wt_thread *t)
+{
+	uintptr_t base = (uintptr_t)__start_wt_points >> 3;
+	uint64_t n = s->max_points - s->points;
+
+	if (!t->hits || t->rules)
+		return;
+	if (s->change_at > s->points && s->change_at - s->points - 1 < n)
+		n = s->change_at - s->points - 1;
+	if (!n)
+		return;
+	s->entered = -1;	/* the next point settles */
+	wt_free.left = n;
+	wt_free.granted = n;
+	wt_free.hits = (uintptr_t)t->hits - base;
+	wt_free.hashes = (uintptr_t)wt_point_hashes - base;
+	wt_free.sum = 0;
+}
+
+/* at_point: t is at a point that sets its last point itself. */
+static __attribute__((noinline)) void
+sim_free_settle(struct wt_sim *s, struct wt_thread *t, bool at_point)
+{
+	uint64_t used = wt_free.granted - wt_free.left;
+
+	wt_free.granted = 0;
+	wt_free.left = 0;
+	if (!used)
+		return;
+	s->points += used;
+	s->out->free_points += used;
+	t->clock_ns += used * s->step_ns;
+	s->now_ns = t->clock_ns;
+	__atomic_store_n(&t->arrivals, t->arrivals + used, __ATOMIC_RELAXED);
+	wt_digest_run(&s->trace.dg, wt_free.sum, used);
+	if (!at_point)
+		__atomic_store_n(&t->last_point, wt_free.last,
+				 __ATOMIC_RELAXED);
+}
+
+/* The running fiber's thread enters the sim other than at a point. */
+static void sim_free_end(struct wt_sim *s)
+{
+	if (wt_free.granted && s->cur >= 0)
+		sim_free_settle(s, s->f[s->cur].t, false);
+}
+
 /* wt_self and, with the thunk, its hook target: the sim's own for a
  * fiber (sim_hook_self), main's for main. */
 static void sim_self_set(struct wt_sim *s, int to)
@@ -197,6 +263,7 @@ static void sim_switch(struct wt_sim *s, int from, int to, bool dying)
 	jmp_buf *fe = from < 0 ? &s->main_env : &s->f[from].slot->env;
 	jmp_buf *te = to < 0 ? &s->main_env : &s->f[to].slot->env;
 
+	assert(!wt_free.granted);	/* settled (sim_free_grant) */
 	s->from = from;
 	s->cur = to;
 	s->switches++;
@@ -231,6 +298,7 @@ static _Noreturn void sim_abandon(struct wt_sim *s, enum wt_run_status st,
 {
 	const char *state[WT_RUN_MAX_THREADS];
 
+	sim_free_end(s);
 	s->status = st;
 	snprintf(s->out->report, sizeof(s->out->report), "%s: %s",
 		 wt_run_status_name(st), why);
@@ -308,8 +376,8 @@ void sim_arrive(struct wt_sim *s, struct wt_fiber *f, const struct wt_point *p,
 					    t->clock_ns, t->id, p, flags,
 					    t->trace_note);
 		else
-			s->trace.digest = wt_trace_digest_event(s->trace.digest,
-								t->id, p, flags);
+			wt_digest_event(&s->trace.dg, t->id,
+					wt_point_name_hash(p), flags);
 	}
 	wt_sim_policy_arrive(s, f, p, obj);
 	if (__builtin_expect(s->points > s->max_points, 0))
@@ -368,8 +436,7 @@ void plain_arrive(struct wt_sim *s, struct wt_fiber *f, struct wt_thread *t,
 {
 	s->points++;
 	t->clock_ns += s->step_ns;
-	s->trace.digest = wt_trace_digest_fold(s->trace.digest,
-					       wt_point_hashes[id], t->id, 0);
+	wt_digest_same(&s->trace.dg, wt_point_hashes[id]);
 	s->now_ns = t->clock_ns;
 }
 
@@ -473,8 +540,7 @@ sim_point_directed(struct wt_sim *s, struct wt_thread *t,
 					 t->trace_note,
 					 wt_point_hashes[wt_point_id(p)]);
 	else
-		s->trace.digest = wt_trace_digest_fold(s->trace.digest,
-				wt_point_hashes[wt_point_id(p)], t->id, 0);
+		wt_digest_same(&s->trace.dg, wt_point_hashes[wt_point_id(p)]);
 	s->now_ns = t->clock_ns;
 	ss = &s->steps[s->step];
 	st = ss->step;
@@ -524,6 +590,10 @@ static __attribute__((noinline)) void sim_point_switched(struct wt_sim *s)
 	sim_go(s, wt_sim_decide_switch(s), false);
 }
 
+static void sim_point_enter(struct wt_sim *s, struct wt_thread *t,
+			    const struct wt_point *p, uint32_t id,
+			    const void *obj);
+
 /*
  * A hook's point (never NULL: wt_hook_slow returns before on one), id
  * its id.  Most are plain (s->plain: SC, random or PCT, no trace ring,
@@ -539,6 +609,10 @@ void sim_point_at(struct wt_sim *s, struct wt_thread *t,
 {
 	struct wt_fiber *f;
 
+	if (__builtin_expect(s->entered != (int)t->id, 0)) {
+		sim_point_enter(s, t, p, id, obj);
+		return;
+	}
 	if (__builtin_expect(!s->plain || t->pending, 0)) {
 		if (s->plain_tso && !t->pending)
 			sim_point_tso(s, t, p, id);
@@ -567,8 +641,30 @@ void sim_point_at(struct wt_sim *s, struct wt_thread *t,
 			sim_point_switched(s);
 		return;
 	}
-	if (__builtin_expect(s->top != s->cur, 0))
+	if (__builtin_expect(s->top != s->cur, 0)) {
 		sim_point_below(s);
+		return;
+	}
+	sim_free_grant(s, t);
+}
+
+/*
+ * A point after a free run, or the first of a thread's turn in the
+ * digest (its run begins, sim/sched/trace.h): the run settled or the
+ * turn taken, then the point as any other, whose arrival may then add to
+ * the open run with no test (plain_arrive, sim_point_directed).  Out of
+ * line: a call that returns would make every point save registers.
+ */
+static __attribute__((noinline)) void
+sim_point_enter(struct wt_sim *s, struct wt_thread *t,
+		const struct wt_point *p, uint32_t id, const void *obj)
+{
+	if (wt_free.granted)
+		sim_free_settle(s, t, true);
+	if (s->trace.dg.run_thread != t->id)
+		wt_digest_turn(&s->trace.dg, t->id);
+	s->entered = (int)t->id;
+	sim_point_at(s, t, p, id, obj);
 }
 
 /* The ops table's point handler (a thread whose sched was set by hand:
@@ -660,6 +756,7 @@ static void sim_wait(struct wt_sched *base, struct wt_thread *t,
 	struct wt_sim *s = base->priv;
 	struct wt_fiber *f = &s->f[t->id];
 
+	sim_free_end(s);
 	f->state = WT_FIBER_BLOCKED;
 	f->ready = ready;
 	f->ready_arg = arg;
@@ -677,6 +774,7 @@ static void sim_yield(struct wt_sched *base, struct wt_thread *t)
 {
 	struct wt_sim *s = base->priv;
 
+	sim_free_end(s);
 	wt_sim_yield(s, &s->f[t->id]);
 }
 
@@ -692,6 +790,7 @@ static void sim_halt(struct wt_sched *base, struct wt_thread *t,
 
 	if (s->cur < 0 || s->f[s->cur].t != t)
 		return;
+	sim_free_end(s);
 	if (p)
 		sim_arrive(s, &s->f[s->cur], p, NULL, 0);
 	sim_abandon(s, WT_RUN_HALTED, why);
@@ -732,6 +831,7 @@ static void sim_fault(int sig, siginfo_t *si, void *uc)
 			raise(sig);	/* sent: again, to the old handler */
 		return;		/* a fault: the access again, faulting */
 	}
+	sim_free_end(s);
 	p = __atomic_load_n(&t->last_point, __ATOMIC_RELAXED);
 	/* a non-canonical address (the poison's) comes as 0 */
 	wt_violation(WT_CHECK_FAULT, p, NULL, "%s at address %p after %s",
@@ -781,6 +881,7 @@ static void fiber_run(struct wt_sim *s)
 		s->body(t, s->args ? s->args[t->id] : NULL);
 	}
 	t->exit_env = NULL;
+	sim_free_end(s);
 	if (s->tso) {
 		/* Its last stores reach memory before the thread is gone,
 		 * and before the point that pins where that happened. */
@@ -952,7 +1053,7 @@ static void sim_results(struct wt_sim *s, struct wt_run_result *out)
 {
 	out->status = s->status;
 	out->points = s->points;
-	out->digest = s->trace.digest;
+	out->digest = wt_digest_value(&s->trace.dg);
 	s->trace_kept = s->trace_on && s->cfg->trace_on_demand && s->cfg->cache;
 	if (s->trace_on && !s->trace_kept)
 		out->trace = wt_trace_from_buf(&s->trace);
@@ -1000,6 +1101,8 @@ int wt_run_sim(const struct wt_run_config *cfg, unsigned n,
 		if (wt_trace_buf_init(&s->trace, capacity))
 			goto out_free;
 	}
+	s->entered = -1;
+	memset(&wt_free, 0, sizeof(wt_free));
 	s->base.ops = &sim_ops;
 	s->base.priv = s;
 	s->sets = &cache->sets;

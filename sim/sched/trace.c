@@ -17,7 +17,7 @@ int wt_trace_buf_init(struct wt_trace_buf *b, size_t capacity)
 		wt_trace_buf_fini(b);
 		return -1;
 	}
-	b->digest = WT_FNV1A_INIT;
+	wt_digest_init(&b->dg);
 	return 0;
 }
 
@@ -35,13 +35,13 @@ void wt_trace_buf_reset(struct wt_trace_buf *b)
 	b->at = 0;
 	b->nnotes = 0;
 	b->notes_dropped = 0;
-	b->digest = WT_FNV1A_INIT;
+	wt_digest_init(&b->dg);
 }
 
-uint64_t wt_trace_digest_arg(uint64_t h, uint32_t arg)
+void wt_digest_turn(struct wt_digest *d, uint32_t thread)
 {
-	h = (h ^ (uint64_t)arg) * WT_DIGEST_MUL;
-	return h ^ (h >> 32);
+	wt_digest_close(d);
+	d->run_thread = thread;
 }
 
 /* Room for n events and nnotes tags, not zeroed: the callers fill
@@ -81,7 +81,7 @@ struct wt_trace *wt_trace_from_buf(const struct wt_trace_buf *b)
 	tr->n = n;
 	tr->total = b->total;
 	tr->dropped = first;
-	tr->digest = b->digest;
+	tr->digest = wt_digest_value(&b->dg);
 	tr->notes_dropped = b->notes_dropped;
 	memcpy(tr->notes, b->notes, b->nnotes * sizeof(*tr->notes));
 	tr->nnotes = b->nnotes;
@@ -120,6 +120,7 @@ struct wt_trace *wt_trace_merge(struct wt_trace_buf *const *bufs, unsigned n)
 {
 	size_t events = 0;
 	unsigned notes = 0;
+	struct wt_digest dg;
 	struct wt_trace *tr;
 
 	for (unsigned i = 0; i < n; i++) {
@@ -133,11 +134,12 @@ struct wt_trace *wt_trace_merge(struct wt_trace_buf *const *bufs, unsigned n)
 	for (unsigned i = 0; i < n; i++)
 		merge_one(tr, bufs[i]);
 	qsort(tr->ev, tr->n, sizeof(*tr->ev), cmp_seq);
-	tr->digest = WT_FNV1A_INIT;
+	wt_digest_init(&dg);
 	for (size_t i = 0; i < tr->n; i++)
-		tr->digest = wt_trace_digest_event(tr->digest, tr->ev[i].thread,
-						   wt_point_by_id(tr->ev[i].point),
-						   tr->ev[i].flags);
+		wt_digest_event(&dg, tr->ev[i].thread,
+				wt_point_name_hash(wt_point_by_id(tr->ev[i].point)),
+				tr->ev[i].flags);
+	tr->digest = wt_digest_value(&dg);
 	return tr;
 }
 

@@ -20,13 +20,23 @@
  * entries per ring; later tags are dropped (counted) and their events
  * carry no tag.
  *
- * The digest starts at WT_FNV1A_INIT and folds in, for each event in
- * order, two 64-bit words, each as h = (h ^ word) * WT_DIGEST_MUL;
- * h ^= h >> 32: first the FNV-1a hash of the point's dotted NAME, then
- * thread id | flags << 32 (the flags of WT_EV_DIGEST_FLAGS).  (Until
- * issue 19 it was FNV-1a over the same fields' 14 bytes: a byte at a
- * time, the top symbol of a profile; digests of that time differ.)
- * Names, not ids or addresses, so a
+ * The digest (struct wt_digest) starts at WT_FNV1A_INIT and folds in
+ * events as runs: a run is the longest stretch of one thread's events in
+ * a row with no flag of WT_EV_DIGEST_FLAGS (its plain arrivals), and it
+ * is folded in once, when it ends, as two 64-bit words: the sum of its
+ * points' name hashes (FNV-1a of the dotted NAME) xor its length times
+ * WT_DIGEST_MUL, then thread id.  An event with such a flag (a wait, a
+ * flush) ends the run before it and is folded in alone: the name hash,
+ * then thread id | flags << 32.  Each word goes in as h = (h ^ word) *
+ * WT_DIGEST_MUL; h ^= h >> 32.  So a digest says which thread ran how
+ * many points in each turn, which points they were (as a sum: their
+ * order within a turn is the thread's own program order), and every
+ * wait and flush -- what a replay must redo -- and the sim need not
+ * fold each point: points no decision can fall at pass the hook with a
+ * sum (sim/inject.h, free runs).  (Issue 19 changed it twice: from
+ * FNV-1a over each event's 14 bytes, the top symbol of a profile, to a
+ * fold per event, then to a fold per run; digests of those times
+ * differ.)  Names, not ids or addresses, so a
  * digest does not depend on link order or on the allocator; it does
  * depend on the build configuration (a build without hooks has other
  * points).  In sim mode the digest covers every event of the iteration,
@@ -68,6 +78,93 @@ struct wt_trace_event {
 	uint32_t arg;		/* a pso flush: the entry's buffer index */
 };
 
+/* A digest being made (the definition above). */
+struct wt_digest {
+	uint64_t h;		/* the runs and events folded in */
+	uint64_t run_sum;	/* the open run's name hashes, summed */
+	uint64_t run_n;		/* its length (0: none open) */
+	uint32_t run_thread;
+};
+
+static inline uint64_t wt_digest_word(uint64_t h, uint64_t word)
+{
+	h = (h ^ word) * WT_DIGEST_MUL;
+	return h ^ (h >> 32);
+}
+
+static inline void wt_digest_init(struct wt_digest *d)
+{
+	d->h = WT_FNV1A_INIT;
+	d->run_sum = 0;
+	d->run_n = 0;
+	d->run_thread = 0;
+}
+
+/* End the open run, if any: fold it in. */
+static inline void wt_digest_close(struct wt_digest *d)
+{
+	if (!d->run_n)
+		return;
+	d->h = wt_digest_word(d->h, d->run_sum ^ d->run_n * WT_DIGEST_MUL);
+	d->h = wt_digest_word(d->h, d->run_thread);
+	d->run_sum = 0;
+	d->run_n = 0;
+}
+
+/* The open run ends: thread's begins (out of line: a point's code
+ * stays small). */
+void wt_digest_turn(struct wt_digest *d, uint32_t thread);
+
+/* A plain arrival of thread at the point of name_hash.  Inline: the sim
+ * takes one at every point that is not free. */
+static inline void wt_digest_plain(struct wt_digest *d, uint32_t thread,
+				   uint64_t name_hash)
+{
+	if (__builtin_expect(thread != d->run_thread, 0))
+		wt_digest_turn(d, thread);
+	d->run_sum += name_hash;
+	d->run_n++;
+}
+
+/* A plain arrival of the open run's thread (the caller made sure). */
+static inline void wt_digest_same(struct wt_digest *d, uint64_t name_hash)
+{
+	d->run_sum += name_hash;
+	d->run_n++;
+}
+
+/* n more plain arrivals of the open run's thread, their hashes summed
+ * (a free run's, settled). */
+static inline void wt_digest_run(struct wt_digest *d, uint64_t sum,
+				 uint64_t n)
+{
+	d->run_sum += sum;
+	d->run_n += n;
+}
+
+/* Any event: a plain arrival, or one that is folded in alone. */
+static inline void wt_digest_event(struct wt_digest *d, uint32_t thread,
+				   uint64_t name_hash, uint16_t flags)
+{
+	if (!(flags & WT_EV_DIGEST_FLAGS)) {
+		wt_digest_plain(d, thread, name_hash);
+		return;
+	}
+	wt_digest_close(d);
+	d->h = wt_digest_word(d->h, name_hash);
+	d->h = wt_digest_word(d->h, (uint64_t)thread |
+				    (uint64_t)(flags & WT_EV_DIGEST_FLAGS) << 32);
+}
+
+/* The digest of what was folded in so far (the open run with it). */
+static inline uint64_t wt_digest_value(const struct wt_digest *d)
+{
+	struct wt_digest v = *d;
+
+	wt_digest_close(&v);
+	return v.h;
+}
+
 /* A ring being recorded into (sim: one for all; stress: one per thread). */
 struct wt_trace_buf {
 	struct wt_trace_event *ev;
@@ -75,7 +172,7 @@ struct wt_trace_buf {
 	uint64_t total;		/* events recorded, kept or not */
 	size_t at;		/* the next event's slot: total % capacity,
 				 * kept without a division an event */
-	uint64_t digest;
+	struct wt_digest dg;
 	char (*notes)[WT_TRACE_NOTE_MAX];
 	unsigned nnotes;
 	uint64_t notes_dropped;
@@ -97,33 +194,13 @@ int wt_trace_buf_init(struct wt_trace_buf *b, size_t capacity);
 void wt_trace_buf_fini(struct wt_trace_buf *b);
 void wt_trace_buf_reset(struct wt_trace_buf *b);
 
-/* Fold one event into a digest (the definition above), given its point's
- * name hash (wt_point_name_hash). */
-static inline uint64_t wt_trace_digest_fold(uint64_t h, uint64_t name_hash,
-					    uint32_t thread, uint16_t flags)
-{
-	/* Two words, each folded in with one multiply; the values, not
-	 * their bytes in memory: the same on any host. */
-	uint64_t w = (uint64_t)thread |
-		     (uint64_t)(flags & WT_EV_DIGEST_FLAGS) << 32;
-
-	h = (h ^ name_hash) * WT_DIGEST_MUL;
-	h ^= h >> 32;
-	h = (h ^ w) * WT_DIGEST_MUL;
-	return h ^ (h >> 32);
-}
-
-/* Fold one event into a digest; inline: the sim folds one per point. */
-static inline uint64_t wt_trace_digest_event(uint64_t h, uint32_t thread,
-					     const struct wt_point *p,
-					     uint16_t flags)
-{
-	return wt_trace_digest_fold(h, wt_point_name_hash(p), thread, flags);
-}
 /* A third word for an event with a nonzero arg (a pso flush of an entry
- * other than the oldest), folded in the same way; sc and tso traces
- * never have one, so their digests are as before. */
-uint64_t wt_trace_digest_arg(uint64_t h, uint32_t arg);
+ * other than the oldest), folded in after the event's own two; sc and
+ * tso traces never have one. */
+static inline void wt_digest_arg(struct wt_digest *d, uint32_t arg)
+{
+	d->h = wt_digest_word(d->h, arg);
+}
 
 /* Append one event (seq and digest are the buffer's business in sim
  * mode: seq = b->total), given its point's name hash
@@ -147,7 +224,7 @@ wt_trace_buf_record_hash(struct wt_trace_buf *b, uint64_t seq,
 	e->note = note;
 	e->arg = 0;
 	b->total++;
-	b->digest = wt_trace_digest_fold(b->digest, name_hash, thread, flags);
+	wt_digest_event(&b->dg, thread, name_hash, flags);
 	return e;
 }
 
