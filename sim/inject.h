@@ -165,52 +165,6 @@ wt_hook_arrive(struct wt_thread *t, const struct wt_point *p)
 }
 
 /*
- * How the hook reaches its slow path.  A plain call clobbers the nine
- * caller-saved registers, and although it sits in a cold branch the
- * register allocator plans the whole function around it: values live
- * across a hook go to callee-saved registers (more pushes and pops in
- * the prologue, which can then no longer be shrink-wrapped) or are
- * spilled, and a leaf function such as spin_unlock or rcu_read_unlock
- * grows a frame -- pushes, pops and moves that run unarmed too.  So on
- * x86-64 the slow path is entered through wt_hook_thunk (sim/inject.c),
- * which saves every general register it touches, like the kernel's
- * PV_CALLEE_SAVE thunks: the call site clobbers nothing the compiler
- * allocates in integer code, and the fast path is compiled as if the
- * hook were not there but for its test.  Vector and x87 registers are
- * declared clobbered instead of saved (integer code rarely keeps a value
- * in one across a hook, and saving them would cost every armed hit).
- * The call first steps over the red zone, which a leaf function may be
- * using.  The sanitizer builds keep the plain call: their
- * instrumentation is better left to see an ordinary one.
- */
-#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__) && \
-	!defined(__SANITIZE_THREAD__)
-#define WT_HOOK_THUNK 1
-#ifdef __AVX512F__
-#define WT_HOOK_CLOBBER_AVX512						\
-	"xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22",	\
-	"xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29",	\
-	"xmm30", "xmm31", "k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7",
-#else
-#define WT_HOOK_CLOBBER_AVX512
-#endif
-
-/* rdi = point, rsi = obj; preserves all general registers but flags. */
-void wt_hook_thunk(void);
-
-/*
- * What the thunk calls: wt_hook_slow_self (the slow path for wt_self),
- * or a backend's own path for the thread it made current, which must do
- * what wt_hook_slow_self would (the sim's for its fibers: hook and point
- * in one function, no dispatch between).  Thread-local, like wt_self,
- * and set with it: whoever sets wt_self to a thread of its own may set
- * this, and sets it back to what it was when it sets wt_self back.
- */
-typedef void wt_hook_target_fn(const struct wt_point *p, const void *obj);
-extern __thread wt_hook_target_fn *wt_hook_target WT_TLS_LE;
-void wt_hook_slow_self(const struct wt_point *p, const void *obj);
-
-/*
  * A free run (sim mode, sim/sched/sim.c): the scheduler has found that
  * nothing can be decided at the running fiber's next `left' points --
  * under PCT the fiber is top and its next change point is further on --
@@ -263,6 +217,52 @@ static inline uint64_t wt_thread_arrivals(const struct wt_thread *t)
 		n += wt_free.granted - wt_free.left;
 	return n;
 }
+
+/*
+ * How the hook reaches its slow path.  A plain call clobbers the nine
+ * caller-saved registers, and although it sits in a cold branch the
+ * register allocator plans the whole function around it: values live
+ * across a hook go to callee-saved registers (more pushes and pops in
+ * the prologue, which can then no longer be shrink-wrapped) or are
+ * spilled, and a leaf function such as spin_unlock or rcu_read_unlock
+ * grows a frame -- pushes, pops and moves that run unarmed too.  So on
+ * x86-64 the slow path is entered through wt_hook_thunk (sim/inject.c),
+ * which saves every general register it touches, like the kernel's
+ * PV_CALLEE_SAVE thunks: the call site clobbers nothing the compiler
+ * allocates in integer code, and the fast path is compiled as if the
+ * hook were not there but for its test.  Vector and x87 registers are
+ * declared clobbered instead of saved (integer code rarely keeps a value
+ * in one across a hook, and saving them would cost every armed hit).
+ * The call first steps over the red zone, which a leaf function may be
+ * using.  The sanitizer builds keep the plain call: their
+ * instrumentation is better left to see an ordinary one.
+ */
+#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__) && \
+	!defined(__SANITIZE_THREAD__)
+#define WT_HOOK_THUNK 1
+#ifdef __AVX512F__
+#define WT_HOOK_CLOBBER_AVX512						\
+	"xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22",	\
+	"xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29",	\
+	"xmm30", "xmm31", "k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7",
+#else
+#define WT_HOOK_CLOBBER_AVX512
+#endif
+
+/* rdi = point, rsi = obj; preserves all general registers but flags. */
+void wt_hook_thunk(void);
+
+/*
+ * What the thunk calls: wt_hook_slow_self (the slow path for wt_self),
+ * or a backend's own path for the thread it made current, which must do
+ * what wt_hook_slow_self would (the sim's for its fibers: hook and point
+ * in one function, no dispatch between).  Thread-local, like wt_self,
+ * and set with it: whoever sets wt_self to a thread of its own may set
+ * this, and sets it back to what it was when it sets wt_self back.
+ */
+typedef void wt_hook_target_fn(const struct wt_point *p, const void *obj);
+extern __thread wt_hook_target_fn *wt_hook_target WT_TLS_LE;
+void wt_hook_slow_self(const struct wt_point *p, const void *obj);
 
 /*
  * The point is an "m" operand so that its address is formed inside the
