@@ -38,12 +38,6 @@ void wt_trace_buf_reset(struct wt_trace_buf *b)
 	wt_digest_init(&b->dg);
 }
 
-void wt_digest_turn(struct wt_digest *d, uint32_t thread)
-{
-	wt_digest_close(d);
-	d->run_thread = thread;
-}
-
 /* Room for n events and nnotes tags, not zeroed: the callers fill
  * exactly that much (a traced iteration paid ~20 KiB of memset). */
 static struct wt_trace *trace_alloc(size_t n, unsigned nnotes)
