@@ -317,15 +317,15 @@ _Static_assert(offsetof(struct wt_free_run, last) == 32, "last");
 
 /*
  * wt_hook_thunk: wt_hook_free(rdi) or else wt_hook_target(rdi, rsi),
- * preserving every general
- * register but rdi and rsi (which the call site saves) and the flags.
- * The stack is realigned, since the call site may be anywhere in a
- * function.  The unwind info describes the call site's frame as it was
- * before it stepped over the red zone and saved rdi and rsi (152 bytes
- * with the return address), so that gdb's backtraces from a breakpoint
- * in the slow path (wt_fault_hit) still run through the walk.  The
- * slow path may switch fibers or leave through siglongjmp: both are
- * fine, nothing here outlives the call but the saved registers.
+ * preserving every general register but rdi and rsi (which the call
+ * site saves) and the flags.  The stack is realigned, since the call
+ * site may be anywhere in a function.  The unwind info describes the
+ * call site's frame as it was before it stepped over the red zone and
+ * saved rdi and rsi (152 bytes with the return address), so that gdb's
+ * backtraces from a breakpoint in the slow path (wt_fault_hit) still
+ * run through the walk.  The slow path may switch fibers or leave
+ * through siglongjmp: both are fine, nothing here outlives the call but
+ * the saved registers.
  */
 __asm__(
 	"	.text\n"
@@ -338,14 +338,18 @@ __asm__(
 	"	.cfi_offset rip, -152\n"
 	"	.cfi_offset rsi, -144\n"
 	"	.cfi_offset rdi, -136\n"
-	/* wt_hook_free: rdi is the point, rsi is free */
+	/* wt_hook_free, rdi the point: obj waits in the red zone (a leaf
+	 * here) while rsi serves */
 	"	cmpq	$0, %fs:wt_free@tpoff\n"
 	"	je	2f\n"
+	"	test	%rdi, %rdi\n"
+	"	je	2f\n"
+	"	mov	%rsi, -8(%rsp)\n"
 	"	mov	%rdi, %rsi\n"
 	"	shr	$3, %rsi\n"
 	"	add	%fs:wt_free@tpoff+8, %rsi\n"
 	"	cmpq	$0, (%rsi)\n"
-	"	je	2f\n"
+	"	je	1f\n"
 	"	incq	(%rsi)\n"
 	"	decq	%fs:wt_free@tpoff\n"
 	"	mov	%rdi, %rsi\n"
@@ -355,6 +359,8 @@ __asm__(
 	"	add	%rsi, %fs:wt_free@tpoff+24\n"
 	"	mov	%rdi, %fs:wt_free@tpoff+32\n"
 	"	ret\n"
+	"1:\n"
+	"	mov	-8(%rsp), %rsi\n"
 	"2:\n"
 	"	push	%rbp\n"
 	"	.cfi_adjust_cfa_offset 8\n"

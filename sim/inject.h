@@ -176,8 +176,8 @@ wt_hook_arrive(struct wt_thread *t, const struct wt_point *p)
  * lands on its counter; `hashes' likewise for wt_point_hashes), its
  * name hash for the digest's run (sim/sched/trace.h), and which point it
  * was.  A point whose counter is still 0 is not free: the slow path
- * lists a first arrival in the thread's touched list.  All zero outside
- * a free run, and always in stress mode.  On x86-64 the thunk does this
+ * lists a first arrival in the thread's touched list.  left and granted
+ * are zero outside a free run, and always in stress mode.  On x86-64 the thunk does this
  * before it saves anything (sim/inject.c, which fixes the offsets);
  * elsewhere wt_hook_free, the same in C.
  */
@@ -196,7 +196,7 @@ static inline bool wt_hook_free(const struct wt_point *p)
 	uintptr_t at = (uintptr_t)p >> 3;	/* a point is 64 bytes */
 	uint64_t *hit;
 
-	if (!wt_free.left)
+	if (!wt_free.left || !p)
 		return false;
 	hit = (uint64_t *)(wt_free.hits + at);
 	if (!*hit)

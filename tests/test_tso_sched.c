@@ -133,8 +133,8 @@ static void mixed_body(struct wt_thread *t, void *arg)
 	}
 }
 
-static int run_mixed(uint64_t seed, enum wt_policy policy,
-		     struct wt_run_result *res)
+static int run_mixed_traced(uint64_t seed, enum wt_policy policy,
+			    bool trace, struct wt_run_result *res)
 {
 	struct tthreads ts;
 	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
@@ -147,8 +147,14 @@ static int run_mixed(uint64_t seed, enum wt_policy policy,
 	cfg.policy = policy;
 	cfg.memory = WT_MEMORY_TSO;
 	cfg.random_switch_p = 0.3;
-	cfg.trace = true;
+	cfg.trace = trace;
 	return wt_run(&cfg, ts.n, ts.p, mixed_body, NULL, res);
+}
+
+static int run_mixed(uint64_t seed, enum wt_policy policy,
+		     struct wt_run_result *res)
+{
+	return run_mixed_traced(seed, policy, true, res);
 }
 
 static unsigned flush_events(const struct wt_trace *tr)
@@ -187,6 +193,36 @@ Test(tso_sched, same_seed_same_trace_with_flush_events)
 	wt_run_result_free(&a);
 	wt_run_result_free(&b);
 	wt_run_result_free(&c);
+}
+
+/*
+ * A traced run (every event recorded, sim_arrive's path) has the digest
+ * of the untraced one (sim_point_tso's, which adds to the turn the
+ * switch began): threads that end while others go on put their
+ * tso.thread_end point between two turns of another.
+ */
+Test(tso_sched, traced_and_untraced_runs_have_one_digest)
+{
+	static const enum wt_policy policy[] = { WT_POLICY_RANDOM,
+						 WT_POLICY_PCT };
+
+	for (unsigned k = 0; k < 2; k++)
+		for (uint64_t seed = 1; seed <= 30; seed++) {
+			struct wt_run_result a, b;
+
+			cr_assert_eq(run_mixed_traced(seed, policy[k], false,
+						      &a), WT_RUN_OK);
+			cr_assert_eq(run_mixed_traced(seed, policy[k], true,
+						      &b), WT_RUN_OK);
+			cr_assert_eq(a.points, b.points);
+			cr_assert_eq(a.tso_flush_events, b.tso_flush_events);
+			cr_assert_eq(a.digest, b.digest, "%s seed %llu",
+				     wt_policy_name(policy[k]),
+				     (unsigned long long)seed);
+			cr_assert_eq(b.digest, b.trace->digest);
+			wt_run_result_free(&a);
+			wt_run_result_free(&b);
+		}
 }
 
 /* The digest of a tso run is a property of (seed, build): a forked

@@ -157,8 +157,9 @@ struct wt_sim {
 	/* The same as plain but with store buffers (sim.c: sim_point_tso) */
 	bool plain_tso;
 	/* The thread whose points need nothing done before sim_point_at's
-	 * paths: no free run to settle, and its run open in the digest
-	 * (sim.c: sim_point_enter).  -1: none. */
+	 * paths: no free run to settle, and the digest's run its own, as
+	 * wt_digest_same assumes (sim.c: sim_point_enter).  -1: none, and
+	 * so after every switch and at a free run's grant. */
 	int entered;
 	uint64_t step_ns, max_points;	/* the config's, at hand */
 	/* PCT */
