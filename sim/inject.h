@@ -177,9 +177,9 @@ wt_hook_arrive(struct wt_thread *t, const struct wt_point *p)
  * name hash for the digest's run (sim/sched/trace.h), and which point it
  * was.  A point whose counter is still 0 is not free: the slow path
  * lists a first arrival in the thread's touched list.  left and granted
- * are zero outside a free run, and always in stress mode.  On x86-64 the thunk does this
- * before it saves anything (sim/inject.c, which fixes the offsets);
- * elsewhere wt_hook_free, the same in C.
+ * are zero outside a free run, and always in stress mode.  On x86-64
+ * the thunk does this before it saves anything (sim/inject.c, which
+ * fixes the offsets); elsewhere wt_hook_free, the same in C.
  */
 struct wt_free_run {
 	uint64_t left;			/* free points still granted */

@@ -1337,7 +1337,8 @@ static void free_body(struct wt_thread *t, void *arg)
 		WT_EVENT("test.sched.free", NULL);
 		if (i % 40 == 7) {
 			wt_mutex_lock(&g_free_mutex, WT_POINT(WT_K_LOCK,
-				"test.sched.free_lock", NULL, "free_body's lock"));
+				"test.sched.free_lock", NULL,
+				"free_body's lock"));
 			WT_EVENT("test.sched.free_locked", NULL);
 			wt_mutex_unlock(&g_free_mutex, WT_POINT(WT_K_UNLOCK,
 				"test.sched.free_unlock", NULL,

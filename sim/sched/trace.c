@@ -129,10 +129,13 @@ struct wt_trace *wt_trace_merge(struct wt_trace_buf *const *bufs, unsigned n)
 		merge_one(tr, bufs[i]);
 	qsort(tr->ev, tr->n, sizeof(*tr->ev), cmp_seq);
 	wt_digest_init(&dg);
-	for (size_t i = 0; i < tr->n; i++)
-		wt_digest_event(&dg, tr->ev[i].thread,
-				wt_point_name_hash(wt_point_by_id(tr->ev[i].point)),
-				tr->ev[i].flags);
+	for (size_t i = 0; i < tr->n; i++) {
+		const struct wt_trace_event *e = &tr->ev[i];
+
+		wt_digest_event(&dg, e->thread,
+				wt_point_name_hash(wt_point_by_id(e->point)),
+				e->flags);
+	}
 	tr->digest = wt_digest_value(&dg);
 	return tr;
 }
