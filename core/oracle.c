@@ -152,6 +152,8 @@ void oj_why(struct oj *j, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (j->quiet)
+		return;
 	va_start(ap, fmt);
 	vsnprintf(j->why, sizeof(j->why), fmt, ap);
 	va_end(ap);
@@ -212,44 +214,65 @@ static bool reject_step(struct oj *j, int idx, const struct wt_step *s,
 	return false;
 }
 
+/*
+ * What the namespace said of a step no instant explains, at the first
+ * instant tried (why_first) and at the last (why, where j stands).  The
+ * window is searched with the matchers quiet: nearly every step holds
+ * at some instant, and a reason formatted at each instant that failed
+ * was a fifth of the CPU time of a file whose writer loops for ever
+ * (echild/random.shrink: its walks' windows span many versions).  So
+ * the matcher runs again at those two instants, aloud.  A matcher
+ * reads the walk's state and the snapshot and writes nothing but
+ * j->why, so each says what it said during the search.  The stats are
+ * the search's: the seeks here are not the judgement's.
+ */
+static void explain_instants(struct oj *j, const struct wt_step *s,
+			     oj_holds_fn fn, uint64_t from)
+{
+	struct wt_oracle_stats stats = j->o->stats;
+	uint64_t last = j->t;
+
+	j->why_first[0] = '\0';
+	j->why[0] = '\0';
+	if (oj_seek(j, from) == 0 && fn(j, s) != HOLDS)
+		memcpy(j->why_first, j->why, sizeof(j->why));
+	j->why[0] = '\0';
+	if (oj_seek(j, last) == 0)
+		fn(j, s);
+	j->o->stats = stats;
+}
+
 bool oj_at_some_instant(struct oj *j, int idx, const struct wt_step *s,
 			oj_holds_fn fn, const char *what)
 {
-	uint64_t from = j->t, unknown_at = UINT64_MAX;
-	enum holds h;
+	uint64_t from = j->t;
+	bool quiet = j->quiet;
 
-	j->why_first[0] = '\0';
+	j->quiet = true;
 	for (;;) {	/* bounded: one pass per version of the window */
-		j->why[0] = '\0';
-		h = fn(j, s);
-		if (h == HOLDS && unknown_at == UINT64_MAX)
+		/*
+		 * UNKNOWN: an object the history did not know at this
+		 * instant (a dentry a remote ->lookup made, which a writer
+		 * may log later, once it touches it).  The matcher vouched
+		 * that the rest is consistent, so the step is taken here,
+		 * at the first such instant -- also when a later instant,
+		 * the commit that logged the object, would hold: taking the
+		 * step there would push every later step of the walk past
+		 * that commit (a REF lookup of g in the remote directory e
+		 * that a client `rm e/g' logged, found before the unlink:
+		 * rejected as absent).  So nothing after it is looked at.
+		 */
+		if (fn(j, s) != FAILS)
 			goto found;
-		if (h == HOLDS)
-			break;	/* taken at the earlier unknown instant */
-		if (h == UNKNOWN && unknown_at == UINT64_MAX)
-			unknown_at = j->t;
-		if (j->t == from)
-			memcpy(j->why_first, j->why, sizeof(j->why));
 		if (j->t >= j->end || !oj_next(j))
 			break;
 	}
-	/*
-	 * An object the history did not know at some instant (a dentry a
-	 * remote ->lookup made, which a writer may log later, once it
-	 * touches it): the matcher vouched that the rest is consistent, so
-	 * the step is taken at the first such instant -- also when a later
-	 * instant, the commit that logged the object, holds: taking the step
-	 * there would push every later step of the walk past that commit
-	 * (a REF lookup of g in the remote directory e that a client `rm
-	 * e/g' logged, found before the unlink: rejected as absent).
-	 */
-	if (unknown_at != UINT64_MAX) {
-		if (oj_seek(j, unknown_at))
-			return reject_step(j, idx, s, from, what);
-		goto found;
-	}
+	j->quiet = quiet;
+	if (!quiet)
+		explain_instants(j, s, fn, from);
 	return reject_step(j, idx, s, from, what);
 found:
+	j->quiet = quiet;
 	j->res->judged++;
 	j->res->last_instant = j->t;
 	j->o->stats.steps++;

@@ -65,6 +65,8 @@ struct oj {
 	bool root_known;
 	uint64_t root_mnt;
 	uint64_t root_dentry;
+	/* oj_why writes nothing: a window is being searched */
+	bool quiet;
 	/* what the namespace said when a step failed */
 	char why[256];
 	char why_first[256];
