@@ -542,6 +542,30 @@ void wt_point_set_free(struct wt_point_set *s)
 	s->count = 0;
 }
 
+const struct wt_point_set *wt_point_set_cached(struct wt_point_set_cache *c,
+					       const char *pattern,
+					       struct wt_point_set *own,
+					       struct wt_parse_error *err)
+{
+	for (unsigned i = 0; c && i < c->n; i++)
+		if (!strcmp(c->e[i].pattern, pattern))
+			return &c->e[i].set;
+	if (!c || c->n == WT_POINT_SET_CACHE ||
+	    strlen(pattern) >= sizeof(c->e[0].pattern))
+		return wt_point_set_build(own, pattern, err) ? NULL : own;
+	if (wt_point_set_build(&c->e[c->n].set, pattern, err))
+		return NULL;
+	strcpy(c->e[c->n].pattern, pattern);
+	return &c->e[c->n++].set;
+}
+
+void wt_point_set_cache_free(struct wt_point_set_cache *c)
+{
+	for (unsigned i = 0; i < c->n; i++)
+		wt_point_set_free(&c->e[i].set);
+	c->n = 0;
+}
+
 bool wt_thread_matches(const struct wt_thread *t, const char *sel,
 		       bool role_only)
 {
@@ -564,7 +588,8 @@ bool wt_thread_matches(const struct wt_thread *t, const char *sel,
 
 struct compiled_rule {
 	struct wt_rule rule;
-	struct wt_point_set points;
+	const struct wt_point_set *points;	/* the cache's, or &own */
+	struct wt_point_set own;
 	struct wt_point_set preempt_points;
 	int32_t preempt_thread;		/* index in the run's threads */
 	uint64_t matches;		/* relaxed atomics: stress threads share */
@@ -617,12 +642,14 @@ static int resolve_preempt(struct compiled_rule *cr, struct wt_thread **threads,
 
 static int compile_rule(struct compiled_rule *cr, const struct wt_rule *r,
 			unsigned i, struct wt_thread **threads,
-			unsigned nthreads, char *err, size_t errlen)
+			unsigned nthreads, struct wt_point_set_cache *sets,
+			char *err, size_t errlen)
 {
 	struct wt_parse_error pe = { 0 };
 
 	cr->rule = *r;
-	if (wt_point_set_build(&cr->points, r->at, &pe)) {
+	cr->points = wt_point_set_cached(sets, r->at, &cr->own, &pe);
+	if (!cr->points) {
 		snprintf(err, errlen, "rule %u: %s", i + 1, pe.msg);
 		return -1;
 	}
@@ -648,7 +675,7 @@ static struct wt_rule_state *thread_state(struct wt_ruleset *rs,
 		return NULL;
 	}
 	for (unsigned i = 0; i < rs->n; i++) {
-		const struct wt_point_set *ps = &rs->rules[i].points;
+		const struct wt_point_set *ps = rs->rules[i].points;
 
 		if (!wt_thread_matches(t, rs->rules[i].rule.thread,
 				       rs->rules[i].rule.thread_is_role))
@@ -664,8 +691,9 @@ static struct wt_rule_state *thread_state(struct wt_ruleset *rs,
 struct wt_ruleset *wt_ruleset_create(const struct wt_rule *rules,
 				     unsigned nrules,
 				     struct wt_thread **threads,
-				     unsigned nthreads, char *err,
-				     size_t errlen)
+				     unsigned nthreads,
+				     struct wt_point_set_cache *sets,
+				     char *err, size_t errlen)
 {
 	struct wt_ruleset *rs = calloc(1, sizeof(*rs));
 
@@ -679,7 +707,7 @@ struct wt_ruleset *wt_ruleset_create(const struct wt_rule *rules,
 		goto oom;
 	for (unsigned i = 0; i < nrules; i++) {
 		if (compile_rule(&rs->rules[i], &rules[i], i, threads, nthreads,
-				 err, errlen))
+				 sets, err, errlen))
 			goto fail;
 		if (rules[i].action == WT_RULE_PREEMPT)
 			rs->needs_hits = true;
@@ -702,7 +730,8 @@ void wt_ruleset_destroy(struct wt_ruleset *rs)
 	if (!rs)
 		return;
 	for (unsigned i = 0; rs->rules && i < rs->n; i++) {
-		wt_point_set_free(&rs->rules[i].points);
+		if (rs->rules[i].own.bits)
+			wt_point_set_free(&rs->rules[i].own);
 		if (rs->rules[i].preempt_points.bits)
 			wt_point_set_free(&rs->rules[i].preempt_points);
 	}
@@ -775,7 +804,7 @@ static bool selects(const struct compiled_rule *cr, const struct wt_thread *t,
 	const struct wt_rule *r = &cr->rule;
 	const struct wt_obj *o;
 
-	if (!wt_point_set_has(&cr->points, wt_point_id(p)))
+	if (!wt_point_set_has(cr->points, wt_point_id(p)))
 		return false;
 	if (r->component[0] &&
 	    (!t->cur_component || strcmp(t->cur_component, r->component)))

@@ -148,6 +148,33 @@ int wt_point_set_build(struct wt_point_set *s, const char *pattern,
 		       struct wt_parse_error *err);
 void wt_point_set_free(struct wt_point_set *s);
 
+/*
+ * Point sets by pattern, kept from one run to the next (struct
+ * wt_run_cache: directed `until' steps and injection rules).  A set is
+ * a function of its pattern alone -- the catalogue is the program's --
+ * and building one matches the pattern against every point, which a run
+ * of a few hundred points would otherwise pay for every iteration (a
+ * tenth of a short directed file with a rule, unlazy.link_stack).
+ */
+#define WT_POINT_SET_CACHE	16
+
+struct wt_point_set_cache {
+	unsigned n;
+	struct {
+		char pattern[WT_RULE_PATTERN_MAX];
+		struct wt_point_set set;
+	} e[WT_POINT_SET_CACHE];
+};
+
+/* The set of pattern: c's (found, or built into it), or -- no cache, or
+ * no room -- built into *own, which the caller frees.  NULL on an error
+ * (*err says which). */
+const struct wt_point_set *wt_point_set_cached(struct wt_point_set_cache *c,
+					       const char *pattern,
+					       struct wt_point_set *own,
+					       struct wt_parse_error *err);
+void wt_point_set_cache_free(struct wt_point_set_cache *c);
+
 static inline bool wt_point_set_has(const struct wt_point_set *s, uint32_t id)
 {
 	return id < s->npoints && (s->bits[id / 64] >> (id % 64)) & 1;
@@ -158,17 +185,18 @@ bool wt_thread_matches(const struct wt_thread *t, const char *sel,
 		       bool role_only);
 
 /*
- * A run's compiled rules: point sets built, threads resolved, counters
- * zeroed.  wt_run creates it and hangs a per-thread view on each
- * wt_thread.rules.
+ * A run's compiled rules: point sets built (or found in sets, which may
+ * be NULL), threads resolved, counters zeroed.  wt_run creates it and
+ * hangs a per-thread view on each wt_thread.rules.
  */
 struct wt_ruleset;
 
 struct wt_ruleset *wt_ruleset_create(const struct wt_rule *rules,
 				     unsigned nrules,
 				     struct wt_thread **threads,
-				     unsigned nthreads, char *err,
-				     size_t errlen);
+				     unsigned nthreads,
+				     struct wt_point_set_cache *sets,
+				     char *err, size_t errlen);
 void wt_ruleset_destroy(struct wt_ruleset *rs);
 /* The view for thread t (NULL when no rule can select it). */
 struct wt_rule_state *wt_ruleset_thread(struct wt_ruleset *rs,

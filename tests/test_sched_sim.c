@@ -14,7 +14,7 @@
 #include "sim/mutex.h"
 #include "sim/spinlock.h"
 #include "test_sched_util.h"
-#include "sim/sched/policy.h"	/* WT_SIM_SET_CACHE */
+#include "sim/rules.h"	/* WT_POINT_SET_CACHE */
 
 static const char *const names2[] = { "alice", "bob" };
 static const char *const names3[] = { "alice", "bob", "carol" };
@@ -761,6 +761,22 @@ static int run_in(struct wt_run_cache *cache, const char *text,
 	return rc;
 }
 
+/* The two step threads under random, with one rule, in cache. */
+static int run_rule_in(struct wt_run_cache *cache, const struct wt_rule *rule,
+		       struct wt_run_result *res)
+{
+	struct tthreads ts;
+	struct wt_run_config cfg = WT_RUN_CONFIG_INIT;
+
+	tthreads_init(&ts, 2, names2);
+	cfg.cache = cache;
+	cfg.policy = WT_POLICY_RANDOM;
+	cfg.rules = rule;
+	cfg.nrules = 1;
+	cfg.max_points = 1000;
+	return wt_run(&cfg, 2, ts.p, steps_body, NULL, res);
+}
+
 /* a's counters are b's, per thread and summed, and a's touched list has
  * every point with hits exactly once. */
 static void assert_same_hits(const struct wt_run_result *a,
@@ -1443,7 +1459,7 @@ Test(sched_sim, until_sets_kept_in_the_cache_are_the_patterns_sets)
 	struct wt_run_cache *cache = wt_run_cache_create();
 
 	cr_assert_not_null(cache);
-	cr_assert_gt(n, WT_SIM_SET_CACHE);
+	cr_assert_gt(n, WT_POINT_SET_CACHE);
 	for (unsigned lap = 0; lap < 2; lap++)
 		for (unsigned i = 0; i < n; i++) {
 			struct wt_run_result a, b;
@@ -1463,6 +1479,70 @@ Test(sched_sim, until_sets_kept_in_the_cache_are_the_patterns_sets)
 			cr_assert_eq(ra == WT_RUN_SCHEDULE_ERROR,
 				     fnmatch(pattern[i], "test.sched.step", 0) != 0,
 				     "%s: %s", pattern[i], a.report);
+			wt_run_result_free(&a);
+			wt_run_result_free(&b);
+		}
+	wt_run_cache_destroy(cache);
+}
+
+/*
+ * The rules' point sets come from the same cache: runs of a rule on each
+ * of those patterns (a delay at half its hits, the second lap on sets
+ * the first kept, the patterns past the sixteenth on sets of their own)
+ * give the run without a cache: status, digest, the rule's matches and
+ * fires.  A pattern met first as an until step serves a rule after it.
+ */
+Test(sched_sim, rule_sets_kept_in_the_cache_are_the_patterns_sets)
+{
+	static const char *const pattern[] = {
+		"test.sched.step", "test.cache.held", "test.sched.ste*",
+		"test.dl.holding", "test.sched.st*", "test.cache.*",
+		"test.sched.*", "test.dl.*", "test.sche*", "test.sc*",
+		"test.s*", "tes*", "*step", "*tep", "*ep", "*.step",
+		"*sched.step", "test.sched.ste?", "test.sched.st?p",
+		"test.*.step", "t*p",
+	};
+	unsigned n = sizeof(pattern) / sizeof(pattern[0]);
+	struct wt_run_cache *cache = wt_run_cache_create();
+	struct wt_run_result u;
+
+	cr_assert_not_null(cache);
+	cr_assert_gt(n, WT_POINT_SET_CACHE);
+	cr_assert_neq(run_in(cache, "alice until test.sched.st?p nth=3\n"
+			     "bob finish\nalice finish\n", steps_body, &u),
+		      WT_RUN_SCHEDULE_ERROR, "%s", u.report);
+	wt_run_result_free(&u);
+	for (unsigned lap = 0; lap < 2; lap++)
+		for (unsigned i = 0; i < n; i++) {
+			struct wt_run_result a, b;
+			struct wt_parse_error pe;
+			struct wt_rule rule;
+			char text[256];
+			int ra, rb;
+
+			snprintf(text, sizeof(text), "at=%s delay=1us p=0.5",
+				 pattern[i]);
+			cr_assert_eq(wt_rule_parse(text, &rule, &pe), 0, "%s",
+				     pe.msg);
+			ra = run_rule_in(cache, &rule, &a);
+			rb = run_rule_in(NULL, &rule, &b);
+			cr_assert_eq(ra, WT_RUN_OK, "%s: %s", pattern[i],
+				     a.report);
+			cr_assert_eq(ra, rb);
+			cr_assert_eq(a.digest, b.digest, "%s", pattern[i]);
+			cr_assert_eq(a.rule_matches[0], b.rule_matches[0]);
+			cr_assert_eq(a.rule_fires[0], b.rule_fires[0]);
+			/* steps_body's only point is test.sched.step */
+			if (fnmatch(pattern[i], "test.sched.step", 0)) {
+				cr_assert_eq(a.rule_matches[0], 0, "%s",
+					     pattern[i]);
+			} else {
+				cr_assert_eq(a.rule_matches[0], 2 * 200, "%s",
+					     pattern[i]);
+				cr_assert_gt(a.rule_fires[0], 0);
+				cr_assert_lt(a.rule_fires[0],
+					     a.rule_matches[0]);
+			}
 			wt_run_result_free(&a);
 			wt_run_result_free(&b);
 		}

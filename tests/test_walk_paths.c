@@ -479,7 +479,7 @@ Test(walk_paths, link_stack_alloc_fails, .fini = wfx_fini)
 	cr_assert_eq(wt_rule_parse("at=nd_alloc_stack fail nth=1", &rule, &perr), 0,
 		     "%s", perr.msg);
 	threads[0] = &fx.th.t;
-	rs = wt_ruleset_create(&rule, 1, threads, 1, err, sizeof(err));
+	rs = wt_ruleset_create(&rule, 1, threads, 1, NULL, err, sizeof(err));
 	cr_assert_not_null(rs, "%s", err);
 	fx.th.t.rules = wt_ruleset_thread(rs, &fx.th.t);
 	wt_thread_arm(&fx.th.t, true);

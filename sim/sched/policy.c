@@ -1001,36 +1001,13 @@ static int pct_init(struct wt_sim *s, struct wt_run_result *out)
 	return 0;
 }
 
-void wt_sim_set_cache_free(struct wt_sim_set_cache *c)
-{
-	for (unsigned i = 0; i < c->n; i++)
-		wt_point_set_free(&c->e[i].set);
-	c->n = 0;
-}
-
-/* An until step's points: from the cache, built into it, or (no cache,
- * or no room) built into the step's own set. */
+/* An until step's points: the run cache's, or the step's own. */
 static int step_points(struct wt_sim *s, struct wt_sim_step *ss,
 		       struct wt_parse_error *pe)
 {
-	struct wt_sim_set_cache *c = s->sets;
-	const char *pattern = ss->step->point;
-
-	for (unsigned i = 0; c && i < c->n; i++)
-		if (!strcmp(c->e[i].pattern, pattern)) {
-			ss->points = &c->e[i].set;
-			return 0;
-		}
-	if (!c || c->n == WT_SIM_SET_CACHE ||
-	    strlen(pattern) >= sizeof(c->e[0].pattern)) {
-		ss->points = &ss->own;
-		return wt_point_set_build(&ss->own, pattern, pe);
-	}
-	if (wt_point_set_build(&c->e[c->n].set, pattern, pe))
-		return -1;
-	strcpy(c->e[c->n].pattern, pattern);
-	ss->points = &c->e[c->n++].set;
-	return 0;
+	ss->points = wt_point_set_cached(s->sets, ss->step->point, &ss->own,
+					 pe);
+	return ss->points ? 0 : -1;
 }
 
 static int directed_init(struct wt_sim *s, struct wt_run_result *out)

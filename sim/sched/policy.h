@@ -63,24 +63,6 @@ struct wt_sim_step {			/* a directed step, resolved */
 	struct wt_point_set own;	/* until, when the cache had no room */
 };
 
-/*
- * The point sets of directed `until' steps, by pattern, kept from one run
- * to the next (struct wt_run_cache): a set is a function of its pattern
- * alone (the catalogue is the program's), and building one matches the
- * pattern against every point, which a run of a few hundred points would
- * otherwise pay for in every iteration.
- */
-#define WT_SIM_SET_CACHE	16
-
-struct wt_sim_set_cache {
-	unsigned n;
-	struct {
-		char pattern[WT_RULE_PATTERN_MAX];
-		struct wt_point_set set;
-	} e[WT_SIM_SET_CACHE];
-};
-
-void wt_sim_set_cache_free(struct wt_sim_set_cache *c);
 
 /*
  * The feedback tables of pos.c kept from one run to the next (struct
@@ -169,7 +151,7 @@ struct wt_sim {
 	uint64_t change_at;		/* change_points[next_change], or
 					 * UINT64_MAX when none is left */
 	/* directed */
-	struct wt_sim_set_cache *sets;	/* NULL: none (sets built per run) */
+	struct wt_point_set_cache *sets; /* NULL: none (sets built per run) */
 	struct wt_sim_fb_cache *fbc;	/* NULL: none (tables made per run) */
 	struct wt_sim_step *steps;
 	unsigned nsteps;

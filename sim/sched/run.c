@@ -351,7 +351,10 @@ int wt_run(const struct wt_run_config *config, unsigned nthreads,
 		return WT_RUN_CONFIG_ERROR;
 	if (cfg->nrules) {
 		rs = wt_ruleset_create(cfg->rules, cfg->nrules, threads,
-				       nthreads, err, sizeof(err));
+				       nthreads,
+				       cfg->cache && cfg->backend == WT_BACKEND_SIM ?
+				       wt_run_cache_sets(cfg->cache) : NULL,
+				       err, sizeof(err));
 		if (!rs)
 			return config_error(out, err);
 	}

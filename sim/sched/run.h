@@ -398,6 +398,8 @@ struct wt_run_counters {
 };
 struct wt_run_counters *wt_run_cache_counters(struct wt_run_cache *c);
 void wt_run_counters_free(struct wt_run_counters *k);
+/* The point sets the cache keeps (sim/rules.h), for the rules' too. */
+struct wt_point_set_cache *wt_run_cache_sets(struct wt_run_cache *c);
 
 /* The backends (internal to sim/sched). */
 int wt_run_sim(const struct wt_run_config *cfg, unsigned n,

@@ -89,7 +89,7 @@ struct wt_run_cache {
 	struct wt_sim *sim;	/* zeroed per run */
 	struct wt_fiber_slot slot[WT_RUN_MAX_THREADS];
 	struct wt_run_counters counters;	/* run.c's */
-	struct wt_sim_set_cache sets;	/* directed steps' point sets */
+	struct wt_point_set_cache sets;	/* until steps' and rules' point sets */
 	struct wt_sim_fb_cache fb;	/* feedback tables (pos.c) */
 };
 
@@ -1018,7 +1018,7 @@ void wt_run_cache_destroy(struct wt_run_cache *c)
 		slot_free(&c->slot[i]);
 	wt_trace_buf_fini(&c->sim->trace);
 	wt_run_counters_free(&c->counters);
-	wt_sim_set_cache_free(&c->sets);
+	wt_point_set_cache_free(&c->sets);
 	wt_sim_fb_cache_free(&c->fb);
 	free(c->sim);
 	free(c);
@@ -1035,6 +1035,11 @@ struct wt_trace *wt_run_cache_trace(const struct wt_run_cache *c)
 struct wt_run_counters *wt_run_cache_counters(struct wt_run_cache *c)
 {
 	return &c->counters;
+}
+
+struct wt_point_set_cache *wt_run_cache_sets(struct wt_run_cache *c)
+{
+	return &c->sets;
 }
 
 static int fiber_init(struct wt_sim *s, struct wt_fiber *f,
