@@ -1580,6 +1580,43 @@ ORACLE_TEST(rejects_remote_negative_the_server_renamed_into_place)
 #undef NEGATIVE_IN
 }
 
+/* /r, a remote mount, and on its server the symlink l -> a, which no
+ * writer logged: the walk's objects at the version this returns. */
+struct remote_link {
+	struct wt_ident root, r, rroot, l;
+};
+
+static uint64_t remote_link_make(struct remote_link *rl)
+{
+	uint64_t v;
+
+	OK(wt_op_mkdir(w, "/r", 0755, false));
+	OK(wt_op_mount(w, "remote", "srv", "/r"));
+	OK(wt_op_remote(w, WT_REMOTE_SYMLINK, "/r", "l", "a", 0));
+	v = now();
+	rl->root = ident_at(v, "/");
+	rl->r = child_at(v, rl->root, "r");
+	rl->rroot = ident_at(v, "/r");
+	/* the client's own dentry and inode: not in the history */
+	rl->l = (struct wt_ident){ rl->rroot.mnt, 999001, 999002 };
+	return v;
+}
+
+/* The record of a walk of /r/l in [vs, ve] that answers ELOOP at l. */
+static void remote_link_eloop(const struct remote_link *rl, unsigned flags,
+			      uint64_t vs, uint64_t ve)
+{
+	reset_record();
+	attempt(LOOKUP_RCU | flags, vs, ve, -ELOOP);
+	start(rl->root, "/r/l");
+	perm(rl->root, 0);
+	lookup(rl->root, "r", rl->r);
+	step(WT_STEP_MOUNT, rl->r, rl->rroot, NULL, 0, 0);
+	perm(rl->rroot, 0);
+	step(WT_STEP_LOOKUP, rl->rroot, rl->l, "l", 0, WT_LOOKUP_SLOW);
+	end(rl->rroot, -ELOOP);
+}
+
 /*
  * A symlink a remote ->lookup made (the server's, never in the history):
  * its type is unknown to the oracle, so RESOLVE_NO_SYMLINKS's ELOOP
@@ -1588,37 +1625,15 @@ ORACLE_TEST(rejects_remote_negative_the_server_renamed_into_place)
  */
 ORACLE_TEST(accepts_eloop_at_a_remote_link_the_history_never_saw)
 {
-	struct wt_ident root, r, rroot, l;
-	uint64_t v;
+	struct remote_link rl;
+	uint64_t v = remote_link_make(&rl);
 
-	OK(wt_op_mkdir(w, "/r", 0755, false));
-	OK(wt_op_mount(w, "remote", "srv", "/r"));
-	OK(wt_op_remote(w, WT_REMOTE_SYMLINK, "/r", "l", "a", 0));
-	v = now();
-	root = ident_at(v, "/");
-	r = child_at(v, root, "r");
-	rroot = ident_at(v, "/r");
-	l = (struct wt_ident){ rroot.mnt, 999001, 999002 };
-
-#define ELOOP_WALK(flags) do {						\
-		reset_record();						\
-		attempt(LOOKUP_RCU | (flags), v, v, -ELOOP);		\
-		start(root, "/r/l");					\
-		perm(root, 0);						\
-		lookup(root, "r", r);					\
-		step(WT_STEP_MOUNT, r, rroot, NULL, 0, 0);		\
-		perm(rroot, 0);						\
-		step(WT_STEP_LOOKUP, rroot, l, "l", 0, WT_LOOKUP_SLOW);	\
-		end(rroot, -ELOOP);					\
-	} while (0)
-
-	ELOOP_WALK(LOOKUP_NO_SYMLINKS);
+	remote_link_eloop(&rl, LOOKUP_NO_SYMLINKS, v, v);
 	cr_assert_eq(judge(), WT_VERDICT_OK, "%s", res.explain);
-	ELOOP_WALK(0);
+	remote_link_eloop(&rl, 0, v, v);
 	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
 	cr_assert(strstr(res.explain, "no flag refusing a link"), "%s",
 		  res.explain);
-#undef ELOOP_WALK
 }
 
 /*
@@ -1634,19 +1649,12 @@ ORACLE_TEST(accepts_eloop_at_a_remote_link_the_history_never_saw)
 ORACLE_TEST(an_unknown_object_ends_the_search_at_its_first_instant)
 {
 	struct wt_oracle_input in = { .record = rec, .cred = &root_cred };
-	struct wt_ident root, r, rroot, l;
 	const struct wt_oracle_stats *st;
+	struct remote_link rl;
 	struct wt_oracle *o;
 	uint64_t v0, v1;
 
-	OK(wt_op_mkdir(w, "/r", 0755, false));
-	OK(wt_op_mount(w, "remote", "srv", "/r"));
-	OK(wt_op_remote(w, WT_REMOTE_SYMLINK, "/r", "l", "a", 0));
-	v0 = now();
-	root = ident_at(v0, "/");
-	r = child_at(v0, root, "r");
-	rroot = ident_at(v0, "/r");
-	l = (struct wt_ident){ rroot.mnt, 999001, 999002 };
+	v0 = remote_link_make(&rl);
 	for (unsigned i = 0; i < 5; i++) {
 		char path[16];
 
@@ -1655,16 +1663,7 @@ ORACLE_TEST(an_unknown_object_ends_the_search_at_its_first_instant)
 	}
 	v1 = now();
 	cr_assert_eq(v1, v0 + 5);
-
-	reset_record();
-	attempt(LOOKUP_RCU | LOOKUP_NO_SYMLINKS, v0, v1, -ELOOP);
-	start(root, "/r/l");
-	perm(root, 0);
-	lookup(root, "r", r);
-	step(WT_STEP_MOUNT, r, rroot, NULL, 0, 0);
-	perm(rroot, 0);
-	step(WT_STEP_LOOKUP, rroot, l, "l", 0, WT_LOOKUP_SLOW);
-	end(rroot, -ELOOP);
+	remote_link_eloop(&rl, LOOKUP_NO_SYMLINKS, v0, v1);
 	o = wt_oracle_create(w->history);
 	cr_assert_not_null(o);
 	cr_assert_eq(wt_oracle_judge(o, &in, &res), WT_VERDICT_OK, "%s",
