@@ -21,9 +21,13 @@
 #
 # old_us and new_us: CPU time per simulated iteration (bench_iter's
 # sim_us); old/new > 1 means the new build is faster.  The overheads are
-# each build's own sim_us / bare_us.  Taking turns within one run keeps
-# the two under the same machine load, which on a shared machine moves
-# more than most changes do.
+# each build's best sim_us over its best bare_us, each the smallest of
+# its laps: a lap's own ratio would take the bare side of whichever lap
+# the sim side did best in, and a bare side of a few microseconds that
+# a neighbour slowed by half (seen: 58 us one lap, 126 the next) made
+# the factor swing by as much.  Taking turns within one run keeps the
+# two under the same machine load, which on a shared machine moves more
+# than most changes do.
 set -eu
 
 if [ $# -lt 2 ]; then
@@ -54,18 +58,20 @@ while [ $lap -lt "$laps" ]; do
 	done
 	lap=$((lap + 1))
 done
-# "old|new NAME iterations=N sim_us=S bare_us=B overhead=O ...": the best
-# (smallest sim_us) lap per side and scenario, in the scenarios' order.
+# "old|new NAME iterations=N sim_us=S bare_us=B overhead=O ...": the
+# smallest sim_us and the smallest bare_us of the laps, per side and
+# scenario, in the scenarios' order.
 awk '
 function val(k,   i) { for (i = 3; i <= NF; i++) if (index($i, k "=") == 1) return substr($i, length(k) + 2); return "" }
 {
 	key = $2
 	if (!(key in seen)) { seen[key] = 1; order[++n] = key }
 	s = val("sim_us") + 0
-	if (!((($1, key) in best)) || s < best[$1, key]) {
+	b = val("bare_us") + 0
+	if (!((($1, key) in best)) || s < best[$1, key])
 		best[$1, key] = s
-		ovh[$1, key] = val("overhead")
-	}
+	if (!((($1, key) in bare)) || b < bare[$1, key])
+		bare[$1, key] = b
 }
 END {
 	for (i = 1; i <= n; i++) {
@@ -75,9 +81,16 @@ END {
 			bad = 1
 			continue
 		}
-		printf("bench_iter_compare: %s old_us=%.2f new_us=%.2f old/new=%.3f old_overhead=%s new_overhead=%s\n",
+		if (bare["old", k] <= 0 || bare["new", k] <= 0 || best["new", k] <= 0) {
+			printf("bench_iter_compare: %s !!! a zero time\n", k)
+			bad = 1
+			continue
+		}
+		printf("bench_iter_compare: %s old_us=%.2f new_us=%.2f old/new=%.3f old_overhead=%.2f new_overhead=%.2f\n",
 		       k, best["old", k], best["new", k],
-		       best["old", k] / best["new", k], ovh["old", k], ovh["new", k])
+		       best["old", k] / best["new", k],
+		       best["old", k] / bare["old", k],
+		       best["new", k] / bare["new", k])
 	}
 	exit bad
 }' "$out"
