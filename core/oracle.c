@@ -215,31 +215,41 @@ static bool reject_step(struct oj *j, int idx, const struct wt_step *s,
 }
 
 /*
- * What the namespace said of a step no instant explains, at the first
- * instant tried (why_first) and at the last (why, where j stands).  The
- * window is searched with the matchers quiet: nearly every step holds
- * at some instant, and a reason formatted at each instant that failed
- * was a fifth of the CPU time of a file whose writer loops for ever
- * (echild/random.shrink: its walks' windows span many versions).  So
- * the matcher runs again at those two instants, aloud.  A matcher
+ * What the namespace said of a step no instant explains, at the last
+ * instant tried (why, where j stands) and at the first (why_first).
+ * The window is searched with the matchers quiet: nearly every step
+ * holds at some instant, and a reason formatted at each instant that
+ * failed was a fifth of the CPU time of a file whose writer loops for
+ * ever (echild/random.shrink: its walks' windows span many versions).
+ * So the matcher runs again at those two instants, aloud: a matcher
  * reads the walk's state and the snapshot and writes nothing but
- * j->why, so each says what it said during the search.  The stats are
- * the search's: the seeks here are not the judgement's.
+ * j->why, so each says what it said during the search.  The first
+ * instant is read in a snapshot of its own, built for it, so that j
+ * and the oracle's cursors stay where the search left them (the
+ * rejection names the window it tried); without memory for it the
+ * explanation says only the last.
  */
 static void explain_instants(struct oj *j, const struct wt_step *s,
 			     oj_holds_fn fn, uint64_t from)
 {
-	struct wt_oracle_stats stats = j->o->stats;
-	uint64_t last = j->t;
+	struct oj first;
 
+	j->why[0] = '\0';
+	fn(j, s);
 	j->why_first[0] = '\0';
-	j->why[0] = '\0';
-	if (oj_seek(j, from) == 0 && fn(j, s) != HOLDS)
+	if (from == j->t) {
 		memcpy(j->why_first, j->why, sizeof(j->why));
-	j->why[0] = '\0';
-	if (oj_seek(j, last) == 0)
-		fn(j, s);
-	j->o->stats = stats;
+		return;
+	}
+	first = *j;
+	first.ns = wt_ns_create(j->o->h, from);
+	if (!first.ns)
+		return;
+	first.t = from;
+	first.why[0] = '\0';
+	if (fn(&first, s) != HOLDS)
+		memcpy(j->why_first, first.why, sizeof(first.why));
+	wt_ns_destroy(first.ns);
 }
 
 bool oj_at_some_instant(struct oj *j, int idx, const struct wt_step *s,
