@@ -8,7 +8,7 @@
 #		[ITERATIONS]
 #
 # BUILD_DIR is a release build (build/release).  The script runs
-# BUILD_DIR/bench/bench_iter on the file (ITERATIONS, default 500, three
+# BUILD_DIR/bench/bench_iter on the file (ITERATIONS, default 500, five
 # rounds) for sim_us and bare_us, then `walktorture run FILE
 # --iterations 4*ITERATIONS --seed 0x5eed' under `perf record -e
 # cpu-clock' (the build's first iteration and its load are then a
@@ -78,7 +78,7 @@ src=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-line=$("$build/bench/bench_iter" "$iters" 3 "$file" | grep '^bench_iter: ')
+line=$("$build/bench/bench_iter" "$iters" 5 "$file" | grep '^bench_iter: ')
 perf record -q -e cpu-clock -o "$tmp/perf.data" "$bin" run $twin "$yaml" \
 	--iterations $((iters * 4)) --seed 0x5eed > /dev/null 2>&1
 perf report -i "$tmp/perf.data" --no-children --sort sym --stdio -q \
