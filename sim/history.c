@@ -37,6 +37,7 @@ struct fact_buf {
 struct wt_hist_rec {
 	struct wt_history *h;
 	uint64_t version;
+	uint64_t outer;		/* its thread's hist_version before it */
 	uint32_t open;		/* 1 + its slot in h->open, 0: not there */
 	const char *op;
 	const char *step;
@@ -202,8 +203,10 @@ static void cap_mount(struct fact_buf *b, struct mount *m,
 	f->devname = xstrdup(m->mnt_devname);
 }
 
-/* full: the whole server tree (a world capture), else its changes. */
-static void cap_super(struct fact_buf *b, struct super_block *sb, bool full)
+/* full: the whole server tree (a world capture), else its changes that
+ * belong to the step of this version (sim/fs/remote.h). */
+static void cap_super(struct fact_buf *b, struct super_block *sb, bool full,
+		      uint64_t version)
 {
 	struct wt_super_fact *f = &fb_push(b, WT_FACT_SUPER, sb)->s;
 
@@ -212,7 +215,7 @@ static void cap_super(struct fact_buf *b, struct super_block *sb, bool full)
 	f->kind = sb->s_type->kind;
 	f->type = xstrdup(sb->s_type->name);
 	f->name = xstrdup(sb->s_name);
-	f->server = wt_remote_server_take(sb, full);
+	f->server = wt_remote_server_take(sb, full, version);
 	f->rdonly = sb_rdonly(sb);
 }
 
@@ -230,7 +233,7 @@ static void cap_any(struct fact_buf *b, enum wt_fact_kind kind, void *obj,
 		cap_mount(b, obj, h, version);
 		break;
 	case WT_FACT_SUPER:
-		cap_super(b, obj, false);
+		cap_super(b, obj, false, version);
 		break;
 	}
 }
@@ -687,6 +690,10 @@ struct wt_hist_rec *wt_history_begin(struct wt_world *w, const char *op,
 	va_end(ap);
 	r->version = wt_atomic_add_return(&h->reserved, 1);
 	rec_track(h, r);
+	if (wt_self) {
+		r->outer = wt_self->hist_version;
+		wt_self->hist_version = r->version;
+	}
 	/*
 	 * The reservation is visible before the step's first store: a
 	 * reader that sees one of the stores and then samples
@@ -757,6 +764,8 @@ uint64_t wt_history_commit(struct wt_hist_rec *r)
 		return 0;
 	o.h = r->h;
 	o.version = v = r->version;
+	if (wt_self && wt_self->hist_version == v)
+		wt_self->hist_version = r->outer;
 	/* Publish in version order; the one before us is between its begin
 	 * and commit and needs nothing we hold (the rule in history.h). */
 	wt_wait(WT_WAIT_SPIN, predecessor_published, &o);
@@ -770,7 +779,7 @@ uint64_t wt_history_commit(struct wt_hist_rec *r)
 			sb = ((struct dentry *)r->objs[i].obj)->d_sb;
 		else if (r->objs[i].kind == WT_FACT_INODE)
 			sb = ((struct inode *)r->objs[i].obj)->i_sb;
-		if (sb && wt_remote_server_pending(sb))
+		if (sb && wt_remote_server_pending(sb, v))
 			rec_add(r, WT_FACT_SUPER, sb);
 	}
 	b = &r->b;
@@ -845,7 +854,7 @@ static void capture_into(struct wt_world *w, const struct wt_history *h,
 	for (struct super_block *sb = w->supers; sb; sb = sb->s_next) {
 		if (!obj_live(&sb->wt))
 			continue;
-		cap_super(b, sb, true);
+		cap_super(b, sb, true, UINT64_MAX);
 		for (struct inode *i = sb->s_inodes; i; i = i->i_sb_next)
 			if (obj_live(&i->wt))
 				cap_inode(b, i);

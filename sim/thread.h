@@ -94,6 +94,11 @@ struct wt_thread {
 	 * the object (a seqcount, a lock): callers may tag it here.  Field
 	 * loads and stores pass the object itself and need no tag. */
 	const struct wt_obj *cur_obj;
+	/* The version of the history record this thread has open, between
+	 * wt_history_begin and its commit (0: none; sim/history.c): a
+	 * remote server tags the journal lines a step writes with it, so
+	 * that another step's commit does not log them as its own. */
+	uint64_t hist_version;
 
 	/* Runtime state (wt_run). */
 	/* The backend's own handler of a point, given the point's id (the

@@ -915,7 +915,7 @@ static struct wt_world *remote_build(uint64_t seed, bool arena)
 	cr_assert_eq(wt_resolve(w, "/r", WT_RES_FOLLOW, &r), 0);
 	cr_assert_eq(wt_remote_server_create(r.dentry->d_sb, "x/u",
 					     WT_S_IFREG | 0644), 0);
-	cr_assert(wt_remote_server_pending(r.dentry->d_sb));
+	cr_assert(wt_remote_server_pending(r.dentry->d_sb, UINT64_MAX));
 	wt_path_put(&r);
 	return w;
 }
@@ -930,7 +930,7 @@ static char *remote_state(struct wt_world *w)
 
 	cr_assert_not_null(f);
 	for (struct super_block *sb = w->supers; sb; sb = sb->s_next) {
-		tree = wt_remote_server_take(sb, true);
+		tree = wt_remote_server_take(sb, true, UINT64_MAX);
 		fprintf(f, "sb %llu %s\n", (unsigned long long)sb->wt.id,
 			tree ? tree : "");
 		free(tree);

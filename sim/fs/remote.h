@@ -60,13 +60,21 @@ int wt_remote_make_bad(struct inode *inode);
  * "+H P LEN NAME" -- node H is named NAME (LEN bytes) in node P (0: the
  * root), made or moved there -- and "-H" -- H is deleted.  full: "=" (the
  * replay starts afresh) and every live node, parents first; else the
- * changes since the last take, which it drops.  NULL when there is
- * nothing (not remote, no change).  malloc'd.  Called under the world's
- * writer mutex, or at quiescence (the tree changes only under it).
+ * changes since the last take that belong to a step of version <=
+ * version, which it drops.  A change belongs to the history record its
+ * thread had open (wt_thread.hist_version), or to none, which any take
+ * takes: a walker's open(O_CREAT) changes the server without the writer
+ * mutex, and a writer's step whose record was open then must not log
+ * that change as its own (the oracle would date it to the writer's
+ * version, before the walker's own lookup).  NULL when there is nothing
+ * (not remote, no change).  malloc'd.  Called by the history's commits,
+ * which run in version order, or at quiescence.
  */
-char *wt_remote_server_take(struct super_block *sb, bool full);
-/* Are changes waiting for wt_remote_server_take? */
-bool wt_remote_server_pending(const struct super_block *sb);
+char *wt_remote_server_take(struct super_block *sb, bool full,
+			    uint64_t version);
+/* Are changes of a step of version <= version waiting for a take? */
+bool wt_remote_server_pending(const struct super_block *sb,
+			      uint64_t version);
 /* The handle of the server node the client inode names (0: none). */
 uint64_t wt_remote_inode_handle(const struct inode *inode);
 

@@ -131,6 +131,7 @@ static void setup_thread(struct wt_thread *t, const struct wt_run_config *cfg,
 	wt_prng_seed(&t->prng, wt_seed_thread(iteration_seed, t->id));
 	t->arrivals = 0;
 	t->clock_ns = 0;
+	t->hist_version = 0;	/* a run abandoned mid-step left one */
 	t->pending = false;
 	t->pending_delay_ns = 0;
 	t->pending_yield = false;
