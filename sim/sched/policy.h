@@ -63,7 +63,6 @@ struct wt_sim_step {			/* a directed step, resolved */
 	struct wt_point_set own;	/* until, when the cache had no room */
 };
 
-
 /*
  * The feedback tables of pos.c kept from one run to the next (struct
  * wt_run_cache), cleared where used: a calloc of each per run (~25 KiB)

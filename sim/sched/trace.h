@@ -150,16 +150,15 @@ static inline void wt_digest_run(struct wt_digest *d, uint64_t sum,
 static inline void wt_digest_event(struct wt_digest *d, uint32_t thread,
 				   uint64_t name_hash, uint16_t flags)
 {
-	uint64_t w = (uint64_t)thread |
-		     (uint64_t)(flags & WT_EV_DIGEST_FLAGS) << 32;
+	uint64_t kind = flags & WT_EV_DIGEST_FLAGS;
 
-	if (!(flags & WT_EV_DIGEST_FLAGS)) {
+	if (!kind) {
 		wt_digest_plain(d, thread, name_hash);
 		return;
 	}
 	wt_digest_close(d);
 	d->h = wt_digest_word(d->h, name_hash);
-	d->h = wt_digest_word(d->h, w);
+	d->h = wt_digest_word(d->h, (uint64_t)thread | kind << 32);
 }
 
 /* The digest of what was folded in so far (the open run with it). */
