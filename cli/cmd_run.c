@@ -87,12 +87,12 @@ int wt_cli_duration(const char *opt, const char *v, uint64_t *ns)
 	const char *end;
 
 	if (wt_duration_parse(v, ns, &end) || *end || !*ns) {
-		wt_usage_error("bad %s '%s' (a duration, e.g. 30s, 500ms)", opt, v);
+		wt_usage_error("bad %s '%s' (a duration, e.g. 30s, 500ms, 25m)", opt, v);
 		return -1;
 	}
 	/* a bare number: the parser's nanoseconds, never what was meant */
 	if (!isalpha((unsigned char)end[-1])) {
-		wt_usage_error("%s '%s': give a unit (ns, us, ms or s), e.g. "
+		wt_usage_error("%s '%s': give a unit (ns, us, ms, s, m or h), e.g. "
 			       "%ss", opt, v, v);
 		return -1;
 	}

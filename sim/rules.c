@@ -48,6 +48,7 @@ int wt_duration_parse(const char *s, uint64_t *ns, const char **end)
 {
 	static const struct { const char *unit; double mult; } units[] = {
 		{ "ns", 1.0 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+		{ "m", 60e9 }, { "h", 3600e9 },	/* after "ms": "m" is its prefix */
 	};
 	char *e;
 	double v;

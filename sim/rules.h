@@ -123,7 +123,8 @@ int wt_rule_parse(const char *text, struct wt_rule *r,
  * relative to the value. */
 int wt_rule_set(struct wt_rule *r, const char *key, const char *value,
 		struct wt_parse_error *err);
-/* "500ns", "3us", "1.5ms", "2s", "40" (ns).  0 or -1; *end after it. */
+/* "500ns", "3us", "1.5ms", "2s", "25m", "1h", "40" (ns).  0 or -1; *end
+ * after it. */
 int wt_duration_parse(const char *s, uint64_t *ns, const char **end);
 /* A duration or uniform(A,B) or exp(MEAN). */
 int wt_dist_parse(const char *s, struct wt_dist *d,

@@ -238,6 +238,32 @@ static void check_bad(const char *text, size_t pos, const char *what)
 	cr_assert(strstr(err.msg, what), "'%s': message '%s'", text, err.msg);
 }
 
+/* Every unit, minutes and hours too (a night is given as --duration
+ * 25m); "m" is a prefix of "ms" and must not take it. */
+Test(rules, durations_in_every_unit)
+{
+	static const struct { const char *text; uint64_t ns; } ok[] = {
+		{ "40", 40 }, { "500ns", 500 }, { "3us", 3000 },
+		{ "1.5ms", 1500000 }, { "2s", 2000000000ull },
+		{ "25m", 1500000000000ull }, { "0.5h", 1800000000000ull },
+		{ "2h", 7200000000000ull },
+	};
+	static const char *const bad[] = { "5min", "3d", "m", "1hs", "-1s" };
+	uint64_t ns;
+	const char *end;
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		cr_assert_eq(wt_duration_parse(ok[i].text, &ns, &end), 0,
+			     "%s", ok[i].text);
+		cr_expect_eq(ns, ok[i].ns, "%s: %llu", ok[i].text,
+			     (unsigned long long)ns);
+		cr_expect_eq(*end, '\0', "%s", ok[i].text);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		cr_expect_neq(wt_duration_parse(bad[i], &ns, &end), 0, "%s",
+			      bad[i]);
+}
+
 /*
  * The parser rejects bad input and says where: the byte offset of the
  * offending token or character, and what was expected.
