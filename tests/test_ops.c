@@ -4,6 +4,8 @@
  * publication protocol (the seqcounts, writer steps and history steps of
  * each row of wt_op_table).
  */
+#include <pthread.h>
+
 #include "tests/ops_test.h"
 
 #include "sim/bug.h"
@@ -666,6 +668,103 @@ Test(ops, remote_server_changes_reach_the_client_on_lookup)
 	wt_path_put(&p);
 	cr_assert_eq(wt_resolve(w, "/r/f", 0, &p), -ENOENT);
 	t_verb(w, "remote-rm /r nope", -ENOENT);
+	wt_ops_world_destroy(w);
+}
+
+/*
+ * A remote server's journal is appended to by whoever changes the
+ * server -- a writer's step, or a walker's open(O_CREAT), which holds
+ * the directory's i_rwsem and the server's lock but not the writer
+ * mutex -- and taken by a writer's commit, which holds neither.  Both at
+ * once, as in stress mode: every line is taken once and whole.  Without
+ * the journal's own lock a take could empty the text under an append,
+ * or read a buffer an append had moved and poisoned (and TSan reports
+ * the race).
+ */
+#define JOURNAL_RACE_NODES 500
+#define JOURNAL_RACE_ROUNDS 8
+
+struct journal_race {
+	struct super_block *sb;
+	unsigned made;		/* the appender's, read after the join */
+	unsigned deleted;	/* "-H" lines taken */
+	bool done;		/* relaxed: no order between the threads */
+};
+
+static void *journal_race_append(void *arg)
+{
+	struct journal_race *jr = arg;
+	char name[32];
+
+	for (unsigned r = 0; r < JOURNAL_RACE_ROUNDS; r++) {
+		for (unsigned i = 0; i < JOURNAL_RACE_NODES; i++) {
+			snprintf(name, sizeof(name), "n%u", i);
+			jr->made += wt_remote_server_create(jr->sb, name,
+						WT_S_IFREG | 0644) == 0;
+		}
+		for (unsigned i = 0; i < JOURNAL_RACE_NODES; i++) {
+			snprintf(name, sizeof(name), "n%u", i);
+			jr->made += wt_remote_server_unlink(jr->sb, name) == 0;
+		}
+	}
+	__atomic_store_n(&jr->done, true, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+/* Each line of text "+H P LEN nI" (count I in seen) or "-H" (count it in
+ * jr->deleted); false on any other. */
+static bool journal_race_lines(struct journal_race *jr, const char *text,
+			       unsigned char *seen)
+{
+	const char *p = text, *end;
+	unsigned long long h, parent;
+	unsigned len, i;
+	int k;
+
+	for (; p && *p; p = end + 1) {
+		end = strchr(p, '\n');
+		if (end && sscanf(p, "-%llu%n", &h, &k) == 1 && p + k == end) {
+			jr->deleted++;
+			continue;
+		}
+		if (!end || sscanf(p, "+%llu %llu %u n%u%n", &h, &parent, &len,
+				   &i, &k) != 4 || p + k != end ||
+		    i >= JOURNAL_RACE_NODES || seen[i]++ == JOURNAL_RACE_ROUNDS)
+			return false;
+	}
+	return true;
+}
+
+Test(ops, a_remote_journal_taken_while_appended_loses_no_line)
+{
+	struct wt_world *w = t_build("mkdir /r\nmount -t remote srv /r\n");
+	static unsigned char seen[JOURNAL_RACE_NODES];
+	struct journal_race jr = { 0 };
+	bool whole = true;
+	pthread_t t;
+	struct path r;
+	char *text;
+
+	cr_assert_eq(wt_resolve(w, "/r", WT_RES_FOLLOW, &r), 0);
+	jr.sb = r.dentry->d_sb;
+	wt_path_put(&r);
+	free(wt_remote_server_take(jr.sb, false, UINT64_MAX)); /* the build's */
+	cr_assert_eq(pthread_create(&t, NULL, journal_race_append, &jr), 0);
+	while (!__atomic_load_n(&jr.done, __ATOMIC_RELAXED)) {
+		text = wt_remote_server_take(jr.sb, false, UINT64_MAX);
+		whole &= journal_race_lines(&jr, text, seen);
+		free(text);
+	}
+	cr_assert_eq(pthread_join(t, NULL), 0);
+	text = wt_remote_server_take(jr.sb, false, UINT64_MAX);
+	whole &= journal_race_lines(&jr, text, seen);
+	free(text);
+	cr_assert_eq(jr.made, 2 * JOURNAL_RACE_NODES * JOURNAL_RACE_ROUNDS);
+	cr_assert(whole, "a line taken too often, cut or not the appender's");
+	cr_assert_eq(jr.deleted, JOURNAL_RACE_NODES * JOURNAL_RACE_ROUNDS);
+	for (unsigned i = 0; i < JOURNAL_RACE_NODES; i++)
+		cr_assert_eq(seen[i], JOURNAL_RACE_ROUNDS, "n%u taken %u times",
+			     i, seen[i]);
 	wt_ops_world_destroy(w);
 }
 

@@ -71,6 +71,7 @@
  * it and d_weak_revalidate of it answer -ESTALE until the LOOKUP_REVAL
  * walk refreshes the root's handle.
  */
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,13 +124,29 @@ struct remote_server {
 	struct srv_node *all;
 	/* the tree's changes since the history last took them
 	 * (wt_remote_server_take), each line after "@V " when the step
-	 * that wrote it had history record V open.  Written under lock;
-	 * a commit reads and takes it without, as before: in sim mode no
-	 * point falls inside an append or a take (a lock would add waits,
-	 * and move schedules), and under stress a walker's O_CREAT create
-	 * may still race a writer's commit here (noted, not fixed) */
+	 * that wrote it had history record V open.  Appended under lock
+	 * and the journal's own; a writer's commit scans and takes it
+	 * under the journal's alone, while a walker's open(O_CREAT),
+	 * which does not hold the writer mutex, may be appending */
 	struct jbuf journal;
+	/* The journal's own lock: a harness word, not a spinlock_t.  It
+	 * has no injection point, so it adds no wait and no decision to
+	 * a sim schedule; and no point falls inside it, so in sim mode
+	 * (one fiber at a time, switched only at points) it is never
+	 * found held.  Under stress it orders an append and a take. */
+	uint32_t journal_held;
 };
+
+static void journal_lock(struct remote_server *s)
+{
+	while (__atomic_exchange_n(&s->journal_held, 1, __ATOMIC_ACQUIRE))
+		sched_yield();
+}
+
+static void journal_unlock(struct remote_server *s)
+{
+	__atomic_store_n(&s->journal_held, 0, __ATOMIC_RELEASE);
+}
 
 static struct remote_server *srv_of(const struct super_block *sb)
 {
@@ -281,6 +298,7 @@ static void journal_node(struct remote_server *s, const struct srv_node *n,
 	/* no history, no reader: a full listing starts one (take) */
 	if (!s->world->history)
 		return;
+	journal_lock(s);
 	if (v) {
 		char tag[32];
 		int k = snprintf(tag, sizeof(tag), "@%llu ",
@@ -289,6 +307,7 @@ static void journal_node(struct remote_server *s, const struct srv_node *n,
 		jbuf_add(&s->journal, tag, (size_t)k);
 	}
 	jbuf_node(&s->journal, n, live);
+	journal_unlock(s);
 }
 
 /* The journal line at p: its text (after the tag) and its end, past the
@@ -1085,9 +1104,10 @@ char *wt_remote_server_take(struct super_block *sb, bool full,
 		return NULL;
 	if (!full) {
 		/* a copy: the journal's buffer is the world's, kept */
-		if (!s->journal.len)
-			return NULL;
-		journal_split(s, version, &b);
+		journal_lock(s);
+		if (s->journal.len)
+			journal_split(s, version, &b);
+		journal_unlock(s);
 		return b.p;
 	}
 	/* "=": the replay starts afresh; the journal stays (replaying it
@@ -1228,12 +1248,15 @@ bool wt_remote_server_pending(const struct super_block *sb,
 	bool some = false;
 	uint64_t v;
 
-	if (!s || !s->journal.len)
+	if (!s)
 		return false;
-	for (p = s->journal.p; *p && !some; ) {	/* bounded by its lines */
+	journal_lock(s);
+	/* bounded by its lines */
+	for (p = s->journal.p; p && *p && !some; ) {
 		p = journal_line(p, &text, &v);
 		some = v <= version;
 	}
+	journal_unlock(s);
 	return some;
 }
 
