@@ -153,7 +153,7 @@ values)
 	expect_usage_error "bad --seeds '99999999999999999999'" nightly basic --seeds 99999999999999999999
 	expect_usage_error "bad --generated '-3'" nightly basic --generated -3
 	expect_usage_error "bad --shard '1/-1'" nightly basic --shard 1/-1
-	expect_usage_error "--duration '1.5': give a unit \(ns, us, ms or s\), e.g. 1.5s" run basic --duration 1.5
+	expect_usage_error "--duration '1.5': give a unit \(ns, us, ms, s, m or h\), e.g. 1.5s" run basic --duration 1.5
 	expect_usage_error "--duration '2': give a unit" fuzz --duration 2
 	expect_usage_error "--explore '3': give a unit" nightly basic --explore 3
 	expect_usage_error "R.json#-1: bad failure number '-1'" replay R.json#-1
@@ -163,6 +163,9 @@ values)
 	# --duration with its unit still works
 	"$W" run basic/quiet.yaml --duration 1.5ms >/dev/null 2>&1 ||
 		[ $? -eq 1 ] || fail "run --duration 1.5ms: exit $?"
+	# ... and so do minutes (a night's fuzz is given as --duration 25m)
+	"$W" run basic/quiet.yaml --duration 0.0001m >/dev/null 2>&1 ||
+		[ $? -eq 1 ] || fail "run --duration 0.0001m: exit $?"
 	;;
 outputs)
 	# Output paths are checked before anything runs: nothing on stdout
