@@ -200,6 +200,7 @@ struct wt_oracle_stats {
 	uint64_t steps;			/* steps judged */
 	uint64_t advances;		/* snapshot entries applied */
 	uint64_t rebuilds;		/* snapshots built from the log */
+	uint64_t reordered;		/* walks only a moved entry explains */
 };
 
 struct wt_oracle;

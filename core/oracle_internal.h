@@ -65,6 +65,11 @@ struct oj {
 	bool root_known;
 	uint64_t root_mnt;
 	uint64_t root_dentry;
+	/* the order judged: the log's (moved 0), or entry moved after entry
+	 * after (oracle_reorder.c), in a snapshot of the judgement's own */
+	uint64_t moved;
+	uint64_t after;
+	struct wt_ns *own;
 	/* oj_why writes nothing: a window is being searched */
 	bool quiet;
 	/* what the namespace said when a step failed */
@@ -160,6 +165,19 @@ bool oj_name_too_long(const char *name, size_t len);
 /* --- oracle_fallback.c: no spurious fallback --- */
 /* Every FALLBACK step of every attempt names a seq that really moved. */
 bool oj_check_fallbacks(struct oj *j);
+
+/* --- oracle.c: one judgement --- */
+/* Judge in->record's final attempt in the log's order (moved 0) or with
+ * entry moved applied after entry after; stats are the caller's. */
+enum wt_verdict oj_judge(struct wt_oracle *o, const struct wt_oracle_input *in,
+			 struct wt_oracle_result *res, uint64_t moved,
+			 uint64_t after);
+
+/* --- oracle_reorder.c: steps in flight at once --- */
+/* Does an order of the window's entries that their overlap allows
+ * explain the walk the log's order rejected?  Then *res is its OK. */
+bool oj_reordered_holds(struct wt_oracle *o, const struct wt_oracle_input *in,
+			struct wt_oracle_result *res);
 
 /* --- oracle_explain.c --- */
 /* "lookup 'f' in dentry 7 (mount 1)" into buf. */

@@ -216,8 +216,9 @@ bool oj_server_may_lack(struct oj *j, const struct wt_step *s,
 	/* A truncated log: what trust the client had is not known. */
 	may = first > 0;
 	wt_idmap_init(&r.idx);
-	for (uint64_t v = first; v <= j->t; v++) {
-		const struct wt_hist_entry *e = wt_history_entry(h, v);
+	for (uint64_t v = first; v <= j->t; v++) {	/* positions of j->ns */
+		const struct wt_hist_entry *e =
+			wt_history_entry(h, wt_ns_entry_version(j->ns, v));
 		const struct wt_super_fact *f = e ? entry_super(e, sb->id) : NULL;
 		bool server_change, lacks;
 
@@ -295,7 +296,8 @@ bool oj_server_may_hold(struct oj *j, const struct wt_ident *dir,
 	by_path = client_path(j, d->id, sb->root, path, sizeof(path));
 	wt_idmap_init(&r.idx);
 	for (uint64_t v = first; v <= j->end && !held; v++) {
-		const struct wt_hist_entry *e = wt_history_entry(h, v);
+		const struct wt_hist_entry *e =
+			wt_history_entry(h, wt_ns_entry_version(j->ns, v));
 		const struct wt_super_fact *f = e ? entry_super(e, sb->id) : NULL;
 		uint64_t at;
 

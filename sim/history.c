@@ -38,6 +38,7 @@ struct wt_hist_rec {
 	struct wt_history *h;
 	uint64_t version;
 	uint64_t outer;		/* its thread's hist_version before it */
+	uint64_t begun_after;	/* the entry's (history.h) */
 	uint32_t open;		/* 1 + its slot in h->open, 0: not there */
 	const char *op;
 	const char *step;
@@ -349,12 +350,14 @@ static struct wt_hist_entry *slot(struct wt_history *h, uint64_t version,
 	return &h->chunks[chunk][idx % WT_HIST_CHUNK];
 }
 
-static void entry_set(struct wt_history *h, uint64_t version, const char *op,
-		      const char *step, char *args, struct fact_buf *b)
+static void entry_set(struct wt_history *h, uint64_t version,
+		      uint64_t begun_after, const char *op, const char *step,
+		      char *args, struct fact_buf *b)
 {
 	struct wt_hist_entry *e = slot(h, version, true);
 
 	e->version = version;
+	e->begun_after = begun_after;
 	e->op = op;
 	e->step = step;
 	e->args = args;
@@ -427,7 +430,7 @@ struct wt_history *wt_history_create_from(struct wt_world *w,
 	wt_idmap_init(&h->known);
 	wt_idmap_init(&h->origins);
 	capture_into(w, h, &b);
-	entry_set(h, 0, "init", "init", xstrdup(""), &b);
+	entry_set(h, 0, 0, "init", "init", xstrdup(""), &b);
 	return h;
 }
 
@@ -701,6 +704,9 @@ struct wt_hist_rec *wt_history_begin(struct wt_world *w, const char *op,
 	 * version, so its window includes the step.
 	 */
 	smp_mb();
+	/* After the reservation: a step published before this read made
+	 * its stores before this step's first. */
+	r->begun_after = wt_history_version(h);
 	return r;
 }
 
@@ -791,7 +797,7 @@ uint64_t wt_history_commit(struct wt_hist_rec *r)
 	c.version = v;
 	for (uint32_t i = 0; i < b->n; i++)	/* b grows: bounded by the objects */
 		ensure_refs(&c, i);
-	entry_set(r->h, v, r->op, r->step, r->args, b);
+	entry_set(r->h, v, r->begun_after, r->op, r->step, r->args, b);
 	r->args = NULL;		/* the entry's, as b's facts now are */
 	spin_unlock(&r->h->lock);
 	/* The entry and the step's stores are visible before the version. */
@@ -981,7 +987,9 @@ static void relog(struct wt_history *h, uint64_t version, struct fact_buf *cp,
 	wt_idmap_free(&h->known);
 	wt_idmap_init(&h->known);
 	h->first = version;
-	entry_set(h, version, "checkpoint", "checkpoint", xstrdup(""), cp);
+	/* at quiescence: no step was in flight with it */
+	entry_set(h, version, version, "checkpoint", "checkpoint", xstrdup(""),
+		  cp);
 	for (uint64_t i = 0; i < n; i++) {
 		struct wt_hist_entry *e = slot(h, rest[i].version, true);
 

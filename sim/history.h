@@ -40,8 +40,13 @@
  * step already begun).  wt_history_version() is the last published one.
  *
  * Concurrency.  Appends come from writer ops (serialised by the world's
- * writer mutex) and from finish_automount (under namespace_sem and
- * mount_lock); the log's own spinlock orders them, taken only briefly, so
+ * writer mutex), from a walker's open(O_CREAT) (under the directory's
+ * i_rwsem) and from finish_automount (under namespace_sem and
+ * mount_lock).  A step of the last two can be open while a writer's
+ * begins and stores: versions are then not the order of their stores,
+ * and begun_after says which steps overlapped (core/oracle_reorder.c
+ * judges a walk in the orders that allows).  The log's own spinlock
+ * orders the appends, taken only briefly, so
  * no lock order is imposed on the callers.  Rule for callers: between
  * begin and commit take only locks that no other appender holds while it
  * waits in its commit.  Entries up to wt_history_version() are immutable
@@ -164,6 +169,16 @@ static inline uint64_t wt_fact_id(const struct wt_fact *f)
 
 struct wt_hist_entry {
 	uint64_t version;
+	/*
+	 * The last version published when the step began (read after its
+	 * reservation).  A step u with begun_after < v.version began while
+	 * v was still open, so v's stores may have come after u's: the two
+	 * were in flight at once, and their versions need not be the order
+	 * of their effects (a walker's open(O_CREAT), which no writer mutex
+	 * orders, beside a writer's step).  The oracle's reordering reads it
+	 * (core/oracle_reorder.c).
+	 */
+	uint64_t begun_after;
 	const char *op;		/* "mkdir", "rename", ... (static) */
 	const char *step;	/* publication point: "rmdir.d_delete" (static) */
 	const char *args;	/* the operation's arguments as text */

@@ -36,6 +36,10 @@ struct ns_deferred {
 struct wt_ns {
 	const struct wt_history *h;
 	uint64_t version;
+	/* wt_ns_create_moved: entry moved goes after entry after (0: the
+	 * log's order); version is then a position in that order */
+	uint64_t moved;
+	uint64_t after;
 	struct wt_idmap objs;		/* id -> const struct wt_fact * */
 	struct wt_keymap children;	/* (dir, 0, folded name) -> hashed dentry */
 	struct wt_keymap mounts_at;	/* (parent, mountpoint) -> attached mount */
@@ -368,18 +372,40 @@ uint64_t wt_ns_version(const struct wt_ns *ns)
 	return ns->version;
 }
 
+uint64_t wt_ns_entry_version(const struct wt_ns *ns, uint64_t pos)
+{
+	if (!ns->moved || pos < ns->moved || pos > ns->after)
+		return pos;
+	return pos == ns->after ? ns->moved : pos + 1;
+}
+
 int wt_ns_advance(struct wt_ns *ns)
 {
 	const struct wt_hist_entry *e;
 
 	if (!ns->h)
 		return -EAGAIN;
-	e = wt_history_entry(ns->h, ns->version + 1);
+	e = wt_history_entry(ns->h, wt_ns_entry_version(ns, ns->version + 1));
 	if (!e)
 		return -EAGAIN;
 	apply_facts(ns, e->facts, e->nfacts);
-	ns->version = e->version;
+	ns->version++;	/* the log's versions have no gap */
 	return 0;
+}
+
+struct wt_ns *wt_ns_create_moved(const struct wt_history *h, uint64_t version,
+				 uint64_t moved, uint64_t after)
+{
+	struct wt_ns *ns;
+
+	if (!moved || moved >= after || version >= moved)
+		return NULL;
+	ns = wt_ns_create(h, version);
+	if (ns) {
+		ns->moved = moved;
+		ns->after = after;
+	}
+	return ns;
 }
 
 int wt_ns_advance_to(struct wt_ns *ns, uint64_t version)

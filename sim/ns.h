@@ -45,6 +45,22 @@ int wt_ns_advance(struct wt_ns *ns);
 int wt_ns_advance_to(struct wt_ns *ns, uint64_t version);
 
 /*
+ * A snapshot of the log in another order: entry moved applied right
+ * after entry after (moved < after) instead of before those between, as
+ * when a step's stores came after those of steps that began while it
+ * was open (history.h, begun_after).  Its version is a position in that
+ * order: at position p the entries applied are those the log's order
+ * applies at p, except that from moved to after - 1 they are the ones
+ * up to p + 1 but moved.  From after on the two orders agree.  It
+ * starts at version (< moved) and advances as any other.
+ */
+struct wt_ns *wt_ns_create_moved(const struct wt_history *h, uint64_t version,
+				 uint64_t moved, uint64_t after);
+/* The version of the entry a snapshot applies as its position pos: pos
+ * itself but in a moved snapshot's span. */
+uint64_t wt_ns_entry_version(const struct wt_ns *ns, uint64_t pos);
+
+/*
  * A peek: the namespace near a marked log's mark (wt_history_mark)
  * without a snapshot -- the mark's namespace and the entries past it,
  * at most WT_NS_PEEK_MAX of them, read from the log with the very loads

@@ -203,6 +203,49 @@ static uint64_t id_at(struct wt_world *w, const char *path, bool mnt)
 	return id;
 }
 
+/*
+ * A snapshot in another order (wt_ns_create_moved): mkdir /a, /b, /c at
+ * v1..v3 with v1 moved after v3 holds /b alone at position v1, /b and /c
+ * at v2, and all three from v3 on, as the log's order does.  Each step
+ * logged the root's inode too, so this one is about names only.
+ */
+Test(history, a_moved_snapshot_applies_the_entry_after_the_later_ones)
+{
+	static const char *const want[4] = { "", "b", "bc", "abc" };
+	struct wt_world *w = t_build("");
+	uint64_t v0 = wt_history_version(w->history), root;
+	struct wt_ns *ns;
+
+	root = id_at(w, "/", false);
+	t_verb(w, "mkdir /a", 0);
+	t_verb(w, "mkdir /b", 0);
+	t_verb(w, "mkdir /c", 0);
+	cr_assert_eq(wt_history_version(w->history), v0 + 3);
+	for (uint64_t v = v0 + 1; v <= v0 + 3; v++)	/* one after the other */
+		cr_assert_eq(wt_history_entry(w->history, v)->begun_after, v - 1);
+	cr_assert_null(wt_ns_create_moved(w->history, v0 + 1, v0 + 1, v0 + 3));
+	ns = wt_ns_create_moved(w->history, v0, v0 + 1, v0 + 3);
+	cr_assert_not_null(ns);
+	for (uint64_t k = 0; k <= 3; k++) {
+		char got[4] = "";
+		size_t n = 0;
+
+		cr_assert_eq(wt_ns_advance_to(ns, v0 + k), 0);
+		for (const char *c = "abc"; *c; c++)
+			if (wt_ns_child(ns, root, c, 1))
+				got[n++] = *c;
+		cr_assert_str_eq(got, want[k], "position v%llu",
+				 (unsigned long long)(v0 + k));
+	}
+	cr_assert_eq(wt_ns_entry_version(ns, v0), v0);
+	cr_assert_eq(wt_ns_entry_version(ns, v0 + 1), v0 + 2);
+	cr_assert_eq(wt_ns_entry_version(ns, v0 + 2), v0 + 3);
+	cr_assert_eq(wt_ns_entry_version(ns, v0 + 3), v0 + 1);
+	cr_assert_eq(wt_ns_entry_version(ns, v0 + 4), v0 + 4);
+	wt_ns_destroy(ns);
+	wt_ops_world_destroy(w);
+}
+
 Test(history, removed_directory_keeps_its_parent)
 {
 	/* A directory removed while someone stands in it is unhashed but

@@ -10,6 +10,8 @@
  * are accepted only under their protocol conditions.
  */
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <string.h>
 
 #include <criterion/criterion.h>
@@ -1747,4 +1749,131 @@ ORACLE_TEST(eexist_after_a_negative_lookup_needs_the_server_to_hold_it)
 	     WT_LOOKUP_OPEN);
 	end(a, -EEXIST);
 	cr_assert_eq(judge(), WT_VERDICT_REJECTED);
+}
+
+/* ------------------------------------------------------------------ */
+/* steps in flight at once (core/oracle_reorder.c)                      */
+
+/*
+ * A step no writer mutex orders, as a walker's open(O_CREAT): it takes
+ * its version, waits until the writer's step has taken the next one,
+ * then makes /a mode 0700 and commits (and logs shared's inode too,
+ * untouched, when there is one).  The writer's commit waits for it.
+ */
+struct overlap {
+	struct inode *a;
+	struct inode *shared;
+	uint64_t version;	/* atomic: the step's, once begun */
+};
+
+static void *overlap_step(void *arg)
+{
+	struct overlap *o = arg;
+	struct wt_hist_rec *r = wt_history_begin(w, "chmod", "chmod.i_mode",
+						 "/a 700");
+	uint64_t v = wt_history_version_end(w->history);
+
+	__atomic_store_n(&o->version, v, __ATOMIC_RELEASE);
+	while (wt_history_version_end(w->history) <= v)	/* the writer's */
+		sched_yield();
+	WRITE_ONCE(o->a->i_mode, WT_S_IFDIR | 0700);
+	wt_history_inode(r, o->a);
+	if (o->shared)
+		wt_history_inode(r, o->shared);
+	wt_history_commit(r);
+	return NULL;
+}
+
+static struct inode *inode_of(const char *path)
+{
+	struct path p;
+	struct inode *inode;
+
+	OK(wt_resolve(w, path, 0, &p));
+	inode = d_inode(p.dentry);
+	wt_path_put(&p);
+	return inode;
+}
+
+/*
+ * /a made 0700 by the step above (version va) while the writer's mkdir
+ * /b/g (va + 1) was in flight, or (together false) before the mkdir
+ * began.  The record: an unprivileged walk of /b/g/../../a/x that found
+ * g -- at va + 1 or later -- and then passed /a's exec check -- before
+ * va -- and found no x.  The instants of one walk only go forward, so no
+ * prefix of the log explains it; the order with va moved after va + 1
+ * does, when the two overlapped and touch different objects.
+ */
+static void record_overlap(bool together, bool shared)
+{
+	struct overlap o = { 0 };
+	struct wt_ident root, a, b, g;
+	pthread_t t;
+	uint64_t v0, va;
+
+	OK(wt_op_mkdir(w, "/a", 0755, false));
+	OK(wt_op_mkdir(w, "/b", 0755, false));
+	o.a = inode_of("/a");
+	v0 = now();
+	root = ident_at(v0, "/");
+	a = ident_at(v0, "/a");
+	b = ident_at(v0, "/b");
+	o.shared = shared ? inode_of("/b") : NULL;
+	if (together) {
+		cr_assert_eq(pthread_create(&t, NULL, overlap_step, &o), 0);
+		while (!__atomic_load_n(&o.version, __ATOMIC_ACQUIRE))
+			sched_yield();
+		OK(wt_op_mkdir(w, "/b/g", 0755, false));
+		cr_assert_eq(pthread_join(t, NULL), 0);
+	} else {
+		cr_assert_eq(pthread_create(&t, NULL, overlap_step, &o), 0);
+		while (!__atomic_load_n(&o.version, __ATOMIC_ACQUIRE))
+			sched_yield();
+		/* the step waits for a version after its own: take it
+		 * with an empty step, so that the mkdir begins after it */
+		wt_history_commit(wt_history_begin(w, "shrink", "shrink",
+						   "%s", ""));
+		cr_assert_eq(pthread_join(t, NULL), 0);
+		OK(wt_op_mkdir(w, "/b/g", 0755, false));
+	}
+	va = o.version;
+	cr_assert_eq(wt_history_entry(w->history, va)->begun_after, v0);
+	g = ident_at(now(), "/b/g");
+
+	reset_record();
+	attempt(LOOKUP_RCU, v0, now(), -ENOENT);
+	start(root, "/b/g/../../a/x");
+	perm(root, 0);
+	lookup(root, "b", b);
+	perm(b, 0);
+	lookup(b, "g", g);
+	perm(g, 0);
+	step(WT_STEP_DOTDOT, g, b, NULL, 0, 0);
+	perm(b, 0);
+	step(WT_STEP_DOTDOT, b, root, NULL, 0, 0);
+	perm(root, 0);
+	lookup(root, "a", a);
+	perm(a, 0);
+	lookup(a, "x", (struct wt_ident){ a.mnt, 0, 0 });
+	end(a, -ENOENT);
+}
+
+ORACLE_TEST(steps_in_flight_at_once_are_judged_in_either_order)
+{
+	record_overlap(true, false);
+	cr_assert_eq(judge_as(&user_cred, NULL), WT_VERDICT_OK, "%s",
+		     res.explain);
+}
+
+ORACLE_TEST(steps_one_after_the_other_keep_their_order)
+{
+	record_overlap(false, false);
+	cr_assert_eq(judge_as(&user_cred, NULL), WT_VERDICT_REJECTED);
+	cr_assert(strstr(res.explain, "permission"), "%s", res.explain);
+}
+
+ORACLE_TEST(steps_on_one_object_keep_their_order)
+{
+	record_overlap(true, true);
+	cr_assert_eq(judge_as(&user_cred, NULL), WT_VERDICT_REJECTED);
 }
