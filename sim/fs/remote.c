@@ -1070,28 +1070,35 @@ static void list_tree(struct jbuf *b, const struct srv_node *n)
 }
 
 /*
- * The lines of steps of version <= version go to *out (untagged); the
- * others stay in the journal, in their order.  Bounded by its lines.
+ * The lines up to the last of a step of version <= version go to *out
+ * (untagged); the rest stay in the journal, in their order.  Lines of
+ * later steps before that one go too: the server made those changes
+ * first, and the oracle replays the lines in the order it reads them
+ * (a walker's create, version 46, preempted before its d_instantiate;
+ * a writer's remote-mv f n, version 47, on the server before it; the
+ * create then replaced n there.  Dated to their versions, the rename
+ * came after the create and brought n back for good).  So every
+ * instant's server is one the server was.  Bounded by its lines.
  */
 static void journal_split(struct remote_server *s, uint64_t version,
 			  struct jbuf *out)
 {
-	struct jbuf rest = { 0 };
-	const char *p = s->journal.p, *text, *next;
+	const char *p = s->journal.p, *text, *next, *cut = p;
 	uint64_t v;
 
 	for (; *p; p = next) {
 		next = journal_line(p, &text, &v);
 		if (v <= version)
-			jbuf_add(out, text, (size_t)(next - text));
-		else
-			jbuf_add(&rest, p, (size_t)(next - p));
+			cut = next;
 	}
-	s->journal.len = 0;
-	s->journal.p[0] = '\0';
-	if (rest.len)
-		jbuf_add(&s->journal, rest.p, rest.len);
-	free(rest.p);
+	for (p = s->journal.p; p < cut; p = next) {
+		next = journal_line(p, &text, &v);
+		jbuf_add(out, text, (size_t)(next - text));
+	}
+	/* the rest to the front, in place (a copy: the jbuf's memory is
+	 * the world's) */
+	s->journal.len -= (size_t)(cut - s->journal.p);
+	memmove(s->journal.p, cut, s->journal.len + 1);
 }
 
 char *wt_remote_server_take(struct super_block *sb, bool full,

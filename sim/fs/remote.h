@@ -60,15 +60,18 @@ int wt_remote_make_bad(struct inode *inode);
  * "+H P LEN NAME" -- node H is named NAME (LEN bytes) in node P (0: the
  * root), made or moved there -- and "-H" -- H is deleted.  full: "=" (the
  * replay starts afresh) and every live node, parents first; else the
- * changes since the last take that belong to a step of version <=
- * version, which it drops.  A change belongs to the history record its
- * thread had open (wt_thread.hist_version), or to none, which any take
- * takes: a walker's open(O_CREAT) changes the server without the writer
- * mutex, and a writer's step whose record was open then must not log
- * that change as its own (the oracle would date it to the writer's
- * version, before the walker's own lookup).  NULL when there is nothing
- * (not remote, no change).  malloc'd.  Called by the history's commits,
- * which run in version order, or at quiescence.
+ * changes since the last take up to the last that belongs to a step of
+ * version <= version, in the order the server made them, which it
+ * drops.  A change belongs to the history record its thread had open
+ * (wt_thread.hist_version), or to none, which any take takes: a
+ * walker's open(O_CREAT) changes the server without the writer mutex,
+ * and a writer's step whose record was open then must not log that
+ * change as its own when it came after the writer's last (the oracle
+ * would date it to the writer's version, before the walker's own
+ * lookup).  A later step's change made before the step's last is taken
+ * with it: the lines' order is the server's.  NULL when there is
+ * nothing (not remote, no change).  malloc'd.  Called by the history's
+ * commits, which run in version order, or at quiescence.
  */
 char *wt_remote_server_take(struct super_block *sb, bool full,
 			    uint64_t version);
