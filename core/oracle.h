@@ -10,6 +10,11 @@
  * such that every step holds in the namespace at its instant, taking for
  * each step the earliest instant not before the previous one at which it
  * holds (greedy earliest is optimal: a later step only needs t >= t(i)).
+ * The instants are the prefixes of the log's order, which is the order
+ * of the steps' stores while no two steps are open at once; when a walk
+ * no prefix explains had in its window a step that overlapped later
+ * ones (a walker's open(O_CREAT) beside a writer's step), it is judged
+ * again with that step applied after them (oracle_reorder.c).
  *
  * What a step must satisfy at its instant t (identity = mount, dentry,
  * inode; a dentry the history never logged -- lookups make those, see
