@@ -1095,8 +1095,8 @@ static void journal_split(struct remote_server *s, uint64_t version,
 		next = journal_line(p, &text, &v);
 		jbuf_add(out, text, (size_t)(next - text));
 	}
-	/* the rest to the front, in place (a copy: the jbuf's memory is
-	 * the world's) */
+	/* the rest to the front of the buffer, which stays (the world's
+	 * memory) */
 	s->journal.len -= (size_t)(cut - s->journal.p);
 	memmove(s->journal.p, cut, s->journal.len + 1);
 }
