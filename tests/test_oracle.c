@@ -1819,23 +1819,19 @@ static void record_overlap(bool together, bool shared)
 	a = ident_at(v0, "/a");
 	b = ident_at(v0, "/b");
 	o.shared = shared ? inode_of("/b") : NULL;
-	if (together) {
-		cr_assert_eq(pthread_create(&t, NULL, overlap_step, &o), 0);
-		while (!__atomic_load_n(&o.version, __ATOMIC_ACQUIRE))
-			sched_yield();
-		OK(wt_op_mkdir(w, "/b/g", 0755, false));
-		cr_assert_eq(pthread_join(t, NULL), 0);
-	} else {
-		cr_assert_eq(pthread_create(&t, NULL, overlap_step, &o), 0);
-		while (!__atomic_load_n(&o.version, __ATOMIC_ACQUIRE))
-			sched_yield();
-		/* the step waits for a version after its own: take it
-		 * with an empty step, so that the mkdir begins after it */
+	cr_assert_eq(pthread_create(&t, NULL, overlap_step, &o), 0);
+	while (!__atomic_load_n(&o.version, __ATOMIC_ACQUIRE))
+		sched_yield();
+	if (!together) {
+		/* the step waits for a version after its own: an empty step
+		 * takes it, and the mkdir begins once the step published */
 		wt_history_commit(wt_history_begin(w, "shrink", "shrink",
 						   "%s", ""));
 		cr_assert_eq(pthread_join(t, NULL), 0);
-		OK(wt_op_mkdir(w, "/b/g", 0755, false));
 	}
+	OK(wt_op_mkdir(w, "/b/g", 0755, false));
+	if (together)
+		cr_assert_eq(pthread_join(t, NULL), 0);
 	va = o.version;
 	cr_assert_eq(wt_history_entry(w->history, va)->begun_after, v0);
 	g = ident_at(now(), "/b/g");
