@@ -432,6 +432,15 @@ static int do_move(struct wt_world *w, const struct path *src,
 	if (err)
 		return err;
 	old_mp = dget(m->mnt_mountpoint);	/* logged after the detach */
+	/*
+	 * lock_mount's get_mountpoint: the destination is a mountpoint
+	 * before the section in which the source stops being one.  Marked
+	 * only inside it, after the detach, a REF-walk that read both
+	 * dentries' flags meanwhile saw no mount at either and went on,
+	 * past lookup_mnt and mount_lock, through the covered /m (walktorture
+	 * fuzz --seed 0x2127 --threads 8 --policy random, workload 1983).
+	 */
+	wt_mountpoint_pin(mp->dentry, 1);
 	rec = wt_history_begin(w, "move_mount", "move_mount.attach", "%s", args);
 	lock_mount_hash(w);
 	/* One mount_lock section: readers never see the mount detached. */
@@ -442,6 +451,7 @@ static int do_move(struct wt_world *w, const struct path *src,
 	wt_history_dentry(rec, old_mp);
 	wt_history_dentry(rec, mp->dentry);
 	wt_history_commit(rec);
+	wt_mountpoint_pin(mp->dentry, -1);	/* unlock_mount's put */
 	dput(old_mp);
 	return 0;
 }

@@ -342,7 +342,8 @@ static bool mount_lock_held(struct wt_world *w, const struct mount *m)
 	return false;
 }
 
-/* Under mount_lock: one more (or one fewer) mount on mp. */
+/* One more (or one fewer) user of mp: its mounts (under mount_lock)
+ * and mount --move's pin (wt_mountpoint_pin). */
 static void mp_count(struct dentry *mp, int n)
 {
 	unsigned f;
@@ -353,6 +354,11 @@ static void mp_count(struct dentry *mp, int n)
 	f = mp->d_mount_count ? (f | DCACHE_MOUNTED) : (f & ~DCACHE_MOUNTED);
 	wt_store_release(mp, d_flags, f);
 	spin_unlock(&mp->d_lock);
+}
+
+void wt_mountpoint_pin(struct dentry *mp, int n)
+{
+	mp_count(mp, n);
 }
 
 void wt_mnt_attach(struct mount *m, struct mount *parent, struct dentry *mp)

@@ -222,5 +222,13 @@ void wt_mnt_attach(struct mount *m, struct mount *parent, struct dentry *mp);
  * detach then attach again under the same mount_lock section.
  */
 void wt_mnt_detach(struct mount *m);
+/*
+ * lock_mount's get_mountpoint and unlock_mount's put_mountpoint: one
+ * more (or one fewer) user of mp, which is a mountpoint (DCACHE_MOUNTED)
+ * while it has any.  mount --move takes one on its destination before
+ * the mount_lock section that detaches and attaches, as the kernel's
+ * lock_mount does, so that mp is marked before the source is cleared.
+ */
+void wt_mountpoint_pin(struct dentry *mp, int n);
 
 #endif /* WT_SIM_VFS_MOUNT_H */
