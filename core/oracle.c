@@ -878,8 +878,10 @@ enum wt_verdict wt_oracle_judge(struct wt_oracle *o,
 	assert(o && in && res);
 	o->stats.walks++;
 	v = oj_judge(o, in, res, 0, 0);
+	res->reordered = false;
 	if (v == WT_VERDICT_REJECTED && oj_reordered_holds(o, in, res)) {
 		v = WT_VERDICT_OK;
+		res->reordered = true;
 		o->stats.reordered++;
 	}
 	if (v == WT_VERDICT_OK)

@@ -193,6 +193,9 @@ struct wt_oracle_result {
 	uint64_t tried_to;
 	uint32_t judged;		/* steps judged (implicit ones too) */
 	uint64_t last_instant;		/* the instant of the last step */
+	/* OK only in another order of steps in flight at once
+	 * (oracle_reorder.c): the log's order alone rejects the walk */
+	bool reordered;
 	char explain[WT_ORACLE_EXPLAIN_MAX];
 };
 

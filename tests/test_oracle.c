@@ -1859,12 +1859,14 @@ ORACLE_TEST(steps_in_flight_at_once_are_judged_in_either_order)
 	record_overlap(true, false);
 	cr_assert_eq(judge_as(&user_cred, NULL), WT_VERDICT_OK, "%s",
 		     res.explain);
+	cr_assert(res.reordered);
 }
 
 ORACLE_TEST(steps_one_after_the_other_keep_their_order)
 {
 	record_overlap(false, false);
 	cr_assert_eq(judge_as(&user_cred, NULL), WT_VERDICT_REJECTED);
+	cr_assert(!res.reordered);
 	cr_assert(strstr(res.explain, "permission"), "%s", res.explain);
 }
 
@@ -1872,4 +1874,5 @@ ORACLE_TEST(steps_on_one_object_keep_their_order)
 {
 	record_overlap(true, true);
 	cr_assert_eq(judge_as(&user_cred, NULL), WT_VERDICT_REJECTED);
+	cr_assert(!res.reordered);
 }

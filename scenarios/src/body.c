@@ -254,6 +254,7 @@ static void judge_now(struct wt_scn_tctx *tc, const struct wt_scn_op *op,
 	switch (wt_oracle_judge(tc->oracle, &in, &res)) {
 	case WT_VERDICT_OK:
 		tc->oracle_ok++;
+		tc->oracle_reordered += res.reordered;
 		json_decref(ev);
 		break;
 	case WT_VERDICT_REJECTED:

@@ -41,6 +41,7 @@ struct wt_scn_tctx {
 	uint64_t walks;
 	uint64_t oracle_ok;
 	uint64_t oracle_rejected;
+	uint64_t oracle_reordered;	/* of oracle_ok: wt_oracle_result */
 	uint64_t oracle_not_judged;
 	uint64_t checks;
 	uint64_t mismatches;

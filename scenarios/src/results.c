@@ -136,7 +136,7 @@ static json_t *scenario_fields(const struct wt_scn_result *r)
 			"actual", r->expect_actual[i]));
 	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:f, "
 			 "s:s, s:s, s:o, s:o, s:o, s:o, s:O, s:n, s:I, s:{s:I, "
-			 "s:I, s:I, s:I}}",
+			 "s:I, s:I, s:I, s:I}}",
 			 "name", s->name, "suite", s->suite, "file", s->file,
 			 "description", s->description ? s->description : "",
 			 "mode", r->mode == WT_SCN_STRESS ? "stress" : "sim",
@@ -151,6 +151,7 @@ static json_t *scenario_fields(const struct wt_scn_result *r)
 			 "walks", (json_int_t)r->walks, "oracle",
 			 "ok", (json_int_t)r->oracle_ok,
 			 "rejected", (json_int_t)r->oracle_rejected,
+			 "reordered", (json_int_t)r->oracle_reordered,
 			 "not_judged", (json_int_t)r->oracle_not_judged,
 			 "checks", (json_int_t)r->checks);
 }

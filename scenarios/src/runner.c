@@ -387,6 +387,7 @@ static void accumulate(struct wt_scn_result *r, struct wt_scn_iter *it,
 		r->thread_ops[i] += tc->ops;
 		r->oracle_ok += tc->oracle_ok;
 		r->oracle_rejected += tc->oracle_rejected;
+		r->oracle_reordered += tc->oracle_reordered;
 		r->oracle_not_judged += tc->oracle_not_judged;
 		r->checks += tc->checks;
 		r->result_mismatches += tc->mismatches;
@@ -1141,9 +1142,10 @@ static void print_stats(FILE *out, const struct wt_scn_result *r)
 	fprintf(out, "%s\n", shown ? "" : " none");
 	fprintf(out, "walktorture: %s walks=%" PRIu64 " ops=%" PRIu64
 		" oracle_ok=%" PRIu64 " oracle_rejected=%" PRIu64
-		" not_judged=%" PRIu64 " checks=%" PRIu64 " virtual_ns=%"
-		PRIu64, s->name, r->walks, r->ops, r->oracle_ok,
-		r->oracle_rejected, r->oracle_not_judged, r->checks,
+		" oracle_reordered=%" PRIu64 " not_judged=%" PRIu64
+		" checks=%" PRIu64 " virtual_ns=%" PRIu64, s->name, r->walks,
+		r->ops, r->oracle_ok, r->oracle_rejected, r->oracle_reordered,
+		r->oracle_not_judged, r->checks,
 		r->virtual_ns);
 	if (r->pct_bound > 0)
 		fprintf(out, " pct_bound=%.3g", r->pct_bound);

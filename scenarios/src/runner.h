@@ -179,6 +179,7 @@ struct wt_scn_result {
 	uint64_t explore_added;
 	uint64_t oracle_ok;
 	uint64_t oracle_rejected;
+	uint64_t oracle_reordered;	/* of oracle_ok, only in another order */
 	uint64_t oracle_not_judged;
 	uint64_t checks;		/* violations and protocol checks */
 	uint64_t deadlocks;
