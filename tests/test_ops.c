@@ -1123,3 +1123,22 @@ Test(ops, a_remote_world_restored_from_its_snapshot_is_a_fresh_world)
 	}
 	wt_ops_world_destroy(w);
 }
+
+/*
+ * A journal line of a step carries the step's version ("@V ") before
+ * the line: a reseed moves the line's handles and keeps the version (it
+ * once refused such a line as malformed and aborted; a snapshot's
+ * journal holds none, but a restore must not depend on that).
+ */
+Test(ops, a_reseed_moves_a_tagged_line_and_keeps_its_version)
+{
+	uint64_t h = wt_remote_handle_reseed(5, 3, 7, 9);
+	char want[128], *got;
+
+	cr_assert_neq(h, 5);
+	snprintf(want, sizeof(want), "@12 +%llu 0 1 a\n@13 -%llu\n=\n",
+		 (unsigned long long)h, (unsigned long long)h);
+	got = wt_remote_lines_reseed("@12 +5 0 1 a\n@13 -5\n=\n", 3, 7, 9);
+	cr_assert_str_eq(got, want);
+	free(got);
+}

@@ -1154,15 +1154,26 @@ static void jbuf_u64(struct jbuf *b, uint64_t v)
 }
 
 /* One server line at p (wt_remote_server_take's: "=", "-H" or
- * "+H P LEN NAME", where NAME's LEN bytes may hold a newline) added to b
- * with its handles moved from one handle seed to another (handle_move):
- * the next line, or NULL when p is malformed. */
+ * "+H P LEN NAME", where NAME's LEN bytes may hold a newline; in the
+ * journal, after its step's "@V " when it has one) added to b with its
+ * handles moved from one handle seed to another (handle_move): the next
+ * line, or NULL when p is malformed. */
 static const char *line_move(struct jbuf *b, const char *p, uint64_t from,
 			     uint64_t to)
 {
-	uint64_t h, parent, len;
-	char kind = *p++;
+	uint64_t h, parent, len, v;
+	char kind;
 
+	if (*p == '@') {
+		/* a version, not a handle: kept */
+		p++;
+		if (!parse_u64(&p, &v) || *p++ != ' ')
+			return NULL;
+		jbuf_add(b, "@", 1);
+		jbuf_u64(b, v);
+		jbuf_add(b, " ", 1);
+	}
+	kind = *p++;
 	if (kind != '=' && kind != '-' && kind != '+')
 		return NULL;
 	jbuf_add(b, &kind, 1);
