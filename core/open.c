@@ -150,26 +150,50 @@ static void record_open_lookup(struct nameidata *nd, struct dentry *dentry)
 		  0, WT_LOOKUP_OPEN, NULL, 0);
 }
 
+/* REF mode: the name made in the directory, in the dentry made. */
+static void record_create(struct nameidata *nd, struct dentry *made)
+{
+	struct wt_ident from, to;
+
+	if (!nd_recording(nd))
+		return;
+	from = wt_ident_of(nd->path.mnt, nd->path.dentry, nd->inode);
+	to = wt_ident_of(nd->path.mnt, made, NULL);
+	nd_record(nd, WT_STEP_CREATE, &from, &to, nd->last.name, nd->last.len,
+		  0, 0, NULL, 0);
+}
+
 /*
  * Create the name at the negative dentry (referenced; the directory's
  * i_rwsem held exclusive): vfs_create through sim's writer API in the
  * directory the walk holds, under the lock we hold, owned by our fsuid
  * and fsgid; the positive dentry is taken back from the dcache (see
  * open_create.h).  The new positive dentry, referenced, or ERR_PTR.
+ *
+ * Both are recorded, the creation first: the oracle places the look-up
+ * at an instant after the walker's own creation, where the name is
+ * there, so a miss (zoo d_lookup_no_rename_lock: a rename in another
+ * directory carried d_lookup's chain walk away) is a rejected answer.
+ * Recorded as one look-up before the create, the same ENOENT would have
+ * an explanation: the name absent before the walker made it.
  */
 static struct dentry *create_last(struct nameidata *nd, struct dentry *dentry,
 				  umode_t mode)
 {
 	struct dentry *dir = nd->path.dentry;
+	struct dentry *made;
 	int error;
 
 	error = wt_open_create(nd->world, &nd->path, &nd->last, mode,
-			       &nd->task->cred);
+			       &nd->task->cred, &made);
 	dput(dentry);
 	if (error)
 		return ERR_PTR(error);
+	record_create(nd, made);
+	dput(made);
 	WT_EVENT("lookup_open.created", dir);
 	dentry = d_lookup(dir, &nd->last);
+	record_open_lookup(nd, dentry);
 	if (!dentry)
 		return ERR_PTR(-ENOENT);
 	if (!d_inode(dentry)) {
@@ -267,13 +291,6 @@ static struct dentry *lookup_open(struct nameidata *nd, struct wt_file *file,
 		if (IS_ERR(dentry))
 			return dentry;
 		file->created = true;
-		if (nd_recording(nd)) {
-			struct wt_ident from = wt_ident_of(nd->path.mnt, dir, dir_inode);
-			struct wt_ident to = wt_ident_of(nd->path.mnt, dentry, NULL);
-
-			nd_record(nd, WT_STEP_CREATE, &from, &to, nd->last.name,
-				  nd->last.len, 0, 0, NULL, 0);
-		}
 	}
 	if (create_error && !d_inode(dentry)) {
 		error = create_error;

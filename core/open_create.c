@@ -109,12 +109,12 @@ int wt_dir_path(struct wt_world *w, const struct path *dir,
 
 int wt_open_create(struct wt_world *w, const struct path *dir,
 		   const struct qstr *name, umode_t mode,
-		   const struct cred *cred)
+		   const struct cred *cred, struct dentry **made)
 {
 	assert(name->len > 0 && name->len <= NAME_MAX_LEN);
 	assert(WT_S_ISREG(mode) || !(mode & WT_S_IFMT));
 	/* vfs_create in the directory the walk holds, under its i_rwsem:
 	 * never by a path rebuilt from names (which may lead elsewhere) */
 	return wt_op_create_in(w, dir, name->name, name->len,
-			       (umode_t)(mode & 07777), cred);
+			       (umode_t)(mode & 07777), cred, made);
 }

@@ -25,11 +25,12 @@
 /*
  * Create the regular file name (mode's permission bits) in the directory
  * dir (referenced; its i_rwsem held exclusive by the caller), owned by
- * cred's uid:gid.  0 when the name is positive afterwards, or -errno.
+ * cred's uid:gid.  0 when the name is positive afterwards, with *made
+ * the dentry it was made in (referenced), or -errno.
  */
 int wt_open_create(struct wt_world *w, const struct path *dir,
 		   const struct qstr *name, umode_t mode,
-		   const struct cred *cred);
+		   const struct cred *cred, struct dentry **made);
 
 /*
  * d_path into buf: the name of dir from root (a task's root; NULL: the

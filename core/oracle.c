@@ -459,16 +459,20 @@ static const char *step_name(const struct oj *j, const struct wt_step *s)
  * A LOOKUP that repeats the one just before it, for that name in that
  * directory: d_revalidate said 0 to what the first found (positive, or a
  * remote negative dentry), or -ECHILD and then 0 in REF mode, and
- * lookup_slow looked again.  The exec check covered both.
+ * lookup_slow looked again.  The exec check covered both.  Or open's
+ * look-up of the name it has just created (core/open.c create_last),
+ * right after the CREATE, from the directory again.
  */
 static bool is_relookup(const struct oj *j, const struct wt_step *s)
 {
 	const struct wt_step *p;
 
 	if (j->last_lookup < 0 || s->kind != WT_STEP_LOOKUP ||
-	    j->last_judged != j->last_lookup)
+	    j->last_judged < 0)
 		return false;
-	p = &j->r->steps[j->last_lookup];
+	p = &j->r->steps[j->last_judged];
+	if (j->last_judged != j->last_lookup && p->kind != WT_STEP_CREATE)
+		return false;
 	if (!same_place(&p->from, &s->from) || p->text_len != s->text_len)
 		return false;
 	return !strcmp(step_name(j, p), step_name(j, s));

@@ -135,7 +135,7 @@ static const struct wt_zoo_bug zoo[] = {
 		.reference = "fs/dcache.c d_lookup (\"__d_lookup ... may fail "
 			"... rename_lock\"); DESIGN.md \"VFS objects\"",
 		.scenario = "zoo/d_lookup_no_rename_lock.yaml",
-		.fires = "expectation",
+		.fires = "oracle",
 		.stress = "zoo/stress/d_lookup_no_rename_lock.yaml",
 	},
 	{

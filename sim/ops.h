@@ -76,11 +76,12 @@ int wt_op_link(struct wt_world *w, const char *oldpath, const char *newpath);
  * mode's permission bits and the owner cred->uid:cred->gid (fsuid,
  * fsgid).  0, or -ENOENT (dead directory), -EEXIST (the name is
  * positive: the caller saw it negative under the same lock, so never),
- * -ENOMEM, or the lookup's error.
+ * -ENOMEM, or the lookup's error.  On 0, *made (when made is not NULL)
+ * is the dentry the file was instantiated in, referenced.
  */
 int wt_op_create_in(struct wt_world *w, const struct path *dir,
 		    const char *name, uint32_t len, umode_t mode,
-		    const struct cred *cred);
+		    const struct cred *cred, struct dentry **made);
 
 #define WT_RENAME_NOREPLACE	0x1	/* the kernel's RENAME_NOREPLACE */
 #define WT_RENAME_EXCHANGE	0x2	/* the kernel's RENAME_EXCHANGE */

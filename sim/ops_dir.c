@@ -277,7 +277,7 @@ static void open_create_path(struct wt_world *w, const struct inode *dir,
 
 int wt_op_create_in(struct wt_world *w, const struct path *dir,
 		    const char *name, uint32_t len, umode_t mode,
-		    const struct cred *cred)
+		    const struct cred *cred, struct dentry **made)
 {
 	char path[PATH_MAX_LEN];
 	struct nameop n;
@@ -313,6 +313,10 @@ int wt_op_create_in(struct wt_world *w, const struct path *dir,
 		err = create_new(w, &n, path,
 				 (umode_t)(WT_S_IFREG | (mode & 07777)), NULL,
 				 "open_create", "create.d_instantiate", cred);
+	}
+	if (!err && made) {
+		*made = n.d;	/* the caller's reference now */
+		n.d = NULL;
 	}
 	if (n.d)
 		dput(n.d);
