@@ -170,6 +170,14 @@ static void record_create(struct nameidata *nd, struct dentry *made)
  * and fsgid; the positive dentry is taken back from the dcache (see
  * open_create.h).  The new positive dentry, referenced, or ERR_PTR.
  *
+ * The dentry made stays referenced until then, as lookup_open keeps
+ * its own: unreferenced, a remote one could be killed by a shrink
+ * before the look-up, which then answered ENOENT for the file just
+ * made (fuzz --seed 0x2202 --threads 8 --policy explore, workload
+ * 1519).  A name dropped since (another walker's d_revalidate said 0
+ * and invalidated it) is not in the dcache to be found: the walk goes
+ * on with the dentry it made, unhashed, as the kernel's would.
+ *
  * Both are recorded, the creation first: the oracle places the look-up
  * at an instant after the walker's own creation, where the name is
  * there, so a miss (zoo d_lookup_no_rename_lock: a rename in another
@@ -190,9 +198,15 @@ static struct dentry *create_last(struct nameidata *nd, struct dentry *dentry,
 	if (error)
 		return ERR_PTR(error);
 	record_create(nd, made);
-	dput(made);
 	WT_EVENT("lookup_open.created", dir);
 	dentry = d_lookup(dir, &nd->last);
+	if ((!dentry || !d_inode(dentry)) && d_unhashed(made)) {
+		if (dentry)
+			dput(dentry);
+		WT_EVENT("lookup_open.made_dropped", made);
+		return made;
+	}
+	dput(made);
 	record_open_lookup(nd, dentry);
 	if (!dentry)
 		return ERR_PTR(-ENOENT);

@@ -12,9 +12,10 @@
  * wt_op_create_in() instantiates the name's cached negative dentry (the
  * one lookup_open found or allocated).  One deviation is left: the
  * caller takes the positive dentry back with d_lookup (still under the
- * lock) instead of keeping its own -- the one d_lookup in the walk with
- * no d_alloc_parallel behind it, which is where d_lookup_no_rename_lock
- * shows (scenarios/zoo/README.md).  Not modelled either: the umask and
+ * lock, still holding the one it made, which it goes on with only when
+ * the name was dropped since) instead of keeping its own -- the one
+ * d_lookup in the walk with no d_alloc_parallel behind it, which is
+ * where d_lookup_no_rename_lock shows (scenarios/zoo/README.md).  Not modelled either: the umask and
  * a setgid directory's group (inode_init_owner).
  */
 #ifndef WT_CORE_OPEN_CREATE_H

@@ -598,6 +598,25 @@ enum holds holds_automount_detached(struct oj *j, const struct wt_step *s)
 	return FAILS;
 }
 
+/*
+ * The dentry the create made, dropped from the hash since: another
+ * walker's d_revalidate said 0 to it (the server lost the name) and
+ * invalidated it, maybe before the creation's own version was
+ * published, so that no instant shows the name there.  The walk goes on
+ * with the dentry it made, as lookup_open does (core/open.c
+ * create_last).  Its inode is the creation's own: no other step made it.
+ */
+static bool created_then_dropped(struct oj *j, const struct wt_step *s,
+				 const char *name)
+{
+	const struct wt_dentry_fact *d = wt_ns_dentry(j->ns, s->to.dentry);
+
+	return d && s->to.inode && d->inode == s->to.inode &&
+	       d->parent == s->from.dentry && !(d->flags & WT_DF_HASHED) &&
+	       strlen(d->name) == s->text_len &&
+	       !memcmp(d->name, name, s->text_len);
+}
+
 enum holds holds_create(struct oj *j, const struct wt_step *s)
 {
 	const char *name = text_of(j, s);
@@ -606,6 +625,8 @@ enum holds holds_create(struct oj *j, const struct wt_step *s)
 	child = wt_ns_child(j->ns, s->from.dentry, name, s->text_len);
 	if (child && child->inode == s->to.inode &&
 	    (child->id == s->to.dentry || !wt_ns_dentry(j->ns, s->to.dentry)))
+		return HOLDS;
+	if (created_then_dropped(j, s, name))
 		return HOLDS;
 	why_child(j, child, name);
 	return FAILS;
