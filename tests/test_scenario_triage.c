@@ -485,7 +485,11 @@ Test(triage, minimize_legitimize_no_mb)
  * (7941e07), the failures of seeds 0x5eed and 1 minimise to schedules
  * that keep a `flush walker2' the code without the bug cannot follow
  * (its barrier already emptied the buffer), and minimize says so
- * ("cannot follow the minimised schedule").
+ * ("cannot follow the minimised schedule").  Since the dcache and mount
+ * hash heads go through the store buffers too (wt_publish_release),
+ * every random tso schedule moved: seeds 1 to 10 minimise to 4, 6, 5,
+ * 114, 5, 11, 5, 20, 4 and 6 steps, each failing with the bug and
+ * passing without it; seed 1 (4 steps) is the test's now.
  */
 Test(triage, minimize_a_random_tso_failure)
 {
@@ -495,7 +499,7 @@ Test(triage, minimize_a_random_tso_failure)
 
 	file = zoo("seq_no_barrier");
 	k = minimizes_run("seq_no_barrier", (const char *[]){
-		"run", file, "--seed", "6", NULL }, 10);
+		"run", file, "--seed", "1", NULL }, 10);
 	cr_expect_gt(k.decisions, 100, "a random iteration's decisions: %u",
 		     k.decisions);
 	free(file);

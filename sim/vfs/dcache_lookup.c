@@ -110,7 +110,7 @@ struct dentry *__d_lookup_rcu(const struct dentry *parent,
 	struct wt_world *w = d_world(parent);
 	bool op_compare = d_flags_load(parent) & DCACHE_OP_COMPARE;
 	uint32_t b = d_bucket_of(w, parent, name->hash);
-	struct dentry *d = __atomic_load_n(&w->dcache_hash[b], __ATOMIC_ACQUIRE);
+	struct dentry *d = smp_load_acquire(&w->dcache_hash[b]);
 
 	/* No rename_lock: a miss (even a false one, d_move carrying the
 	 * walk off into another chain) falls back to lookup_slow, whose
@@ -173,8 +173,7 @@ struct dentry *__d_lookup(const struct dentry *parent, const struct qstr *name)
 	if (d_hash_name(parent, &q))
 		return NULL;
 	rcu_read_lock();
-	d = __atomic_load_n(&w->dcache_hash[d_bucket_of(w, parent, q.hash)],
-			    __ATOMIC_ACQUIRE);
+	d = smp_load_acquire(&w->dcache_hash[d_bucket_of(w, parent, q.hash)]);
 	for (; d; d = d_chain_next(d)) {
 		WT_HOOK(WT_K_HASH_STEP, "d_lookup.hash_step", "d_hash",
 			"one step along a dcache hash chain (REF mode)", d);

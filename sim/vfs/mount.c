@@ -217,7 +217,7 @@ struct mount *__lookup_mnt(struct vfsmount *parent, const struct dentry *dentry)
 	struct mount *p = real_mount(parent);
 	struct wt_world *w = parent->mnt_sb->s_world;
 	uint32_t b = mnt_bucket_of(w, p, dentry);
-	struct mount *m = __atomic_load_n(&w->mount_hash[b], __ATOMIC_ACQUIRE);
+	struct mount *m = smp_load_acquire(&w->mount_hash[b]);
 
 	/* No lock: a chain being rewritten (a mount --move elsewhere on it)
 	 * can carry the walk off and give a false miss; the caller checks
@@ -380,7 +380,7 @@ void wt_mnt_attach(struct mount *m, struct mount *parent, struct dentry *mp)
 	/* hlist_add_head_rcu: the link first, then the head. */
 	m->mnt_bucket = b;
 	wt_store_release(m, mnt_hash_next, w->mount_hash[b]);
-	__atomic_store_n(&w->mount_hash[b], m, __ATOMIC_RELEASE);
+	wt_publish_release(&w->mount_hash[b], m);	/* as __d_rehash */
 	m->mnt_hashed = true;
 	m->mnt_child = parent->mnt_mounts;
 	parent->mnt_mounts = m;
@@ -402,7 +402,7 @@ static void mnt_unhash(struct wt_world *w, struct mount *m)
 	else if (prev)
 		wt_store_release(prev, mnt_hash_next, m->mnt_hash_next);
 	else
-		__atomic_store_n(head, m->mnt_hash_next, __ATOMIC_RELEASE);
+		wt_publish_release(head, m->mnt_hash_next);
 	m->mnt_hashed = false;
 }
 
