@@ -137,8 +137,13 @@ int build_open_flags(const struct open_how *how, struct open_flags *op)
 	return 0;
 }
 
-/* REF mode: the last component's lookup under the directory's lock. */
-static void record_open_lookup(struct nameidata *nd, struct dentry *dentry)
+/*
+ * REF mode, the directory's lock held: a step of the last component from
+ * the directory to dentry -- lookup_open's look-up (LOOKUP, arg
+ * WT_LOOKUP_OPEN) or the creation (CREATE, in the dentry made).
+ */
+static void record_last(struct nameidata *nd, enum wt_step_kind kind,
+			struct dentry *dentry, uint32_t arg)
 {
 	struct wt_ident from, to;
 
@@ -146,21 +151,13 @@ static void record_open_lookup(struct nameidata *nd, struct dentry *dentry)
 		return;
 	from = wt_ident_of(nd->path.mnt, nd->path.dentry, nd->inode);
 	to = wt_ident_of(nd->path.mnt, dentry, NULL);
-	nd_record(nd, WT_STEP_LOOKUP, &from, &to, nd->last.name, nd->last.len,
-		  0, WT_LOOKUP_OPEN, NULL, 0);
+	nd_record(nd, kind, &from, &to, nd->last.name, nd->last.len, 0, arg,
+		  NULL, 0);
 }
 
-/* REF mode: the name made in the directory, in the dentry made. */
-static void record_create(struct nameidata *nd, struct dentry *made)
+static void record_open_lookup(struct nameidata *nd, struct dentry *dentry)
 {
-	struct wt_ident from, to;
-
-	if (!nd_recording(nd))
-		return;
-	from = wt_ident_of(nd->path.mnt, nd->path.dentry, nd->inode);
-	to = wt_ident_of(nd->path.mnt, made, NULL);
-	nd_record(nd, WT_STEP_CREATE, &from, &to, nd->last.name, nd->last.len,
-		  0, 0, NULL, 0);
+	record_last(nd, WT_STEP_LOOKUP, dentry, WT_LOOKUP_OPEN);
 }
 
 /*
@@ -197,7 +194,7 @@ static struct dentry *create_last(struct nameidata *nd, struct dentry *dentry,
 	dput(dentry);
 	if (error)
 		return ERR_PTR(error);
-	record_create(nd, made);
+	record_last(nd, WT_STEP_CREATE, made, 0);
 	WT_EVENT("lookup_open.created", dir);
 	dentry = d_lookup(dir, &nd->last);
 	if ((!dentry || !d_inode(dentry)) && d_unhashed(made)) {
