@@ -15,8 +15,9 @@
  * lock, still holding the one it made, which it goes on with only when
  * the name was dropped since) instead of keeping its own -- the one
  * d_lookup in the walk with no d_alloc_parallel behind it, which is
- * where d_lookup_no_rename_lock shows (scenarios/zoo/README.md).  Not modelled either: the umask and
- * a setgid directory's group (inode_init_owner).
+ * where d_lookup_no_rename_lock shows (scenarios/zoo/README.md).  Not
+ * modelled either: the umask and a setgid directory's group
+ * (inode_init_owner).
  */
 #ifndef WT_CORE_OPEN_CREATE_H
 #define WT_CORE_OPEN_CREATE_H

@@ -613,7 +613,7 @@ static bool created_then_dropped(struct oj *j, const struct wt_step *s,
 
 	return d && s->to.inode && d->inode == s->to.inode &&
 	       d->parent == s->from.dentry && !(d->flags & WT_DF_HASHED) &&
-	       strlen(d->name) == s->text_len &&
+	       d->name && strlen(d->name) == s->text_len &&
 	       !memcmp(d->name, name, s->text_len);
 }
 
