@@ -105,7 +105,9 @@
  * the server's truth (oracle_server.c): the history logs every change of
  * the server's tree (the server API's, and the client's changes mirrored
  * there: sim/history.h) and each remote inode's server node, and the
- * oracle replays the tree to each instant.  By the model's rules
+ * oracle replays the tree to each instant -- each version, and inside
+ * a version whose commit took other steps' changes too, each instant
+ * between two steps' (the "|" of sim/fs/remote.h).  By the model's rules
  * (sim/fs/remote.c) a client answers "absent" only when it asked the
  * server (a lookup, a revalidation of a negative dentry), which lacked
  * the name -- in the directory's node, or at the directory's path under

@@ -69,15 +69,25 @@ static void replay_reset(struct replay *r)
 	r->root = 0;
 }
 
-/* Apply one fact's server lines; false if they are malformed. */
-static bool replay_apply(struct replay *r, const char *p)
+/*
+ * Apply one fact's server lines up to the next "|" (an instant between
+ * two steps' changes, sim/fs/remote.h) or their end; *next: past that
+ * "|", or NULL at the end.  False if they are malformed.
+ */
+static bool replay_apply(struct replay *r, const char *p, const char **next)
 {
-	while (*p) {
+	*next = NULL;
+	while (p && *p) {
 		char kind = *p++, *e;
 		unsigned long long h, parent, len;
 		struct rnode *n;
 
-		if (kind == '=') {
+		if (kind == '|') {
+			if (*p++ != '\n')
+				return false;
+			*next = p;
+			return true;
+		} else if (kind == '=') {
 			replay_reset(r);
 		} else if (kind == '-') {
 			h = strtoull(p, &e, 10);
@@ -195,6 +205,41 @@ static bool server_lacks(struct replay *r, uint64_t dir, const char *path,
 	       !rchild(r, at, name, len);
 }
 
+/* Could a client answer "absent" for one name, instant by instant? */
+struct lack {
+	bool may;	/* the server lacks it, or a trusted negative may */
+	bool lacked;	/* the server lacked it at the instant before */
+	bool aliases;	/* a remote-mv happened */
+	uint64_t held;	/* since when the server holds it */
+	uint64_t changed;	/* the last server change */
+};
+
+/*
+ * The next instant of entry v: lacks says whether the server lacks the
+ * name there; op is the step whose change brought it (NULL: another
+ * step's, whose lines an earlier entry took, sim/fs/remote.h).
+ */
+static void lack_next(struct lack *l, bool lacks, const char *op, uint64_t v)
+{
+	/* the server API's steps log the super_block only when they
+	 * changed the server (sim/ops.c wt_op_remote) */
+	bool server_change = op && !strncmp(op, "remote-", 7);
+
+	if (server_change) {
+		l->may = false;	/* every cached dentry expired */
+		l->changed = v;
+		if (!strcmp(op, "remote-mv"))
+			l->aliases = true;
+	}
+	if (lacks)
+		l->may = true;
+	else if (l->lacked && !server_change && !l->aliases)
+		l->may = false;	/* the client made it: no negative left */
+	if (!lacks && (l->lacked || server_change))
+		l->held = v;
+	l->lacked = lacks;
+}
+
 bool oj_server_may_lack(struct oj *j, const struct wt_step *s,
 			const char *name, size_t len)
 {
@@ -204,9 +249,9 @@ bool oj_server_may_lack(struct oj *j, const struct wt_step *s,
 	const struct wt_super_fact *sb;
 	struct replay r = { 0 };
 	char path[PATH_MAX_LEN], since[48];
-	uint64_t first = wt_history_first(h), held = 0, changed = 0;
-	bool may, complete = first == 0, aliases = false, lacked = true;
-	bool seen = false;
+	uint64_t first = wt_history_first(h);
+	bool complete = first == 0, seen = false, inside = false;
+	struct lack l = { .lacked = true };
 
 	if (!dir || !ino || !ino->handle)
 		return true;	/* the directory's server node is not known */
@@ -214,58 +259,53 @@ bool oj_server_may_lack(struct oj *j, const struct wt_step *s,
 	if (!sb || !client_path(j, dir->id, sb->root, path, sizeof(path)))
 		return true;
 	/* A truncated log: what trust the client had is not known. */
-	may = first > 0;
+	l.may = first > 0;
 	wt_idmap_init(&r.idx);
 	for (uint64_t v = first; v <= j->t; v++) {	/* positions of j->ns */
 		const struct wt_hist_entry *e =
 			wt_history_entry(h, wt_ns_entry_version(j->ns, v));
 		const struct wt_super_fact *f = e ? entry_super(e, sb->id) : NULL;
-		bool server_change, lacks;
+		const char *p, *next;
 
 		if (!f)
 			continue;
-		if (f->server) {
-			if (f->server[0] == '=')
-				complete = true;
-			if (!replay_apply(&r, f->server)) {
+		if (f->server && f->server[0] == '=')
+			complete = true;
+		/* each instant the entry's lines pass: between two steps'
+		 * changes, then after the entry's own step */
+		for (p = f->server; ; p = next) {
+			if (!replay_apply(&r, p, &next)) {
 				complete = false;
-				break;
+				goto out;
 			}
+			if (r.root) {	/* else nothing of this server known yet */
+				seen = true;
+				lack_next(&l, server_lacks(&r, ino->handle, path,
+							   name, len),
+					  next ? NULL : e->op, v);
+			}
+			/* an instant inside the judged entry, which the walk
+			 * may have met: it began before the entry's commit */
+			if (next && v == j->t && v > j->start)
+				inside |= l.may;
+			if (!next)
+				break;
 		}
-		if (!r.root)
-			continue;	/* nothing of this server known yet */
-		seen = true;
-		/* the server API's steps log the super_block only when they
-		 * changed the server (sim/ops.c wt_op_remote) */
-		server_change = !strncmp(e->op, "remote-", 7);
-		if (server_change) {
-			may = false;	/* every cached dentry expired */
-			changed = v;
-			if (!strcmp(e->op, "remote-mv"))
-				aliases = true;
-		}
-		lacks = server_lacks(&r, ino->handle, path, name, len);
-		if (lacks)
-			may = true;
-		else if (lacked && !server_change && !aliases)
-			may = false;	/* the client made it: no negative left */
-		if (!lacks && (lacked || server_change))
-			held = v;
-		lacked = lacks;
 	}
+out:
 	wt_idmap_free(&r.idx);
 	free(r.n);
-	if (!complete || !seen || may)
+	if (!complete || !seen || l.may || inside)
 		return true;
-	if (changed)
+	if (l.changed)
 		snprintf(since, sizeof(since), "the last server change (v%llu)",
-			 (unsigned long long)changed);
+			 (unsigned long long)l.changed);
 	else
 		snprintf(since, sizeof(since), "the mount");
 	oj_why(j, "the server holds '%.*s' in '/%s' (node %llu) from v%llu on, "
 	       "and no negative dentry is trusted past %s: no lookup or "
 	       "revalidation answers absent", (int)len, name, path,
-	       (unsigned long long)ino->handle, (unsigned long long)held,
+	       (unsigned long long)ino->handle, (unsigned long long)l.held,
 	       since);
 	return false;
 }
@@ -299,24 +339,30 @@ bool oj_server_may_hold(struct oj *j, const struct wt_ident *dir,
 		const struct wt_hist_entry *e =
 			wt_history_entry(h, wt_ns_entry_version(j->ns, v));
 		const struct wt_super_fact *f = e ? entry_super(e, sb->id) : NULL;
+		const char *p, *next;
 		uint64_t at;
 
-		if (f && f->server) {
-			if (f->server[0] == '=')
-				complete = true;
-			if (!replay_apply(&r, f->server)) {
+		if (f && f->server && f->server[0] == '=')
+			complete = true;
+		for (p = f ? f->server : NULL; !held; p = next) {
+			if (!replay_apply(&r, p, &next)) {
 				complete = false;
-				break;
+				goto out;
 			}
+			/* before the instant (an instant inside entry from
+			 * came before its commit), or nothing known */
+			if (v >= from && (v > from || !next) && r.root) {
+				seen = true;
+				at = by_path ? rwalk(&r, path) : 0;
+				held = (rlive(&r, ino->handle) &&
+					rchild(&r, ino->handle, name, len)) ||
+				       (at && rchild(&r, at, name, len));
+			}
+			if (!next)
+				break;
 		}
-		if (v < from || !r.root)
-			continue;	/* before the instant, or nothing known */
-		seen = true;
-		at = by_path ? rwalk(&r, path) : 0;
-		held = (rlive(&r, ino->handle) &&
-			rchild(&r, ino->handle, name, len)) ||
-		       (at && rchild(&r, at, name, len));
 	}
+out:
 	wt_idmap_free(&r.idx);
 	free(r.n);
 	if (!complete || !seen || held)

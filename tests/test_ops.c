@@ -1136,9 +1136,10 @@ Test(ops, a_reseed_moves_a_tagged_line_and_keeps_its_version)
 	char want[128], *got;
 
 	cr_assert_neq(h, 5);
-	snprintf(want, sizeof(want), "@12 +%llu 0 1 a\n@13 -%llu\n=\n",
+	snprintf(want, sizeof(want), "@12 +%llu 0 1 a\n@13 -%llu\n=\n|\n",
 		 (unsigned long long)h, (unsigned long long)h);
-	got = wt_remote_lines_reseed("@12 +5 0 1 a\n@13 -5\n=\n", 3, 7, 9);
+	/* "|", an instant between two steps' lines, is kept too */
+	got = wt_remote_lines_reseed("@12 +5 0 1 a\n@13 -5\n=\n|\n", 3, 7, 9);
 	cr_assert_str_eq(got, want);
 	free(got);
 }

@@ -1078,13 +1078,19 @@ static void list_tree(struct jbuf *b, const struct srv_node *n)
  * a writer's remote-mv f n, version 47, on the server before it; the
  * create then replaced n there.  Dated to their versions, the rename
  * came after the create and brought n back for good).  So every
- * instant's server is one the server was.  Bounded by its lines.
+ * instant's server is one the server was.  Between the lines of two
+ * steps goes a "|": the server stood there, for an instant, between
+ * two versions.  A walker's look-up may have asked it then (a remote-rm
+ * of f, version 23, and a walker's create of f, version 24, both on
+ * the server before the last line of a create of version 22: a
+ * LOOKUP_REVAL walk between them was told f is absent, which neither
+ * v21's server nor v22's holds).  Bounded by its lines.
  */
 static void journal_split(struct remote_server *s, uint64_t version,
 			  struct jbuf *out)
 {
 	const char *p = s->journal.p, *text, *next, *cut = p;
-	uint64_t v;
+	uint64_t v = 0;
 
 	for (; *p; p = next) {
 		next = journal_line(p, &text, &v);
@@ -1092,7 +1098,13 @@ static void journal_split(struct remote_server *s, uint64_t version,
 			cut = next;
 	}
 	for (p = s->journal.p; p < cut; p = next) {
+		uint64_t prev = v;
+
 		next = journal_line(p, &text, &v);
+		/* another step's changes: the server was, for an instant,
+		 * as the lines so far leave it */
+		if (p != s->journal.p && v != prev)
+			jbuf_add(out, "|\n", 2);
 		jbuf_add(out, text, (size_t)(next - text));
 	}
 	/* the rest to the front of the buffer, which stays (the world's
@@ -1153,7 +1165,7 @@ static void jbuf_u64(struct jbuf *b, uint64_t v)
 	jbuf_add(b, d + i, sizeof(d) - i);
 }
 
-/* One server line at p (wt_remote_server_take's: "=", "-H" or
+/* One server line at p (wt_remote_server_take's: "=", "|", "-H" or
  * "+H P LEN NAME", where NAME's LEN bytes may hold a newline; in the
  * journal, after its step's "@V " when it has one) added to b with its
  * handles moved from one handle seed to another (handle_move): the next
@@ -1174,10 +1186,10 @@ static const char *line_move(struct jbuf *b, const char *p, uint64_t from,
 		jbuf_add(b, " ", 1);
 	}
 	kind = *p++;
-	if (kind != '=' && kind != '-' && kind != '+')
+	if (kind != '=' && kind != '-' && kind != '+' && kind != '|')
 		return NULL;
 	jbuf_add(b, &kind, 1);
-	if (kind != '=') {
+	if (kind != '=' && kind != '|') {
 		if (!parse_u64(&p, &h))
 			return NULL;
 		jbuf_u64(b, handle_move(h, from, to));

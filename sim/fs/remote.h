@@ -69,9 +69,11 @@ int wt_remote_make_bad(struct inode *inode);
  * change as its own when it came after the writer's last (the oracle
  * would date it to the writer's version, before the walker's own
  * lookup).  A later step's change made before the step's last is taken
- * with it: the lines' order is the server's.  NULL when there is
- * nothing (not remote, no change).  malloc'd.  Called by the history's
- * commits, which run in version order, or at quiescence.
+ * with it: the lines' order is the server's, and a line "|" between
+ * two steps' changes says that the server stood, for an instant, as the
+ * lines before it leave it (a client may have asked it then).  NULL
+ * when there is nothing (not remote, no change).  malloc'd.  Called by
+ * the history's commits, which run in version order, or at quiescence.
  */
 char *wt_remote_server_take(struct super_block *sb, bool full,
 			    uint64_t version);
