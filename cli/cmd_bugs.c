@@ -22,6 +22,7 @@
 #include "core/zoo.h"
 #include "reports/results.h"
 #include "scenarios/src/driver.h"
+#include "scenarios/src/fuzz.h"
 #include "sim/rules.h"
 
 static json_t *bug_json(const struct wt_zoo_bug *b)
@@ -87,7 +88,7 @@ int wt_cmd_bugs(int argc, char **argv)
 /*
  * walktorture zoo-bench [BUG...] [--seed S] [--seeds N] [--sim-cap T]
  *		[--undirected-cap T] [--policy-seeds K] [--policies LIST]
- *		[--stress-cap T]
+ *		[--generated-cap T] [--stress-cap T]
  *		[--stress-clean T] [--json FILE]
  *
  * For every bug of the catalogue (or the ones named):
@@ -115,6 +116,16 @@ int wt_cmd_bugs(int argc, char **argv)
  *           median ratio over the bugs PCT needs >= 100 iterations for,
  *           medians over every run with the runs the cap stopped
  *           counted at their iterations (censored: bench_ratio_hard);
+ *   gen_mix, gen_explore
+ *           generated workloads with the bug (`walktorture fuzz --bug',
+ *           fuzz's own mix of policies, then --policy explore): K runs
+ *           (fuzz seeds derived from S), each until the first workload
+ *           that fails with the bug's witness or --generated-cap (0, the
+ *           default: skip) of this thread's CPU time runs out: would a
+ *           search that knows neither the scenario nor the race have
+ *           found it?  Workloads, iterations (of every workload until
+ *           then) and CPU seconds to first detection, medians over the
+ *           runs that found it;
  *   stress  the bug's plain uninjected load (scenarios/zoo/stress/) in
  *           stress mode, iteration after iteration until the expected
  *           check fires or --stress-cap runs out ("not found" is an
@@ -135,6 +146,7 @@ struct bench_opts {
 	unsigned policies;	/* bit k: measure bp_names[k] */
 	double sim_cap_s;
 	double pct_cap_s;	/* each undirected policy's cap, CPU s */
+	double gen_cap_s;	/* each generated search's cap, CPU s (0: none) */
 	uint64_t policy_iters;	/* and its iteration cap (0: none) */
 	double stress_cap_s;
 	double stress_clean_s;
@@ -179,12 +191,27 @@ struct bench_policy {
 	bool missed[64];
 };
 
+/* The generated workloads' searches, in column order: fuzz's mix of
+ * policies (-1) and explore. */
+enum { GP_MIX, GP_EXPLORE, GP__COUNT };
+static const char *const gp_names[GP__COUNT] = { "gen_mix", "gen_explore" };
+static const int gp_policy[GP__COUNT] = { -1, WT_SCN_EXPLORE };
+
+/* K fuzz runs with the bug: medians over the runs that found it. */
+struct bench_gen {
+	struct detection det;	/* iterations: of every workload run */
+	uint64_t workloads;	/* to the first detecting one, included */
+	unsigned found;
+	unsigned runs;
+};
+
 struct bench_row {
 	const struct wt_zoo_bug *bug;
 	struct clean clean;
 	unsigned found_seeds;	/* of the first `seeds' with the bug */
 	struct detection sim;
 	struct bench_policy pol[BP__COUNT];
+	struct bench_gen gen[GP__COUNT];
 	struct detection stress;
 	bool stress_clean;	/* the plain load passed without the bug */
 	struct wt_scn_result result;	/* the detecting (or last) sim run */
@@ -500,6 +527,83 @@ static void bench_policy(struct bench_row *row, const struct wt_scenario *s,
 	wt_scenario_free(u);
 }
 
+struct gen_search {
+	const struct wt_zoo_bug *bug;
+	double cpu0, cap_s;
+	double hit_s;		/* CPU s to the detecting workload's end */
+};
+
+/* fuzz's sought(): a failing workload whose failure is the bug's. */
+static bool gen_sought(const struct wt_scn_result *r, void *arg)
+{
+	struct gen_search *g = arg;
+	struct detection d = { .run = true };
+
+	if (!bench_fired(g->bug, r, &d))
+		return false;
+	g->hit_s = bench_cpu() - g->cpu0;
+	return true;
+}
+
+/* fuzz's enough(): the CPU cap ran out. */
+static bool gen_enough(void *arg)
+{
+	const struct gen_search *g = arg;
+
+	return bench_cpu() - g->cpu0 >= g->cap_s;
+}
+
+/* Generated workloads with the bug under search k (gp_names): K runs. */
+static void bench_generated(struct bench_row *row, const struct bench_opts *bo,
+			    unsigned k)
+{
+	struct bench_gen *bg = &row->gen[k];
+	double works[64], iters[64], secs[64];
+
+	/* no generated workload has an expectation to miss */
+	if (bo->gen_cap_s <= 0 || !strcmp(row->bug->fires, "expectation"))
+		return;
+	bg->det.run = true;
+	for (unsigned j = 0; j < bo->policy_seeds; j++) {
+		struct gen_search g = { .bug = row->bug, .cpu0 = bench_cpu(),
+					.cap_s = bo->gen_cap_s };
+		struct wt_fuzz_opts o = { .gen = { .policy = gp_policy[k] },
+					  .sought = gen_sought,
+					  .enough = gen_enough,
+					  .search_arg = &g };
+		struct wt_fuzz_result res;
+
+		bench_opts_init(&o.run, bo, wt_scn_night_seed(bo->seed ^ 0x6e6, j),
+				1ull << row->bug->id, row->bug->name, -1);
+		o.run.iterations = 0;	/* each workload's own budget */
+		if (wt_scn_fuzz(&o, &res))
+			break;	/* a generator bug: reported */
+		bg->runs++;
+		if (res.first) {
+			if (!bg->found)
+				bg->det.seed = o.run.seed;
+			works[bg->found] = (double)res.first;
+			iters[bg->found] = (double)res.first_iterations;
+			secs[bg->found] = g.hit_s;
+			bg->found++;
+		} else if (!bg->found) {	/* what was spent before the cap */
+			bg->workloads += res.workloads;
+			bg->det.iterations += res.iterations;
+			bg->det.seconds += bench_cpu() - g.cpu0;
+		}
+	}
+	if (bg->found) {
+		bg->det.found = true;
+		bg->workloads = (uint64_t)(median(works, bg->found) + 0.5);
+		bg->det.iterations = (uint64_t)(median(iters, bg->found) + 0.5);
+		bg->det.seconds = median(secs, bg->found);
+	} else if (bg->runs) {
+		bg->workloads /= bg->runs;
+		bg->det.iterations /= bg->runs;
+		bg->det.seconds /= bg->runs;
+	}
+}
+
 /*
  * In a child: stress iterations of s until the bug's check fires or cap
  * seconds passed (bugs 0: the clean run, which must not fail at all).
@@ -683,6 +787,15 @@ static void bench_print(const struct bench_row *row)
 		if (row->pol[k].det.run)
 			printf(" %s_runs=%u/%u", bp_names[k], row->pol[k].found,
 			       row->pol[k].runs);
+	}
+	for (unsigned k = 0; k < GP__COUNT; k++) {
+		const struct bench_gen *bg = &row->gen[k];
+
+		if (!bg->det.run)
+			continue;
+		bench_print_det(gp_names[k], &bg->det);
+		printf(" workloads=%" PRIu64 " %s_runs=%u/%u", bg->workloads,
+		       gp_names[k], bg->found, bg->runs);
 	}
 	bench_print_det("stress", &row->stress);
 	if (row->stress.run && !row->stress_clean)
@@ -881,6 +994,19 @@ static int bench_write(const char *file, struct bench_row *rows, unsigned n,
 			}
 			json_object_set_new(det, bp_names[k], d);
 		}
+		for (unsigned k = 0; k < GP__COUNT; k++) {
+			const struct bench_gen *bg = &rows[i].gen[k];
+			json_t *d = detection_json(&bg->det);
+
+			if (json_is_object(d)) {
+				json_object_set_new(d, "workloads",
+					json_integer((json_int_t)bg->workloads));
+				json_object_set_new(d, "runs", json_pack(
+					"{s:i, s:i}", "found", (int)bg->found,
+					"runs", (int)bg->runs));
+			}
+			json_object_set_new(det, gp_names[k], d);
+		}
 		json_object_set_new(sc, "detection", det);
 	}
 	if (wt_results_write(file, doc, err, sizeof(err))) {
@@ -911,7 +1037,7 @@ static int bench_duration(const char *v, double *s)
 enum {
 	OPT_SEED = 1, OPT_SEEDS, OPT_SIM_CAP, OPT_PCT_CAP, OPT_STRESS_CAP,
 	OPT_STRESS_CLEAN, OPT_JSON, OPT_UNDIRECTED_CAP, OPT_POLICY_SEEDS,
-	OPT_POLICIES, OPT_POLICY_ITERATIONS,
+	OPT_POLICIES, OPT_POLICY_ITERATIONS, OPT_GENERATED_CAP,
 };
 
 const struct wt_opt wt_opts_zoo_bench[] = {
@@ -923,6 +1049,7 @@ const struct wt_opt wt_opts_zoo_bench[] = {
 	WT_OPT("pct-cap", OPT_PCT_CAP, 0, "T", "the older name of --undirected-cap"),
 	WT_OPT("policy-seeds", OPT_POLICY_SEEDS, 0, "K", "runs (run seeds) per bug and undirected policy, 1 to 64 (default 1)"),
 	WT_OPT("policies", OPT_POLICIES, 0, "LIST", "the undirected policies measured (default random,pct,pos,explore)"),
+	WT_OPT("generated-cap", OPT_GENERATED_CAP, 0, "T", "CPU-time cap of one search of generated workloads (fuzz, mix and explore, --policy-seeds runs); 0: none (default 0)"),
 	WT_OPT("stress-cap", OPT_STRESS_CAP, 0, "T", "time cap of one stress search; 0: no stress runs (default 60s)"),
 	WT_OPT("stress-clean", OPT_STRESS_CLEAN, 0, "T", "time of the clean stress run (default 1s)"),
 	WT_OPT("json", OPT_JSON, 'j', "FILE", "write the table as JSON to FILE"),
@@ -992,6 +1119,8 @@ static int bench_option(int id, const char *v, struct bench_opts *bo,
 					      "--policy-iters '%s'", v);
 		bo->policy_iters = x;
 		break;
+	case OPT_GENERATED_CAP:
+		return bench_duration(v, &bo->gen_cap_s);
 	case OPT_STRESS_CAP:
 		return bench_duration(v, &bo->stress_cap_s);
 	case OPT_STRESS_CLEAN:
@@ -1063,10 +1192,10 @@ int wt_cmd_zoo_bench(int argc, char **argv)
 				sel[nsel++] = &all[i];
 	printf("walktorture: zoo-bench seed=%#" PRIx64 " seeds=%u sim_cap=%.1fs "
 	       "undirected_cap=%.1fs(cpu) policy_iters=%" PRIu64
-	       " policy_seeds=%u stress_cap=%.1fs bugs=%u\n",
+	       " policy_seeds=%u generated_cap=%.1fs(cpu) stress_cap=%.1fs "
+	       "bugs=%u\n",
 	       bo.seed, bo.seeds, bo.sim_cap_s, bo.pct_cap_s, bo.policy_iters,
-	       bo.policy_seeds,
-	       bo.stress_cap_s, nsel);
+	       bo.policy_seeds, bo.gen_cap_s, bo.stress_cap_s, nsel);
 	for (unsigned i = 0; i < nsel; i++) {
 		struct bench_row *row = &rows[i];
 		struct wt_scenario *s;
@@ -1089,6 +1218,8 @@ int wt_cmd_zoo_bench(int argc, char **argv)
 		for (unsigned k = 0; k < BP__COUNT; k++)
 			if (bo.policies & (1u << k))
 				bench_policy(row, s, &bo, k);
+		for (unsigned k = 0; k < GP__COUNT; k++)
+			bench_generated(row, &bo, k);
 		bench_stress(row, &bo);
 		bench_print(row);
 		bad += !bench_row_ok(row);

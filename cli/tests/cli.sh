@@ -156,6 +156,7 @@ values)
 	expect_usage_error "--duration '1.5': give a unit \(ns, us, ms, s, m or h\), e.g. 1.5s" run basic --duration 1.5
 	expect_usage_error "--duration '2': give a unit" fuzz --duration 2
 	expect_usage_error "--explore '3': give a unit" nightly basic --explore 3
+	expect_usage_error "zoo-bench: bad duration '10x'" zoo-bench --generated-cap 10x
 	expect_usage_error "R.json#-1: bad failure number '-1'" replay R.json#-1
 	expect_usage_error "R.json#: bad failure number ''" replay R.json#
 	expect_usage_error "^walktorture: unable to open R.json" replay R.json#0

@@ -99,7 +99,8 @@ static int one_workload(const struct wt_fuzz_opts *o, uint64_t j,
 		rerun_cmd(cmd, sizeof(cmd), o, file);
 		fprintf(out, "walktorture: fuzz !!! workload %" PRIu64 " failed: "
 			"reproducer %s\nrerun: %s\n", j, file, cmd);
-		if (!res->first) {
+		if (!res->first &&
+		    (!o->sought || o->sought(&r, o->search_arg))) {
 			res->first = j + 1;
 			res->first_seconds = wt_scn_now_s() - t0;
 			res->first_iterations = res->iterations;
@@ -124,19 +125,21 @@ int wt_scn_fuzz(const struct wt_fuzz_opts *o, struct wt_fuzz_result *res)
 	int ret = 0;
 
 	memset(res, 0, sizeof(*res));
-	if (!n && !o->duration_ns)
+	if (!n && !o->duration_ns && !o->enough)
 		n = WT_FUZZ_WORKLOADS;
 	for (uint64_t j = o->first; !n || j < o->first + n; j++) {
 		int k;
 
 		if (o->duration_ns && (wt_scn_now_s() - t0) * 1e9 >= (double)o->duration_ns)
 			break;
+		if (o->enough && o->enough(o->search_arg))
+			break;
 		k = one_workload(o, j, res, t0);
 		if (k < 0) {
 			ret = -1;
 			break;
 		}
-		if (k > 0 && !o->keep_going)
+		if (k > 0 && !o->keep_going && res->first)
 			break;
 		if (o->run.progress)
 			fprintf(stderr, "\r\033[Kwalktorture: fuzz workload %"

@@ -26,7 +26,8 @@
 struct wt_fuzz_opts {
 	struct wt_scn_opts run;	/* seed, bugs, memory, out */
 	struct wt_gen_config gen;
-	uint64_t workloads;	/* 0: until duration_ns */
+	uint64_t workloads;	/* 0: until duration_ns or enough(); with
+				 * neither, WT_FUZZ_WORKLOADS */
 	uint64_t first;		/* the first workload's index */
 	uint64_t duration_ns;	/* 0: until `workloads' */
 	const char *dir;	/* the reproducers' folder */
@@ -35,6 +36,14 @@ struct wt_fuzz_opts {
 	/* write a failing workload's text to path: 0, or -1 (reported) */
 	int (*save)(const char *path, const char *text, void *arg);
 	void *save_arg;
+	/* Optional, for a search (zoo-bench): is this failing workload's
+	 * result the failure sought?  Only one it accepts is the run's
+	 * first and, without keep_going, ends the run; NULL: any is.  And
+	 * enough(): end the run before the next workload (a cap of the
+	 * caller's).  Both get search_arg. */
+	bool (*sought)(const struct wt_scn_result *r, void *arg);
+	bool (*enough)(void *arg);
+	void *search_arg;
 };
 
 struct wt_fuzz_result {
