@@ -531,15 +531,15 @@ struct gen_search {
 	const struct wt_zoo_bug *bug;
 	double cpu0, cap_s;
 	double hit_s;		/* CPU s to the detecting workload's end */
+	struct detection hit;	/* its witness (kind, check) */
 };
 
 /* fuzz's sought(): a failing workload whose failure is the bug's. */
 static bool gen_sought(const struct wt_scn_result *r, void *arg)
 {
 	struct gen_search *g = arg;
-	struct detection d = { .run = true };
 
-	if (!bench_fired(g->bug, r, &d))
+	if (!bench_fired(g->bug, r, &g->hit))
 		return false;
 	g->hit_s = bench_cpu() - g->cpu0;
 	return true;
@@ -580,8 +580,12 @@ static void bench_generated(struct bench_row *row, const struct bench_opts *bo,
 			break;	/* a generator bug: reported */
 		bg->runs++;
 		if (res.first) {
-			if (!bg->found)
+			if (!bg->found) {
 				bg->det.seed = o.run.seed;
+				memcpy(bg->det.kind, g.hit.kind, sizeof(g.hit.kind));
+				memcpy(bg->det.check, g.hit.check,
+				       sizeof(g.hit.check));
+			}
 			works[bg->found] = (double)res.first;
 			iters[bg->found] = (double)res.first_iterations;
 			secs[bg->found] = g.hit_s;
