@@ -65,6 +65,7 @@ struct gen {
 	char spare[GEN_PATH];		/* an empty directory: a move target */
 	char move_back[2 * GEN_PATH + 16];	/* the writer's last item */
 	bool remote;			/* /r is a remote filesystem */
+	bool slowperm;			/* /s is a slowperm filesystem */
 	unsigned fsno;			/* names of new filesystems */
 };
 
@@ -369,6 +370,23 @@ static void gen_links(struct gen *g)
 	}
 }
 
+/*
+ * A filesystem whose exec check must sometimes fetch an ACL, which
+ * sleeps (sim/fs/slowperm.h): RCU-walk has to ask it with MAY_NOT_BLOCK
+ * and leave for REF-walk on -ECHILD.  Its names are ordinary operands of
+ * the writers and the walkers, and a writer forgets an ACL now and then
+ * (gen_writer).  Only in the workloads gen_slowperm() picks, which draw
+ * from the stream after everything else the tree draws.
+ */
+static void slowperm_tree(struct gen *g)
+{
+	if (!top_dir(g, "/s"))
+		return;
+	line(g, "mount -t slowperm p /s");
+	node_find(g, "/s")->mountpoint = true;
+	populate(g, "/s", 2, false);
+}
+
 static void gen_tree(struct gen *g)
 {
 	static const char *const tops[] = { "/a", "/b", "/c" };
@@ -426,6 +444,8 @@ static void gen_tree(struct gen *g)
 	}
 	if (g->remote && chance(g, 0.6))
 		line(g, "remote-expire /r");
+	if (g->slowperm)
+		slowperm_tree(g);
 }
 
 /* --- writer fragments --- */
@@ -813,6 +833,15 @@ static void gen_writer(struct gen *g, struct prog *p)
 		item(p, "%s", g->move_back);
 		g->move_back[0] = '\0';
 	}
+	if (g->slowperm && chance(g, 0.5)) {
+		struct gnode *n = node_pick(g, (1u << GK_DIR) | (1u << GK_FILE),
+					    false);
+
+		if (n && !strncmp(n->path, "/s/", 3))
+			item(p, "acl-uncache %s", n->path);
+		else
+			item(p, "acl-uncache /s");
+	}
 	if (!p->n)
 		item(p, "shrink");
 }
@@ -956,6 +985,17 @@ static const char *gen_memory(uint64_t gseed)
 	}
 }
 
+/*
+ * One workload in four has a slowperm filesystem at /s (generator 5):
+ * picked by its own hash of the seed, and drawing from the stream only
+ * after what generator 4 drew, so that the other three in four are
+ * generator 4's text (their description aside).
+ */
+static bool gen_slowperm(uint64_t gseed)
+{
+	return (wt_mix64(gseed ^ 0x736c6f77ull) & 3) == 0;	/* "slow" */
+}
+
 char *wt_gen_workload(uint64_t gseed, const struct wt_gen_config *c,
 		      char *name, size_t namelen)
 {
@@ -993,6 +1033,7 @@ char *wt_gen_workload(uint64_t gseed, const struct wt_gen_config *c,
 	mb = mbuckets[rnd(g, 4)];
 	db = dbuckets[rnd(g, 4)];
 
+	g->slowperm = gen_slowperm(gseed);
 	gen_tree(g);
 	/* writers first: the walkers walk what they touch */
 	for (unsigned i = walkers; i < threads; i++) {
