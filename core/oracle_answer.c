@@ -363,7 +363,7 @@ static enum holds holds_enoent_here(struct oj *j, const struct wt_step *s)
 }
 
 static bool explain_enoent(struct oj *j, const struct wt_step *end,
-			   int end_idx)
+			   int end_idx, const struct wt_step *last)
 {
 	const char *name = j->in->name;
 
@@ -371,6 +371,11 @@ static bool explain_enoent(struct oj *j, const struct wt_step *end,
 		return true;
 	if (name && !name[0])
 		return true;
+	/* finish_automount refused a trigger removed meanwhile */
+	if (last && last->kind == WT_STEP_AUTOMOUNT && last->result == -ENOENT)
+		return oj_at_some_instant(j, (int)(last - j->r->steps), last,
+					  holds_automount_removed,
+					  "the automount point removed");
 	/* REF-walk's `..` that would leave a bind mount's subtree */
 	if (j->pos_known && j->perm && end)
 		return oj_at_some_instant(j, end_idx, end, holds_enoent_here,
@@ -453,7 +458,7 @@ static enum wt_verdict check_error(struct oj *j, const struct wt_step *end,
 
 	switch (-err) {
 	case ENOENT:
-		if (explain_enoent(j, end, end_idx))
+		if (explain_enoent(j, end, end_idx, last))
 			return WT_VERDICT_OK;
 		if (j->res->verdict == WT_VERDICT_REJECTED)
 			return WT_VERDICT_REJECTED;

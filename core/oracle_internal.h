@@ -129,6 +129,7 @@ enum holds holds_jump(struct oj *j, const struct wt_step *s);
 enum holds holds_automount(struct oj *j, const struct wt_step *s);
 /* The mount an AUTOMOUNT step's point is on is out of the namespace. */
 enum holds holds_automount_detached(struct oj *j, const struct wt_step *s);
+enum holds holds_automount_removed(struct oj *j, const struct wt_step *s);
 enum holds holds_create(struct oj *j, const struct wt_step *s);
 enum holds holds_disconnected(struct oj *j, const struct wt_step *s);
 enum holds holds_instantiated(struct oj *j, const struct wt_step *s);

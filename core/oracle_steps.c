@@ -599,6 +599,27 @@ enum holds holds_automount_detached(struct oj *j, const struct wt_step *s)
 }
 
 /*
+ * ENOENT from finish_automount: the trigger lost its name (rmdir) while
+ * d_automount ran, and a mount there would hang where no name leads
+ * (the kernel's lock_mount refuses a dead mountpoint the same way).
+ */
+enum holds holds_automount_removed(struct oj *j, const struct wt_step *s)
+{
+	const struct wt_dentry_fact *d = wt_ns_dentry(j->ns, s->from.dentry);
+	const struct wt_inode_fact *ino;
+
+	if (!d)
+		return unknown(j, &s->from, "the automount point");
+	ino = d->inode ? wt_ns_inode(j->ns, d->inode) : NULL;
+	if (!(d->flags & WT_DF_HASHED) || !d->inode ||
+	    (ino && (ino->flags & S_DEAD)))
+		return HOLDS;
+	oj_why(j, "the automount point (dentry %llu) still has its name",
+	       (unsigned long long)d->id);
+	return FAILS;
+}
+
+/*
  * The dentry the create made, dropped from the hash since: another
  * walker's d_revalidate said 0 to it (the server lost the name) and
  * invalidated it, maybe before the creation's own version was

@@ -66,6 +66,7 @@ struct gen {
 	char move_back[2 * GEN_PATH + 16];	/* the writer's last item */
 	bool remote;			/* /r is a remote filesystem */
 	bool slowperm;			/* /s is a slowperm filesystem */
+	bool autofs;			/* /auto is an autofs root */
 	unsigned fsno;			/* names of new filesystems */
 };
 
@@ -387,6 +388,39 @@ static void slowperm_tree(struct gen *g)
 	populate(g, "/s", 2, false);
 }
 
+/*
+ * An autofs root (sim/fs/autofs.h): each directory in it is a trigger
+ * that a walk through it (or ending on it with a trailing slash) mounts
+ * a tmpfs on, and whose daemon may be busy (RCU-walk then leaves for
+ * REF-walk).  The triggers are writers' and walkers' operands; a writer
+ * expires an automount, remounts the root or makes the daemon busy
+ * (autofs_writer).  Only in the workloads gen_autofs() picks, drawn
+ * after everything else the tree draws.
+ */
+static void autofs_tree(struct gen *g)
+{
+	struct gnode *n;
+
+	if (!top_dir(g, "/auto"))
+		return;
+	line(g, "mount -t autofs a /auto");
+	node_find(g, "/auto")->mountpoint = true;
+	for (unsigned i = 0; i < 2; i++) {
+		char p[GEN_PATH];
+
+		if (i && !chance(g, 0.5))
+			continue;
+		pathf(p, "/auto/%s", i ? "y" : "x");
+		line(g, "mkdir %s", p);
+		n = node_add(g, p, GK_DIR);
+		if (n)
+			n->mountpoint = true;	/* not moved: a trigger */
+		hot_add(g, p);
+	}
+	if (chance(g, 0.3))
+		line(g, "autofs-busy /auto on");
+}
+
 static void gen_tree(struct gen *g)
 {
 	static const char *const tops[] = { "/a", "/b", "/c" };
@@ -446,6 +480,8 @@ static void gen_tree(struct gen *g)
 		line(g, "remote-expire /r");
 	if (g->slowperm)
 		slowperm_tree(g);
+	if (g->autofs)
+		autofs_tree(g);
 }
 
 /* --- writer fragments --- */
@@ -815,6 +851,26 @@ static bool (*const frags[F__COUNT])(struct gen *, struct prog *) = {
 	[F_CREATE] = frag_create,
 };
 
+/* An automount expired, the autofs root mounted again, or its daemon
+ * busy for a while. */
+static void autofs_writer(struct gen *g, struct prog *p)
+{
+	switch (rnd(g, 3)) {
+	case 0:
+		item(p, "umount -l /auto/x");
+		break;
+	case 1:
+		item(p, "umount -l /auto");
+		item(p, "mount -t autofs a%u /auto", g->fsno++);
+		item(p, "mkdir /auto/x");
+		break;
+	default:
+		item(p, "autofs-busy /auto on");
+		item(p, "autofs-busy /auto off");
+		break;
+	}
+}
+
 static void gen_writer(struct gen *g, struct prog *p)
 {
 	unsigned want = 1 + rnd(g, 3), total = 0;
@@ -842,6 +898,8 @@ static void gen_writer(struct gen *g, struct prog *p)
 		else
 			item(p, "acl-uncache /s");
 	}
+	if (g->autofs && chance(g, 0.5))
+		autofs_writer(g, p);
 	if (!p->n)
 		item(p, "shrink");
 }
@@ -988,12 +1046,19 @@ static const char *gen_memory(uint64_t gseed)
 /*
  * One workload in four has a slowperm filesystem at /s (generator 5):
  * picked by its own hash of the seed, and drawing from the stream only
- * after what generator 4 drew, so that the other three in four are
- * generator 4's text (their description aside).
+ * after what generator 4 drew, so that a workload with neither this nor
+ * an autofs root (gen_autofs) is generator 4's text, its description
+ * aside: 9 in 16.
  */
 static bool gen_slowperm(uint64_t gseed)
 {
 	return (wt_mix64(gseed ^ 0x736c6f77ull) & 3) == 0;	/* "slow" */
+}
+
+/* And one in four, of its own hash, an autofs root at /auto. */
+static bool gen_autofs(uint64_t gseed)
+{
+	return (wt_mix64(gseed ^ 0x6175746full) & 3) == 0;	/* "auto" */
 }
 
 char *wt_gen_workload(uint64_t gseed, const struct wt_gen_config *c,
@@ -1034,6 +1099,7 @@ char *wt_gen_workload(uint64_t gseed, const struct wt_gen_config *c,
 	db = dbuckets[rnd(g, 4)];
 
 	g->slowperm = gen_slowperm(gseed);
+	g->autofs = gen_autofs(gseed);
 	gen_tree(g);
 	/* writers first: the walkers walk what they touch */
 	for (unsigned i = walkers; i < threads; i++) {

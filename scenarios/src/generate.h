@@ -39,7 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WT_GEN_VERSION		5	/* changes what a seed generates */
+#define WT_GEN_VERSION		6	/* changes what a seed generates */
 #define WT_GEN_TAG		0x500000000ull	/* + workload index */
 #define WT_GEN_ITERATIONS	20	/* per workload, by default */
 #define WT_GEN_THREADS_MAX	8
