@@ -376,8 +376,7 @@ static void gen_links(struct gen *g)
  * sleeps (sim/fs/slowperm.h): RCU-walk has to ask it with MAY_NOT_BLOCK
  * and leave for REF-walk on -ECHILD.  Its names are ordinary operands of
  * the writers and the walkers, and a writer forgets an ACL now and then
- * (gen_writer).  Only in the workloads gen_slowperm() picks, which draw
- * from the stream after everything else the tree draws.
+ * (gen_writer).  Only in the workloads gen_slowperm() picks.
  */
 static void slowperm_tree(struct gen *g)
 {
@@ -394,8 +393,7 @@ static void slowperm_tree(struct gen *g)
  * a tmpfs on, and whose daemon may be busy (RCU-walk then leaves for
  * REF-walk).  The triggers are writers' and walkers' operands; a writer
  * expires an automount, remounts the root or makes the daemon busy
- * (autofs_writer).  Only in the workloads gen_autofs() picks, drawn
- * after everything else the tree draws.
+ * (autofs_writer).  Only in the workloads gen_autofs() picks.
  */
 static void autofs_tree(struct gen *g)
 {
@@ -1045,10 +1043,10 @@ static const char *gen_memory(uint64_t gseed)
 
 /*
  * One workload in four has a slowperm filesystem at /s (generator 5):
- * picked by its own hash of the seed, and drawing from the stream only
- * after what generator 4 drew, so that a workload with neither this nor
- * an autofs root (gen_autofs) is generator 4's text, its description
- * aside: 9 in 16.
+ * picked by its own hash of the seed, not by a draw, and only such a
+ * workload draws more from the stream; so a workload with neither this
+ * nor an autofs root (gen_autofs) is generator 4's text, its
+ * description aside: 9 in 16.
  */
 static bool gen_slowperm(uint64_t gseed)
 {
