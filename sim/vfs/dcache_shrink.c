@@ -34,7 +34,8 @@ static bool d_shrinkable(const struct dentry *d)
 /* One pass: mark every shrinkable dentry dead under the list lock (a
  * trylock: a busy dentry is skipped, it is in use anyway), then finish
  * them with no lock held.  A victim has no children, so none is another
- * victim's parent. */
+ * victim's parent; its super_block stays pinned until it is finished,
+ * and one being killed is left to the kill (wt_super_pin). */
 static unsigned shrink_pass(struct wt_world *w)
 {
 	struct dentry *victims = NULL, *d, *next;
@@ -45,7 +46,7 @@ static unsigned shrink_pass(struct wt_world *w)
 		next = d->d_all_next;
 		if (!spin_trylock(&d->d_lock))
 			continue;
-		if (!d_shrinkable(d)) {
+		if (!d_shrinkable(d) || !wt_super_pin(d->d_sb)) {
 			spin_unlock(&d->d_lock);
 			continue;
 		}
@@ -57,9 +58,12 @@ static unsigned shrink_pass(struct wt_world *w)
 	}
 	spin_unlock(&w->list_lock);
 	for (d = victims; d; d = next, n++) {
+		struct super_block *sb = d->d_sb;
+
 		next = d->d_all_next;
 		d->d_all_next = NULL;
 		dput(dentry_finish_kill(d));
+		wt_super_unpin(sb);
 	}
 	return n;
 }

@@ -64,6 +64,9 @@ void wt_inode_kill(struct inode *inode);
 
 /* --- super.c --- */
 void deactivate_super(struct super_block *sb);	/* s_active--, kill at 0 */
+/* The shrinker's pin: false when sb is being killed (super.c). */
+bool wt_super_pin(struct super_block *sb);
+void wt_super_unpin(struct super_block *sb);
 void wt_sb_destroy(struct super_block *sb);	/* world teardown */
 
 /* --- mount.c --- */

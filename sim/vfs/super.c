@@ -105,6 +105,34 @@ void deactivate_super(struct super_block *sb)
 		kill_sb(sb);
 }
 
+/*
+ * The shrinker's pin on a victim's super_block: s_active + 1, unless it
+ * is 0 -- the super_block is on its way to kill_sb, which takes its
+ * dentries itself.  Without it a kill could run while a shrink pass has
+ * a victim in hand, mark the victim's parent dead, and leave the pass
+ * to put that parent once more (Linux's super_cache_scan holds s_umount
+ * shared for the same reason: generic_shutdown_super waits for it).
+ * Raw atomics: no injection point, so no schedule moves.
+ */
+bool wt_super_pin(struct super_block *sb)
+{
+	int n = __atomic_load_n(&sb->s_active, __ATOMIC_RELAXED);
+
+	while (n > 0)		/* a failed exchange reloads n */
+		if (__atomic_compare_exchange_n(&sb->s_active, &n, n + 1, false,
+						__ATOMIC_SEQ_CST,
+						__ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
+/* The pin's release: the last reference kills, as deactivate_super's. */
+void wt_super_unpin(struct super_block *sb)
+{
+	if (__atomic_sub_fetch(&sb->s_active, 1, __ATOMIC_SEQ_CST) == 0)
+		kill_sb(sb);
+}
+
 void wt_sb_discard(struct super_block *sb)
 {
 	if (__atomic_load_n(&sb->s_active, __ATOMIC_RELAXED) != 0) {
