@@ -430,6 +430,24 @@ static double median(double *v, unsigned n)
 }
 
 /*
+ * The figures of K runs with the bug: medians of iters and secs over the
+ * `found' runs that found it; when none did, d holds what the runs spent
+ * before the cap, summed, and gets their mean.
+ */
+static void det_settle(struct detection *d, unsigned found, unsigned runs,
+		       double *iters, double *secs)
+{
+	if (found) {
+		d->found = true;
+		d->iterations = (uint64_t)(median(iters, found) + 0.5);
+		d->seconds = median(secs, found);
+	} else if (runs) {
+		d->iterations /= runs;
+		d->seconds /= runs;
+	}
+}
+
+/*
  * Policy k without the schedule: one run of N iterations without the
  * bug (the oracle and the checks must pass every one), then K runs with
  * it, each ended by its first failing iteration or the cap.
@@ -516,14 +534,7 @@ static void bench_policy(struct bench_row *row, const struct wt_scenario *s,
 		}
 		wt_scn_result_free(&r);
 	}
-	if (bp->found) {
-		bp->det.found = true;
-		bp->det.iterations = (uint64_t)(median(iters, bp->found) + 0.5);
-		bp->det.seconds = median(secs, bp->found);
-	} else if (bp->runs) {
-		bp->det.iterations /= bp->runs;
-		bp->det.seconds /= bp->runs;
-	}
+	det_settle(&bp->det, bp->found, bp->runs, iters, secs);
 	wt_scenario_free(u);
 }
 
@@ -596,16 +607,11 @@ static void bench_generated(struct bench_row *row, const struct bench_opts *bo,
 			bg->det.seconds += bench_cpu() - g.cpu0;
 		}
 	}
-	if (bg->found) {
-		bg->det.found = true;
+	det_settle(&bg->det, bg->found, bg->runs, iters, secs);
+	if (bg->found)
 		bg->workloads = (uint64_t)(median(works, bg->found) + 0.5);
-		bg->det.iterations = (uint64_t)(median(iters, bg->found) + 0.5);
-		bg->det.seconds = median(secs, bg->found);
-	} else if (bg->runs) {
+	else if (bg->runs)
 		bg->workloads /= bg->runs;
-		bg->det.iterations /= bg->runs;
-		bg->det.seconds /= bg->runs;
-	}
 }
 
 /*
