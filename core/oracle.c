@@ -430,7 +430,9 @@ static void skip_step(struct oj *j)
 /*
  * handle_dots checks a scoped walk's mount_lock and rename_lock after
  * step_into has taken the `..` and crossed whatever is mounted where it
- * landed; EAGAIN is explained only there (explain_scoped_eagain).  So
+ * landed -- an automount there included: traverse_mounts triggers it
+ * before handle_dots looks at the seqs (scoped/eagain.dotdot_automount)
+ * -- and EAGAIN is explained only there (explain_scoped_eagain).  So
  * nothing but mount crossings may stand between the `..` and the end.
  * Validated or not: the walker that took a `..` whose d_seq check then
  * failed, or crossed a mount while mount_lock moved, still reaches the
@@ -444,7 +446,7 @@ static void note_dotdot(struct oj *j, const struct wt_step *s)
 		return;
 	if (s->kind == WT_STEP_DOTDOT)
 		j->dotdot_last = true;
-	else if (s->kind != WT_STEP_MOUNT)
+	else if (s->kind != WT_STEP_MOUNT && s->kind != WT_STEP_AUTOMOUNT)
 		j->dotdot_last = false;
 }
 
