@@ -811,6 +811,11 @@ static enum wt_verdict judge_walk(struct oj *j)
 		}
 		note_dotdot(j, s);
 		if (!s->validated) {
+			/* where a walk starts is a reference it holds (the
+			 * dirfd, cwd or root), whatever its d_seq said: the
+			 * root of a scoped walk is known all the same */
+			if (s->kind == WT_STEP_START)
+				infer_root(j, s);
 			skip_step(j);
 			continue;
 		}
