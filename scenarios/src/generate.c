@@ -67,6 +67,9 @@ struct gen {
 	bool remote;			/* /r is a remote filesystem */
 	bool slowperm;			/* /s is a slowperm filesystem */
 	bool autofs;			/* /auto is an autofs root */
+	bool dotdot;			/* walks down and back up (gen_dotdot) */
+	char bind_src[GEN_PATH];	/* what /w shows, if it is a bind */
+	char cwd[GEN_PATH];		/* the walker being drawn stands here */
 	unsigned fsno;			/* names of new filesystems */
 };
 
@@ -238,13 +241,34 @@ static struct gnode *node_pick(struct gen *g, unsigned mask, bool movable)
 	return n ? c[rnd(g, n)] : NULL;
 }
 
-static void hot_add(struct gen *g, const char *path)
+static void hot_add_one(struct gen *g, const char *path)
 {
 	for (unsigned i = 0; i < g->nhot; i++)
 		if (!strcmp(g->hot[i], path))
 			return;
 	if (g->nhot < GEN_HOT && strlen(path) < GEN_PATH)
 		pathf(g->hot[g->nhot++], "%s", path);
+}
+
+/*
+ * A writer's operand is walked to; under generator 7 (g->dotdot) also
+ * through the bind mount on /w when it lies in what /w shows, so that a
+ * rename under the bind's source meets walks that stand in the mount
+ * (and climb out of it: no_path_connected).
+ */
+static void hot_add(struct gen *g, const char *path)
+{
+	size_t n = strlen(g->bind_src);
+	char view[GEN_PATH];
+
+	hot_add_one(g, path);
+	if (!g->dotdot || !n || strncmp(path, g->bind_src, n) ||
+	    (path[n] && path[n] != '/'))
+		return;
+	if (strlen(path) - n + 2 < GEN_PATH) {
+		pathf(view, "/w%s", path + n);
+		hot_add_one(g, view);
+	}
 }
 
 /* --- the tree --- */
@@ -319,7 +343,12 @@ static void tmpfs_mount(struct gen *g, const char *dir, unsigned depth)
 	struct gnode *n;
 
 	covered(g, dir);
-	line(g, "mount -t tmpfs t%u %s", g->fsno++, dir);
+	/* generator 7: half of them a filesystem that keeps negative
+	 * dentries, as a disk filesystem does (tmpfs drops them, and a
+	 * walk gone astray on a miss there leaves RCU-walk, where the
+	 * mount is checked: dotdot_no_mount_lock) */
+	line(g, "mount -t %s t%u %s",
+	     g->dotdot && chance(g, 0.5) ? "plain" : "tmpfs", g->fsno++, dir);
 	if (chance(g, 0.15)) {		/* a stacked mount over the first */
 		covered(g, dir);
 		line(g, "mount -t tmpfs t%u %s", g->fsno++, dir);
@@ -460,6 +489,7 @@ static void gen_tree(struct gen *g)
 			line(g, "mount %s %s /w", chance(g, 0.5) ? "--bind" :
 			     "--rbind", n->path);
 			node_find(g, "/w")->mountpoint = true;
+			pathf(g->bind_src, "%s", n->path);
 		}
 	}
 	if (chance(g, 0.65))
@@ -814,6 +844,11 @@ static bool frag_remote(struct gen *g, struct prog *p)
 		item(p, "remote-invalidate /r %s", a->path + 3);
 		break;
 	default:
+		/* the client's inode gone bad: the next lookup through it
+		 * unhashes the dentry and makes a fresh one, under a walk
+		 * that may stand below it (generator 7's walks) */
+		if (g->dotdot)
+			item(p, "remote-bad /r %s", a->path + 3);
 		break;
 	}
 	if (chance(g, 0.7))
@@ -912,17 +947,126 @@ static bool is_mount(const struct gen *g, const char *path)
 	return false;
 }
 
+/*
+ * Generator 7's walks (gen_dotdot): what a directory seen at path holds,
+ * as paths through that view.  /w shows its bind source's nodes under
+ * its own name; every other path is its nodes' own.
+ */
+static unsigned below(struct gen *g, const char *path, unsigned depth,
+		      unsigned mask, char out[][GEN_PATH], unsigned max)
+{
+	const char *real = path, *rest;
+	char src[GEN_PATH];
+	size_t plen = strlen(path), rlen;
+	unsigned n = 0;
+
+	if (g->bind_src[0] && !strncmp(path, "/w", 2) &&
+	    (!path[2] || path[2] == '/')) {
+		pathf(src, "%s%s", g->bind_src, path + 2);
+		real = src;
+	}
+	rlen = strcmp(real, "/") ? strlen(real) : 0;
+	if (!rlen)
+		plen = 0;	/* "/" + "/a" is "/a" */
+	for (unsigned i = 0; i < g->nnodes && n < max; i++) {
+		const char *q = g->nodes[i].path;
+		unsigned slashes = 0;
+
+		if (!(mask & (1u << g->nodes[i].kind)) ||
+		    strncmp(q, real, rlen) || q[rlen] != '/')
+			continue;
+		rest = q + rlen;
+		for (const char *c = rest; *c; c++)
+			slashes += *c == '/';
+		if (slashes > depth)
+			continue;
+		if (plen + strlen(rest) < GEN_PATH)
+			pathf(out[n++], "%.*s%s", (int)plen, path, rest);
+	}
+	return n;
+}
+
+/*
+ * A walk that goes down into what base holds (zero to two levels of
+ * directories and links the tree has) and back up one or two `..',
+ * then maybe on to a name where it landed, there or gone or a name of
+ * the pool: BASE/D/E/../..[/NAME].  Each
+ * `..' is a step of its own over whatever changed under it meanwhile
+ * -- a rename of what it stood in (no_path_connected,
+ * kill_unhashed_no_seq), a mount moved or stacked under it
+ * (dotdot_no_mount_lock, mountpoint_past_root) -- that a trailing
+ * `..' or none did not reach.
+ */
+static void climb_path(struct gen *g, const char *base, char *buf)
+{
+	char c[GEN_NODES][GEN_PATH], at[GEN_PATH], tmp[GEN_PATH];
+	unsigned ups = 1 + rnd(g, 2), n;
+	size_t len;
+
+	/* not into a file, there or gone: its `..' is ENOTDIR or
+	 * ENOENT, whatever races */
+	n = below(g, base, 2, (1u << GK_DIR) | (1u << GK_LINK), c, GEN_NODES);
+	pathf(at, "%s", n && chance(g, 0.8) ? c[rnd(g, n)] : base);
+	pathf(buf, "%s", at);
+	for (unsigned i = 0; i < ups; i++) {
+		len = strlen(buf);
+		if (len + 4 >= GEN_PATH)
+			break;
+		memcpy(buf + len, "/..", 4);
+		parent_of(at, tmp);
+		pathf(at, "%s", tmp);
+	}
+	if (!chance(g, 0.6))
+		return;
+	n = below(g, at, 1, ~0u, c, GEN_NODES);
+	pathf(tmp, "%s/%s", buf, n && chance(g, 0.7) ?
+	      base_of(c[rnd(g, n)]) : PICK(g, file_names));
+	pathf(buf, "%s", tmp);
+}
+
+/* path made relative to dir: "." for dir itself, NULL outside it. */
+static const char *relative_to(const char *dir, const char *path)
+{
+	size_t n = strlen(dir);
+
+	if (!strcmp(dir, "/"))
+		return path[1] ? path + 1 : ".";
+	if (strncmp(path, dir, n) || (path[n] && path[n] != '/'))
+		return NULL;
+	return path[n] ? path + n + 1 : ".";
+}
+
 static const char *walk_path(struct gen *g, char *buf)
 {
 	struct gnode *n;
-	const char *base;
+	const char *base, *rel;
 	bool child = false;
+	char tmp[GEN_PATH];
 
+	if (g->cwd[0] && chance(g, 0.6)) {
+		/* from the walker's cwd: down and up, or below it */
+		climb_path(g, g->cwd, tmp);
+		if (chance(g, 0.3)) {
+			char c[GEN_NODES][GEN_PATH];
+			unsigned k = below(g, g->cwd, 2, ~0u, c,
+					   GEN_NODES);
+
+			if (k)
+				pathf(tmp, "%s", c[rnd(g, k)]);
+		}
+		rel = relative_to(g->cwd, tmp);
+		pathf(buf, "%s", rel ? rel : tmp);
+		return buf;
+	}
 	if (g->nhot && chance(g, 0.65)) {
 		base = g->hot[rnd(g, g->nhot)];
 	} else {
 		n = node_pick(g, ~0u, false);
 		base = n ? n->path : "/a";
+	}
+	if (g->dotdot && chance(g, 0.35)) {
+		climb_path(g, base, buf);
+		return buf;
 	}
 	pathf(buf, "%s", base);
 	switch (rnd(g, 10)) {
@@ -966,6 +1110,30 @@ static bool under_top(struct gen *g, const char *path, char *top, char *rest)
 	return false;
 }
 
+/*
+ * A walk from a root of its own (open_root ROOT PATH, generator 7): a
+ * mount's root or a directory, taken when the world is built, and a
+ * path that goes down and climbs back to it and past it, where `..'
+ * must stay -- while a writer stacks a mount on the root
+ * (mountpoint_past_root) or moves the directory out from under it.
+ */
+static void open_root_walk(struct gen *g, struct prog *p)
+{
+	char root[GEN_PATH], path[GEN_PATH];
+	struct gnode *d;
+	const char *rel;
+
+	if (g->nmounts && chance(g, 0.5)) {
+		pathf(root, "%s", g->mounts[rnd(g, g->nmounts)]);
+	} else {
+		d = node_pick(g, 1u << GK_DIR, false);
+		pathf(root, "%s", d ? d->path : "/a");
+	}
+	climb_path(g, root, path);
+	rel = relative_to(root, path);
+	item(p, "open_root %s %s", root, rel ? rel : path);
+}
+
 static void gen_walk(struct gen *g, struct prog *p)
 {
 	static const char *const scoped[] = { "beneath", "in-root" };
@@ -974,6 +1142,10 @@ static void gen_walk(struct gen *g, struct prog *p)
 	char path[GEN_PATH], top[GEN_PATH], rest[GEN_PATH];
 	unsigned x = rnd(g, 100);
 
+	if (g->dotdot && !g->cwd[0] && chance(g, 0.12)) {
+		open_root_walk(g, p);
+		return;
+	}
 	walk_path(g, path);
 	if (x < 40) {
 		item(p, "stat %s", path);
@@ -1001,11 +1173,13 @@ static void gen_walk(struct gen *g, struct prog *p)
 /* --- the file --- */
 
 static void emit_prog(struct sbuf *b, const char *name, bool user,
-		      unsigned loop, struct prog *p)
+		      const char *cwd, unsigned loop, struct prog *p)
 {
 	sb_printf(b, "  %s: { ", name);
 	if (user)
 		sb_printf(b, "uid: 1000, gid: 1000, ");
+	if (cwd && cwd[0])
+		sb_printf(b, "cwd: %s, ", cwd);
 	if (loop > 1)
 		sb_printf(b, "loop: %u, ", loop);
 	sb_printf(b, "do: [");
@@ -1059,6 +1233,17 @@ static bool gen_autofs(uint64_t gseed)
 	return (wt_mix64(gseed ^ 0x6175746full) & 3) == 0;	/* "auto" */
 }
 
+/*
+ * One in two, of its own hash (generator 7): walks that go down and
+ * back up with `..' (climb_path), walkers with a cwd, walks from a root
+ * of their own (open_root_walk), and remote inodes gone bad.  The
+ * other half draw what generator 6 drew.
+ */
+static bool gen_dotdot(uint64_t gseed)
+{
+	return (wt_mix64(gseed ^ 0x2e2e2e2eull) & 1) == 0;	/* "...." */
+}
+
 char *wt_gen_workload(uint64_t gseed, const struct wt_gen_config *c,
 		      char *name, size_t namelen)
 {
@@ -1098,6 +1283,7 @@ char *wt_gen_workload(uint64_t gseed, const struct wt_gen_config *c,
 
 	g->slowperm = gen_slowperm(gseed);
 	g->autofs = gen_autofs(gseed);
+	g->dotdot = gen_dotdot(gseed);
 	gen_tree(g);
 	/* writers first: the walkers walk what they touch */
 	for (unsigned i = walkers; i < threads; i++) {
@@ -1105,17 +1291,26 @@ char *wt_gen_workload(uint64_t gseed, const struct wt_gen_config *c,
 
 		gen_writer(g, &p);
 		snprintf(tname, sizeof(tname), "writer%u", i - walkers + 1);
-		emit_prog(&th, tname, false, 1 + rnd(g, 2), &p);
+		emit_prog(&th, tname, false, NULL, 1 + rnd(g, 2), &p);
 	}
 	for (unsigned i = 0; i < walkers; i++) {
 		char tname[24];	/* "writer%u": room for any unsigned */
 		unsigned n = 2 + rnd(g, 4);
 		bool user = chance(g, 0.35);
 
+		g->cwd[0] = '\0';
+		if (g->dotdot && chance(g, 0.35)) {
+			/* a walker that stands in a directory of the tree
+			 * (a mount's root, maybe) and walks from it */
+			struct gnode *d = node_pick(g, 1u << GK_DIR, false);
+
+			if (d)
+				pathf(g->cwd, "%s", d->path);
+		}
 		for (unsigned k = 0; k < n; k++)
 			gen_walk(g, &p);
 		snprintf(tname, sizeof(tname), "walker%u", i + 1);
-		emit_prog(&th, tname, user, 1 + rnd(g, 4), &p);
+		emit_prog(&th, tname, user, g->cwd, 1 + rnd(g, 4), &p);
 	}
 
 	sb_printf(&out, "name: %s\n", name);

@@ -24,7 +24,9 @@
  *     O_EXCL, O_DIRECTORY), openat2 with resolve flags, parentat and
  *     mountpoint, on paths biased toward the writers' operands (every
  *     mount's, when a writer moves or unmounts one: they share the
- *     mount hash) and past a mount's root into it;
+ *     mount hash) and past a mount's root into it; in one workload in
+ *     two (generator 7) also down and back up with `..', from a cwd,
+ *     and from a root of their own (open_root);
  *   - the policy: PCT (depth 2 to 4, k calibrated: `pct_steps: auto')
  *     or random (switch_p drawn); POS or explore when asked for;
  *   - the memory model: tso in one workload of eight, pso in one, else
@@ -39,7 +41,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WT_GEN_VERSION		6	/* changes what a seed generates */
+#define WT_GEN_VERSION		7	/* changes what a seed generates */
 #define WT_GEN_TAG		0x500000000ull	/* + workload index */
 #define WT_GEN_ITERATIONS	20	/* per workload, by default */
 #define WT_GEN_THREADS_MAX	8
