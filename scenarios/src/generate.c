@@ -254,7 +254,7 @@ static void hot_add_one(struct gen *g, const char *path)
  * A writer's operand is walked to; under generator 7 (g->dotdot) also
  * through the bind mount on /w when it lies in what /w shows, so that a
  * rename under the bind's source meets walks that stand in the mount
- * (and climb out of it: no_path_connected).
+ * (and climb out of it: no_path_connected's race).
  */
 static void hot_add(struct gen *g, const char *path)
 {
@@ -346,7 +346,7 @@ static void tmpfs_mount(struct gen *g, const char *dir, unsigned depth)
 	/* generator 7: half of them a filesystem that keeps negative
 	 * dentries, as a disk filesystem does (tmpfs drops them, and a
 	 * walk gone astray on a miss there leaves RCU-walk, where the
-	 * mount is checked: dotdot_no_mount_lock) */
+	 * mount is checked: dotdot_no_mount_lock's race needs one) */
 	line(g, "mount -t %s t%u %s",
 	     g->dotdot && chance(g, 0.5) ? "plain" : "tmpfs", g->fsno++, dir);
 	if (chance(g, 0.15)) {		/* a stacked mount over the first */
@@ -992,10 +992,12 @@ static unsigned below(struct gen *g, const char *path, unsigned depth,
  * then maybe on to a name where it landed, there or gone or a name of
  * the pool: BASE/D/E/../..[/NAME].  Each
  * `..' is a step of its own over whatever changed under it meanwhile
- * -- a rename of what it stood in (no_path_connected,
+ * -- a rename of what it stood in (the races of no_path_connected and
  * kill_unhashed_no_seq), a mount moved or stacked under it
- * (dotdot_no_mount_lock, mountpoint_past_root) -- that a trailing
- * `..' or none did not reach.
+ * (dotdot_no_mount_lock's, mountpoint_past_root's) -- that a trailing
+ * `..' or none did not reach.  Of those four, generated workloads find
+ * mountpoint_past_root within 10 s; the others not yet
+ * (scenarios/zoo/README.md, "Without the scenario").
  */
 static void climb_path(struct gen *g, const char *base, char *buf)
 {
