@@ -996,7 +996,8 @@ static unsigned below(struct gen *g, const char *path, unsigned depth,
  * kill_unhashed_no_seq), a mount moved or stacked under it
  * (dotdot_no_mount_lock's, mountpoint_past_root's) -- that a trailing
  * `..' or none did not reach.  Of those four, generated workloads find
- * mountpoint_past_root within 10 s; the others not yet
+ * mountpoint_past_root within 10 s, no_path_connected and
+ * dotdot_no_mount_lock within two minutes, kill_unhashed_no_seq not yet
  * (scenarios/zoo/README.md, "Without the scenario").
  */
 static void climb_path(struct gen *g, const char *base, char *buf)
