@@ -541,6 +541,15 @@ static enum wt_verdict check_error(struct oj *j, const struct wt_step *end,
 					    "automount met a detached mount"));
 	case ENOMEM:	/* an injected allocation failure */
 		return WT_VERDICT_OK;
+	case EIO:
+		/* a remote inode the client found bad: its permission check,
+		 * lookup or create refused (a step, or the create, which
+		 * records none, in the directory the walk stands in) */
+		if ((last && last->result == -EIO && oj_is_remote(j, &last->to)) ||
+		    (j->pos_known && oj_is_remote(j, &j->pos)))
+			return WT_VERDICT_OK;
+		return verdict_of(oj_reject(j, end_idx, "EIO, but the walk "
+					    "stands on no remote filesystem"));
 	case EEXIST:
 		if (!j->negative || explain_eexist_remote(j))
 			return WT_VERDICT_OK;

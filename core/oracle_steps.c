@@ -160,6 +160,14 @@ enum holds holds_permission(struct oj *j, const struct wt_step *s)
 	/* -ECHILD: the check would have blocked; not an answer */
 	if (s->result == -ECHILD)
 		return HOLDS;
+	/* -EIO: the remote client found the inode bad, its own state that
+	 * the history does not log (sim/fs/remote.c, remote_bad) */
+	if (s->result == -EIO) {
+		if (oj_is_remote(j, &s->to))
+			return HOLDS;
+		oj_why(j, "EIO from a filesystem that is not remote");
+		return FAILS;
+	}
 	h = ident_holds(j, &s->to, "the directory");
 	if (h != HOLDS)
 		return h;
@@ -211,6 +219,11 @@ static enum holds lookup_error(struct oj *j, const struct wt_step *s,
 		if (oj_is_remote(j, &s->from))
 			return HOLDS;
 		oj_why(j, "ESTALE from a filesystem that is not remote");
+		return FAILS;
+	case -EIO:		/* a remote directory the client found bad */
+		if (oj_is_remote(j, &s->from))
+			return HOLDS;
+		oj_why(j, "EIO from a filesystem that is not remote");
 		return FAILS;
 	case -ENOTDIR:		/* the "directory" has no ->lookup */
 		if (dir && !WT_S_ISDIR(dir->mode))

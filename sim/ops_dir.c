@@ -132,6 +132,18 @@ static int create_new(struct wt_world *w, struct nameop *n, const char *path,
 
 	if (!inode)
 		return -ENOMEM;
+	/*
+	 * A directory the remote client found bad creates nothing
+	 * (fuse_create_open on fuse_is_bad): a walk's open(O_CREAT) that
+	 * stood in it from before meets it here.  Its i_rwsem no longer
+	 * keeps out a creator that came through a fresh dentry for the same
+	 * server directory (sim/fs/remote.c, remote_bad).  A raw load, no
+	 * injection point: every create's schedule would move.
+	 */
+	if (__atomic_load_n(&n->dir->i_flags, __ATOMIC_RELAXED) & S_BAD_INODE) {
+		iput(inode);
+		return -EIO;
+	}
 	err = body ? wt_inode_set_link(inode, body) : 0;
 	d = err ? NULL : name_dentry(n);
 	if (!d) {

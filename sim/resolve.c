@@ -60,17 +60,36 @@ static int revalidate(struct dentry *d)
 	return d->d_op->d_revalidate(d, 0);
 }
 
-/* lookup_slow: the filesystem's ->lookup on a fresh in-lookup dentry. */
+/*
+ * lookup_slow: the filesystem's ->lookup on a fresh in-lookup dentry.
+ * A dentry d_alloc_parallel finds in the cache instead (someone else's,
+ * hashed since the d_lookup that missed) is revalidated first, as
+ * __lookup_slow does: a remote one gone bad meanwhile is dropped and
+ * looked up again, not taken as the parent of a create (its i_rwsem
+ * would not be the one a fresh dentry's walkers take).
+ */
 static struct dentry *lookup_slow(struct dentry *dir, const struct qstr *q)
 {
 	struct inode *inode = d_inode(dir);
-	struct dentry *d = d_alloc_parallel(dir, q);
-	struct dentry *old;
+	struct dentry *d, *old;
+	int err;
 
-	if (IS_ERR(d))
-		return d;
-	if (!(d_flags_load(d) & DCACHE_PAR_LOOKUP))
-		return d;	/* someone else's dentry, found in the cache */
+	for (unsigned tries = 0;; tries++) {
+		d = d_alloc_parallel(dir, q);
+		if (IS_ERR(d))
+			return d;
+		if (d_flags_load(d) & DCACHE_PAR_LOOKUP)
+			break;
+		err = revalidate(d);
+		if (err > 0)
+			return d;
+		if (err < 0 || tries == 8) {	/* a livelock is no answer */
+			dput(d);
+			return ERR_PTR(err < 0 ? err : -ESTALE);
+		}
+		d_invalidate(d);
+		dput(d);
+	}
 	old = inode->i_op->lookup(inode, d, 0);
 	d_lookup_done(d);
 	if (old) {

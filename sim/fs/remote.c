@@ -708,6 +708,34 @@ static struct inode *remote_new_inode(struct super_block *sb,
 	return inode;
 }
 
+/*
+ * A bad inode is one the client no longer trusts (wt_remote_make_bad),
+ * and every operation on it fails with EIO before asking the server, as
+ * fuse_permission, fuse_lookup and fuse_create_open do on fuse_is_bad().
+ * A walk that stood on a directory before it went bad meets it here:
+ * revalidation (remote_revalidate) only turns away those that arrive
+ * later.  Without this, such a walk created in the bad directory by
+ * handle while a fresh dentry for the same server directory, with an
+ * inode and an i_rwsem of its own, let another thread create the same
+ * name meanwhile.
+ */
+static bool remote_bad(struct inode *inode)
+{
+	/* a raw load, no injection point: a walk's permission check on
+	 * every remote directory would otherwise gain one, and every
+	 * schedule through a remote filesystem would move */
+	return __atomic_load_n(&inode->i_flags, __ATOMIC_RELAXED) &
+	       S_BAD_INODE;
+}
+
+static int remote_permission(const struct cred *cred, struct inode *inode,
+			     int mask)
+{
+	if (remote_bad(inode))
+		return -EIO;
+	return generic_permission(cred, inode, mask);
+}
+
 static struct dentry *remote_lookup(struct inode *dir, struct dentry *dentry,
 				    unsigned flags)
 {
@@ -718,6 +746,9 @@ static struct dentry *remote_lookup(struct inode *dir, struct dentry *dentry,
 	struct inode *inode = NULL;
 	uint64_t epoch = srv_epoch(s);
 	int err;
+
+	if (remote_bad(dir))
+		return ERR_PTR(-EIO);
 
 	/* the server's limit on a name (nfs_lookup's namelen check) */
 	if (dentry->d_name.len > NAME_MAX_LEN)
@@ -1358,11 +1389,12 @@ bool wt_remote_inode_stale(struct inode *inode)
 /* The type                                                            */
 
 static const struct inode_operations remote_dir_iop = {
+	.permission = remote_permission,
 	.lookup = remote_lookup,
 };
 
 static const struct inode_operations remote_file_iop = {
-	.permission = NULL,
+	.permission = remote_permission,
 };
 
 static const struct inode_operations remote_link_iop = {
