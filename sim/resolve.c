@@ -68,6 +68,8 @@ static int revalidate(struct dentry *d)
  * looked up again, not taken as the parent of a create (its i_rwsem
  * would not be the one a fresh dentry's walkers take).
  */
+#define LOOKUP_SLOW_INVALID_MAX	8	/* then a livelock: no answer */
+
 static struct dentry *lookup_slow(struct dentry *dir, const struct qstr *q)
 {
 	struct inode *inode = d_inode(dir);
@@ -83,7 +85,7 @@ static struct dentry *lookup_slow(struct dentry *dir, const struct qstr *q)
 		err = revalidate(d);
 		if (err > 0)
 			return d;
-		if (err < 0 || tries == 8) {	/* a livelock is no answer */
+		if (err < 0 || tries == LOOKUP_SLOW_INVALID_MAX) {
 			dput(d);
 			return ERR_PTR(err < 0 ? err : -ESTALE);
 		}

@@ -714,10 +714,10 @@ static struct inode *remote_new_inode(struct super_block *sb,
  * fuse_permission, fuse_lookup and fuse_create_open do on fuse_is_bad().
  * A walk that stood on a directory before it went bad meets it here:
  * revalidation (remote_revalidate) only turns away those that arrive
- * later.  Without this, such a walk created in the bad directory by
- * handle while a fresh dentry for the same server directory, with an
- * inode and an i_rwsem of its own, let another thread create the same
- * name meanwhile.
+ * later.  Without this, such a walk created by handle in the bad
+ * directory while another thread created the same name through a fresh
+ * dentry for the same server directory (an inode and an i_rwsem of its
+ * own): tests/data/found/remote_bad.yaml.
  */
 static bool remote_bad(struct inode *inode)
 {
