@@ -187,6 +187,19 @@ static const char *base_of(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+/* path made relative to dir: "." for dir itself (or dir/), NULL
+ * outside it. */
+static const char *relative_to(const char *dir, const char *path)
+{
+	size_t n = strlen(dir);
+
+	if (!strcmp(dir, "/"))
+		return path[1] ? path + 1 : ".";
+	if (strncmp(path, dir, n) || (path[n] && path[n] != '/'))
+		return NULL;
+	return path[n] && path[n + 1] ? path + n + 1 : ".";
+}
+
 static struct gnode *node_add(struct gen *g, const char *path,
 			      enum gkind kind)
 {
@@ -258,17 +271,20 @@ static void hot_add_one(struct gen *g, const char *path)
  */
 static void hot_add(struct gen *g, const char *path)
 {
-	size_t n = strlen(g->bind_src);
+	const char *rest;
 	char view[GEN_PATH];
 
 	hot_add_one(g, path);
-	if (!g->dotdot || !n || strncmp(path, g->bind_src, n) ||
-	    (path[n] && path[n] != '/'))
+	if (!g->dotdot || !g->bind_src[0] ||
+	    !(rest = relative_to(g->bind_src, path)))
 		return;
-	if (strlen(path) - n + 2 < GEN_PATH) {
-		pathf(view, "/w%s", path + n);
-		hot_add_one(g, view);
-	}
+	if (!strcmp(rest, "."))
+		pathf(view, "/w");
+	else if (strlen(rest) + 3 < GEN_PATH)
+		pathf(view, "/w/%s", rest);
+	else
+		return;
+	hot_add_one(g, view);
 }
 
 /* --- the tree --- */
@@ -960,9 +976,11 @@ static unsigned below(struct gen *g, const char *path, unsigned depth,
 	size_t plen = strlen(path), rlen;
 	unsigned n = 0;
 
-	if (g->bind_src[0] && !strncmp(path, "/w", 2) &&
-	    (!path[2] || path[2] == '/')) {
-		pathf(src, "%s%s", g->bind_src, path + 2);
+	if (g->bind_src[0] && (rest = relative_to("/w", path))) {
+		if (strcmp(rest, "."))
+			pathf(src, "%s/%s", g->bind_src, rest);
+		else
+			pathf(src, "%s", g->bind_src);
 		real = src;
 	}
 	rlen = strcmp(real, "/") ? strlen(real) : 0;
@@ -1027,18 +1045,6 @@ static void climb_path(struct gen *g, const char *base, char *buf)
 	pathf(buf, "%s", tmp);
 }
 
-/* path made relative to dir: "." for dir itself, NULL outside it. */
-static const char *relative_to(const char *dir, const char *path)
-{
-	size_t n = strlen(dir);
-
-	if (!strcmp(dir, "/"))
-		return path[1] ? path + 1 : ".";
-	if (strncmp(path, dir, n) || (path[n] && path[n] != '/'))
-		return NULL;
-	return path[n] ? path + n + 1 : ".";
-}
-
 static const char *walk_path(struct gen *g, char *buf)
 {
 	struct gnode *n;
@@ -1099,15 +1105,12 @@ static bool under_top(struct gen *g, const char *path, char *top, char *rest)
 {
 	for (unsigned i = 0; i < g->nnodes; i++) {
 		const struct gnode *n = &g->nodes[i];
-		size_t len = strlen(n->path);
+		const char *r = n->top ? relative_to(n->path, path) : NULL;
 
-		if (!n->top || strncmp(path, n->path, len) ||
-		    (path[len] && path[len] != '/'))
+		if (!r)
 			continue;
 		pathf(top, "%s", n->path);
-		pathf(rest, "%s", path[len] ? path + len + 1 : ".");
-		if (!rest[0])
-			pathf(rest, ".");
+		pathf(rest, "%s", r);
 		return true;
 	}
 	return false;
