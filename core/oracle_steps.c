@@ -216,14 +216,11 @@ static enum holds lookup_error(struct oj *j, const struct wt_step *s,
 	case -ENOMEM:		/* an injected allocation failure */
 		return HOLDS;
 	case -ESTALE:		/* protocol: a stale handle on a remote fs */
-		if (oj_is_remote(j, &s->from))
-			return HOLDS;
-		oj_why(j, "ESTALE from a filesystem that is not remote");
-		return FAILS;
 	case -EIO:		/* a remote directory the client found bad */
 		if (oj_is_remote(j, &s->from))
 			return HOLDS;
-		oj_why(j, "EIO from a filesystem that is not remote");
+		oj_why(j, "%s from a filesystem that is not remote",
+		       s->result == -EIO ? "EIO" : "ESTALE");
 		return FAILS;
 	case -ENOTDIR:		/* the "directory" has no ->lookup */
 		if (dir && !WT_S_ISDIR(dir->mode))
