@@ -115,6 +115,7 @@ struct wt_scn_iter {
 	struct wt_scn_tctx *t;		/* [nthreads] */
 	uint32_t running;		/* finite threads still running (atomic) */
 	bool traced;
+	bool failed;			/* set before teardown: drop the world */
 	struct wt_scn_reuse *reuse;	/* NULL: nothing kept */
 };
 

@@ -537,6 +537,7 @@ static int run_iteration(struct wt_scn_result *r, const struct wt_scenario *s,
 	 * cleared for the next run */
 	io->points = wt_run_take_hits(&res, sum ? r->points : NULL, r->npoints);
 	io->failed = io->nfailures > 0;
+	it.failed = io->failed;
 	io->trace = res.trace;
 	res.trace = NULL;
 	if (res.diverged)
