@@ -68,8 +68,12 @@ struct gen {
 	bool slowperm;			/* /s is a slowperm filesystem */
 	bool autofs;			/* /auto is an autofs root */
 	bool dotdot;			/* walks down and back up (gen_dotdot) */
+	bool deep_scope;		/* gen_deep_scope */
 	char bind_src[GEN_PATH];	/* what /w shows, if it is a bind */
 	char cwd[GEN_PATH];		/* the walker being drawn stands here */
+	char away[8][GEN_PATH];		/* names made_while_away, old view */
+	char away_root[8][GEN_PATH];	/* ... and the directory it left */
+	unsigned naway;
 	unsigned fsno;			/* names of new filesystems */
 };
 
@@ -611,21 +615,96 @@ static bool frag_exchange(struct gen *g, struct prog *p)
 	return true;
 }
 
+/* The root of the filesystem path is on, as the tree mounts them. */
+static const char *fs_of(const struct gen *g, const char *path)
+{
+	static const char *const others[] = { "/r", "/s", "/auto" };
+
+	for (unsigned i = 0; i < g->nmounts; i++)
+		if (relative_to(g->mounts[i], path))
+			return g->mounts[i];
+	for (unsigned i = 0; i < 3; i++)
+		if (relative_to(others[i], path))
+			return others[i];
+	return "/";
+}
+
+/*
+ * Where a rename can take directory path out of the directory it is in
+ * (and out of any root there): a directory of the same filesystem, not
+ * below path's parent.
+ */
+static bool away_dir(struct gen *g, const char *path, char *out)
+{
+	const struct gnode *c[GEN_NODES];
+	const char *fs = fs_of(g, path);
+	char parent[GEN_PATH];
+	unsigned n = 0;
+
+	parent_of(path, parent);
+	for (unsigned i = 0; i < g->nnodes; i++) {
+		const struct gnode *d = &g->nodes[i];
+
+		if (d->kind == GK_DIR && !relative_to(parent, d->path) &&
+		    !strcmp(fs_of(g, d->path), fs))
+			c[n++] = d;
+	}
+	if (!n)
+		return false;
+	pathf(out, "%s", c[rnd(g, n)]->path);
+	return true;
+}
+
+/*
+ * A name made in a directory while a rename holds it elsewhere, and
+ * removed before it comes back (generator 8, gen_deep_scope).  The
+ * walks see it through the directory's old path: a walk that stood in
+ * the directory before the rename and looks the name up after it finds
+ * what was never there, at any instant, where the walk began -- the
+ * escape complete_walk's path_is_under refuses a scoped walk
+ * (scoped_no_path_is_under).
+ */
+static void made_while_away(struct gen *g, struct prog *p, const char *from,
+			    const char *to)
+{
+	const char *name = PICK(g, new_names);
+	char old[GEN_PATH];
+	struct gnode *x;
+
+	pathf(old, "%s/%s", from, name);
+	x = node_find(g, old);
+	if (x && x->kind != GK_GONE)
+		return;
+	item(p, "touch %s/%s", to, name);
+	item(p, "rm %s/%s", to, name);
+	hot_add(g, old);
+	if (g->naway < sizeof(g->away) / sizeof(g->away[0])) {
+		pathf(g->away[g->naway], "%s", old);
+		parent_of(from, g->away_root[g->naway++]);
+	}
+}
+
 static bool frag_rename(struct gen *g, struct prog *p)
 {
 	struct gnode *a = node_pick(g, (1u << GK_FILE) | (1u << GK_DIR) |
 				    (1u << GK_LINK), true), *d;
 	char dir[GEN_PATH], to[GEN_PATH];
+	bool away = false;
 
 	if (!a)
 		return false;
 	parent_of(a->path, dir);
-	if (chance(g, 0.35) && (d = node_pick(g, 1u << GK_DIR, false)) &&
-	    d->remote == a->remote)
+	if (a->kind == GK_DIR && g->deep_scope && chance(g, 0.4) &&
+	    away_dir(g, a->path, dir))
+		away = true;
+	else if (chance(g, 0.35) && (d = node_pick(g, 1u << GK_DIR, false)) &&
+		 d->remote == a->remote)
 		pathf(dir, "%s", d->path);
 	if (!fresh_in(g, dir, to))
 		return false;
 	item(p, "mv %s %s", a->path, to);
+	if (away)
+		made_while_away(g, p, a->path, to);
 	item(p, "mv %s %s", to, a->path);
 	hot_add(g, a->path);
 	hot_add(g, to);
@@ -1140,6 +1219,38 @@ static void open_root_walk(struct gen *g, struct prog *p)
 	item(p, "open_root %s %s", root, rel ? rel : path);
 }
 
+/*
+ * The root of a scoped walk of path (generator 8, gen_deep_scope): in
+ * half of them a directory of the tree that path goes through, below a
+ * top or a top, rather than always a top.  A rename inside a top can
+ * then carry what the walk stands in out of its root -- the escape that
+ * complete_walk's path_is_under refuses (scoped_no_path_is_under) --
+ * where a top's root only ever loses its children to another top.
+ */
+static bool scope_root(struct gen *g, const char *path, char *root,
+		       char *rest)
+{
+	const struct gnode *c[GEN_NODES];
+	const char *r;
+	unsigned n = 0;
+
+	if (!g->deep_scope || !chance(g, 0.5))
+		return under_top(g, path, root, rest);
+	for (unsigned i = 0; i < g->nnodes; i++) {
+		const struct gnode *d = &g->nodes[i];
+
+		if (d->kind == GK_DIR && relative_to(d->path, path))
+			c[n++] = d;
+	}
+	if (!n)
+		return false;
+	n = rnd(g, n);
+	r = relative_to(c[n]->path, path);
+	pathf(root, "%s", c[n]->path);
+	pathf(rest, "%s", r);
+	return true;
+}
+
 static void gen_walk(struct gen *g, struct prog *p)
 {
 	static const char *const scoped[] = { "beneath", "in-root" };
@@ -1150,6 +1261,17 @@ static void gen_walk(struct gen *g, struct prog *p)
 
 	if (g->dotdot && !g->cwd[0] && chance(g, 0.12)) {
 		open_root_walk(g, p);
+		return;
+	}
+	if (g->naway && chance(g, 0.2)) {
+		/* from the directory a renamed one left, to a name made in
+		 * it while it was away */
+		unsigned i = rnd(g, g->naway);
+
+		item(p, "openat2 %s at=%s resolve=%s%s",
+		     relative_to(g->away_root[i], g->away[i]),
+		     g->away_root[i], PICK(g, scoped),
+		     chance(g, 0.5) ? " O_PATH" : "");
 		return;
 	}
 	walk_path(g, path);
@@ -1163,7 +1285,7 @@ static void gen_walk(struct gen *g, struct prog *p)
 		item(p, "open %s%s", path, chance(g, 0.3) ? " O_DIRECTORY" :
 		     chance(g, 0.3) ? " O_NOFOLLOW" : "");
 	} else if (x < 82) {
-		if (chance(g, 0.6) && under_top(g, path, top, rest))
+		if (chance(g, 0.6) && scope_root(g, path, top, rest))
 			item(p, "openat2 %s at=%s resolve=%s O_PATH", rest, top,
 			     PICK(g, scoped));
 		else
@@ -1250,6 +1372,18 @@ static bool gen_dotdot(uint64_t gseed)
 	return (wt_mix64(gseed ^ 0x2e2e2e2eull) & 1) == 0;	/* "...." */
 }
 
+/*
+ * One in two, of its own hash (generator 8): scoped walks rooted below
+ * the top directories (scope_root), and renames that take a directory
+ * out of its parent while a name is made in it (made_while_away), with
+ * scoped walks of that name from the parent.  The other half draw what
+ * generator 7 drew.
+ */
+static bool gen_deep_scope(uint64_t gseed)
+{
+	return (wt_mix64(gseed ^ 0x73636f7065ull) & 1) == 0;	/* "scope" */
+}
+
 char *wt_gen_workload(uint64_t gseed, const struct wt_gen_config *c,
 		      char *name, size_t namelen)
 {
@@ -1290,6 +1424,7 @@ char *wt_gen_workload(uint64_t gseed, const struct wt_gen_config *c,
 	g->slowperm = gen_slowperm(gseed);
 	g->autofs = gen_autofs(gseed);
 	g->dotdot = gen_dotdot(gseed);
+	g->deep_scope = gen_deep_scope(gseed);
 	gen_tree(g);
 	/* writers first: the walkers walk what they touch */
 	for (unsigned i = walkers; i < threads; i++) {

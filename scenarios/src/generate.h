@@ -19,14 +19,18 @@
  *     rename there and back, rename over, unlink and recreate, rmdir and
  *     mkdir -m, chmod, symlink retarget, mount/umount sync and lazy,
  *     bind/rbind, mount --move out and (as the writer's last item)
- *     back, remote server changes, client renames, shrink);
+ *     back, remote server changes, client renames, shrink); in one
+ *     workload in two (generator 8) a directory renamed out of its
+ *     parent has a name made and removed in it before it comes back;
  *   - walker threads (uid 0 or 1000): stat, lstat, open (O_CREAT,
  *     O_EXCL, O_DIRECTORY), openat2 with resolve flags, parentat and
  *     mountpoint, on paths biased toward the writers' operands (every
  *     mount's, when a writer moves or unmounts one: they share the
  *     mount hash) and past a mount's root into it; in one workload in
  *     two (generator 7) also down and back up with `..', from a cwd,
- *     and from a root of their own (open_root);
+ *     and from a root of their own (open_root); in the generator-8
+ *     half, scoped walks rooted below the top directories too, and
+ *     from the parent a renamed directory left to the name made in it;
  *   - the policy: PCT (depth 2 to 4, k calibrated: `pct_steps: auto')
  *     or random (switch_p drawn); POS or explore when asked for;
  *   - the memory model: tso in one workload of eight, pso in one, else
@@ -41,7 +45,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WT_GEN_VERSION		7	/* changes what a seed generates */
+#define WT_GEN_VERSION		8	/* changes what a seed generates */
 #define WT_GEN_TAG		0x500000000ull	/* + workload index */
 #define WT_GEN_ITERATIONS	20	/* per workload, by default */
 #define WT_GEN_THREADS_MAX	8
