@@ -72,7 +72,6 @@ struct gen {
 	char bind_src[GEN_PATH];	/* what /w shows, if it is a bind */
 	char cwd[GEN_PATH];		/* the walker being drawn stands here */
 	char away[8][GEN_PATH];		/* names made_while_away, old view */
-	char away_root[8][GEN_PATH];	/* ... and the directory it left */
 	unsigned naway;
 	unsigned fsno;			/* names of new filesystems */
 };
@@ -678,10 +677,8 @@ static void made_while_away(struct gen *g, struct prog *p, const char *from,
 	item(p, "touch %s/%s", to, name);
 	item(p, "rm %s/%s", to, name);
 	hot_add(g, old);
-	if (g->naway < sizeof(g->away) / sizeof(g->away[0])) {
-		pathf(g->away[g->naway], "%s", old);
-		parent_of(from, g->away_root[g->naway++]);
-	}
+	if (g->naway < sizeof(g->away) / sizeof(g->away[0]))
+		pathf(g->away[g->naway++], "%s", old);
 }
 
 static bool frag_rename(struct gen *g, struct prog *p)
@@ -1179,20 +1176,40 @@ static const char *walk_path(struct gen *g, char *buf)
 	return buf;
 }
 
+/* The directories of the tree path lies under (or is), in the tree's
+ * order: the top directories only, or every directory. */
+static unsigned dirs_over(const struct gen *g, const char *path, bool tops,
+			  const struct gnode **out)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < g->nnodes; i++) {
+		const struct gnode *d = &g->nodes[i];
+
+		if ((tops ? d->top : d->kind == GK_DIR) &&
+		    relative_to(d->path, path))
+			out[n++] = d;
+	}
+	return n;
+}
+
+/* root and path relative to it ("." for root itself) */
+static void set_root(const struct gnode *d, const char *path, char *root,
+		     char *rest)
+{
+	pathf(root, "%s", d->path);
+	pathf(rest, "%s", relative_to(d->path, path));
+}
+
 /* Under which top directory is path, and its rest ("." at the top). */
 static bool under_top(struct gen *g, const char *path, char *top, char *rest)
 {
-	for (unsigned i = 0; i < g->nnodes; i++) {
-		const struct gnode *n = &g->nodes[i];
-		const char *r = n->top ? relative_to(n->path, path) : NULL;
+	const struct gnode *c[GEN_NODES];
 
-		if (!r)
-			continue;
-		pathf(top, "%s", n->path);
-		pathf(rest, "%s", r);
-		return true;
-	}
-	return false;
+	if (!dirs_over(g, path, true, c))
+		return false;
+	set_root(c[0], path, top, rest);
+	return true;
 }
 
 /*
@@ -1231,23 +1248,14 @@ static bool scope_root(struct gen *g, const char *path, char *root,
 		       char *rest)
 {
 	const struct gnode *c[GEN_NODES];
-	const char *r;
-	unsigned n = 0;
+	unsigned n;
 
 	if (!g->deep_scope || !chance(g, 0.5))
 		return under_top(g, path, root, rest);
-	for (unsigned i = 0; i < g->nnodes; i++) {
-		const struct gnode *d = &g->nodes[i];
-
-		if (d->kind == GK_DIR && relative_to(d->path, path))
-			c[n++] = d;
-	}
+	n = dirs_over(g, path, false, c);
 	if (!n)
 		return false;
-	n = rnd(g, n);
-	r = relative_to(c[n]->path, path);
-	pathf(root, "%s", c[n]->path);
-	pathf(rest, "%s", r);
+	set_root(c[rnd(g, n)], path, root, rest);
 	return true;
 }
 
@@ -1265,12 +1273,14 @@ static void gen_walk(struct gen *g, struct prog *p)
 	}
 	if (g->naway && chance(g, 0.2)) {
 		/* from the directory a renamed one left, to a name made in
-		 * it while it was away */
-		unsigned i = rnd(g, g->naway);
+		 * it while it was away: PARENT/DIR/NAME, at PARENT */
+		const char *name = g->away[rnd(g, g->naway)];
+		char dir[GEN_PATH], root[GEN_PATH];
 
+		parent_of(name, dir);
+		parent_of(dir, root);
 		item(p, "openat2 %s at=%s resolve=%s%s",
-		     relative_to(g->away_root[i], g->away[i]),
-		     g->away_root[i], PICK(g, scoped),
+		     relative_to(root, name), root, PICK(g, scoped),
 		     chance(g, 0.5) ? " O_PATH" : "");
 		return;
 	}
