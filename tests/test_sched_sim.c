@@ -1364,8 +1364,9 @@ static void free_body(struct wt_thread *t, void *arg)
 	}
 }
 
-static void run_free(uint64_t seed, bool full, bool trace,
-		     struct wt_run_result *res,
+/* sch: a directed schedule (PCT when NULL). */
+static void run_free(uint64_t seed, const struct wt_schedule *sch, bool full,
+		     bool trace, struct wt_run_result *res,
 		     uint64_t arrivals[3][FREE_STEPS])
 {
 	struct tthreads ts;
@@ -1373,7 +1374,8 @@ static void run_free(uint64_t seed, bool full, bool trace,
 
 	tthreads_init(&ts, 3, names3);
 	cfg.seed = seed;
-	cfg.policy = WT_POLICY_PCT;
+	cfg.policy = sch ? WT_POLICY_DIRECTED : WT_POLICY_PCT;
+	cfg.schedule = sch;
 	cfg.pct_steps = 3 * FREE_STEPS;
 	cfg.decide_full = full;
 	cfg.trace = trace;
@@ -1385,15 +1387,14 @@ static void run_free(uint64_t seed, bool full, bool trace,
 }
 
 /*
- * Under PCT, the points at which nothing can be decided pass the hook as
- * free runs (sim.c), and the run is the one whose every decision
- * computes the candidates, which takes no free run: the same digest,
+ * The free runs of 12 seeds, against the runs whose every decision
+ * computes the candidates, which take no free run: the same digest,
  * points, hits, each thread's arrivals, clock and last point, and what
  * the body read of its own arrivals mid-run; and the same digest as the
- * traced run (whose points are all traced, none free).  Most points were
- * free.
+ * traced run (whose points are all traced, none free).  More than half
+ * the points were free.
  */
-Test(sched_sim, free_runs_are_the_full_decisions)
+static void assert_free_runs_are_full_decisions(const struct wt_schedule *sch)
 {
 	static uint64_t fa[3][FREE_STEPS], sa[3][FREE_STEPS], ta[3][FREE_STEPS];
 	uint64_t free_points = 0, points = 0;
@@ -1401,9 +1402,9 @@ Test(sched_sim, free_runs_are_the_full_decisions)
 	for (uint64_t seed = 1; seed <= 12; seed++) {
 		struct wt_run_result fast, full, traced;
 
-		run_free(seed, false, false, &fast, fa);
-		run_free(seed, true, false, &full, sa);
-		run_free(seed, false, true, &traced, ta);
+		run_free(seed, sch, false, false, &fast, fa);
+		run_free(seed, sch, true, false, &full, sa);
+		run_free(seed, sch, false, true, &traced, ta);
 		cr_assert_eq(fast.digest, full.digest, "seed %llu",
 			     (unsigned long long)seed);
 		cr_assert_eq(fast.digest, traced.digest);
@@ -1434,6 +1435,37 @@ Test(sched_sim, free_runs_are_the_full_decisions)
 	cr_assert_gt(free_points * 2, points, "%llu of %llu points free",
 		     (unsigned long long)free_points,
 		     (unsigned long long)points);
+}
+
+/*
+ * Under PCT, the points at which nothing can be decided pass the hook as
+ * free runs (sim.c).
+ */
+Test(sched_sim, free_runs_are_the_full_decisions)
+{
+	assert_free_runs_are_full_decisions(NULL);
+}
+
+/*
+ * A directed schedule's `finish' step decides nothing until its thread
+ * waits or ends, so its points pass as free runs too; an `until' or a
+ * `run' step counts each point, and takes none.  The schedule leaves a
+ * thread holding the mutex another waits for (a wait inside a finish),
+ * and ends before the threads do (the random policy's rest).
+ */
+Test(sched_sim, directed_free_runs_are_the_full_decisions)
+{
+	struct wt_parse_error err;
+	struct wt_schedule *sch = wt_schedule_parse(
+		"alice until test.sched.free_locked\n"
+		"bob finish\n"
+		"carol run 30\n"
+		"alice finish\n"
+		"carol until test.sched.free_locked nth=3\n", &err);
+
+	cr_assert_not_null(sch, "%s", err.msg);
+	assert_free_runs_are_full_decisions(sch);
+	wt_schedule_free(sch);
 }
 
 /* ---- directed steps' point sets kept in the run cache ---- */

@@ -1300,7 +1300,7 @@ static int one(struct wt_scn_result *r, const struct wt_scn_opts *o,
 	uint64_t seed = o->replay ? r->seed :
 			o->reseed ? o->iteration_seed :
 			wt_seed_iteration(r->seed, index);
-	bool traced = o->replay || r->policy == WT_SCN_DIRECTED;
+	bool traced = o->replay;
 	struct iter_out io, again;
 
 	if (r->mode == WT_SCN_STRESS)	/* the token serialises: asked only */

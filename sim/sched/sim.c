@@ -193,7 +193,11 @@ static void sim_hook_self(const struct wt_point *p, const void *obj);
  * the thread's clock and arrivals, the digest's run, its last point --
  * whenever the fiber enters it again: at its next point that is not
  * free, at a wait, a yield, a halt, a fault or its end.  It must have
- * settled before anything switches fibers.
+ * settled before anything switches fibers.  A directed schedule's
+ * `finish' step is the same case: its thread runs until it waits or
+ * ends, whatever its points are, and no point of it moves the schedule
+ * on (sim_point_directed grants; an `until' or `run' step counts its
+ * thread's points, so takes none).
  */
 static __attribute__((noinline)) void
 sim_free_grant(struct wt_sim *s, struct wt_thread *t)
@@ -561,6 +565,8 @@ sim_point_directed(struct wt_sim *s, struct wt_thread *t,
 		return;
 	}
 	f->sleeping = false;	/* the stay's grant */
+	if (st->kind == WT_SCHED_FINISH && !s->trace_on)
+		sim_free_grant(s, t);
 }
 
 /* The rest of a plain point's decision, when it is not a stay. */
