@@ -1364,9 +1364,10 @@ static void free_body(struct wt_thread *t, void *arg)
 	}
 }
 
-/* sch: a directed schedule (PCT when NULL). */
-static void run_free(uint64_t seed, const struct wt_schedule *sch, bool full,
-		     bool trace, struct wt_run_result *res,
+/* sch: a directed schedule, for policy WT_POLICY_DIRECTED. */
+static void run_free(uint64_t seed, enum wt_policy policy,
+		     const struct wt_schedule *sch, bool full, bool trace,
+		     struct wt_run_result *res,
 		     uint64_t arrivals[3][FREE_STEPS])
 {
 	struct tthreads ts;
@@ -1374,7 +1375,7 @@ static void run_free(uint64_t seed, const struct wt_schedule *sch, bool full,
 
 	tthreads_init(&ts, 3, names3);
 	cfg.seed = seed;
-	cfg.policy = sch ? WT_POLICY_DIRECTED : WT_POLICY_PCT;
+	cfg.policy = policy;
 	cfg.schedule = sch;
 	cfg.pct_steps = 3 * FREE_STEPS;
 	cfg.decide_full = full;
@@ -1394,7 +1395,8 @@ static void run_free(uint64_t seed, const struct wt_schedule *sch, bool full,
  * traced run (whose points are all traced, none free).  More than half
  * the points were free.
  */
-static void assert_free_runs_are_full_decisions(const struct wt_schedule *sch)
+static void assert_free_runs_are_full_decisions(enum wt_policy policy,
+						const struct wt_schedule *sch)
 {
 	static uint64_t fa[3][FREE_STEPS], sa[3][FREE_STEPS], ta[3][FREE_STEPS];
 	uint64_t free_points = 0, points = 0;
@@ -1402,9 +1404,9 @@ static void assert_free_runs_are_full_decisions(const struct wt_schedule *sch)
 	for (uint64_t seed = 1; seed <= 12; seed++) {
 		struct wt_run_result fast, full, traced;
 
-		run_free(seed, sch, false, false, &fast, fa);
-		run_free(seed, sch, true, false, &full, sa);
-		run_free(seed, sch, false, true, &traced, ta);
+		run_free(seed, policy, sch, false, false, &fast, fa);
+		run_free(seed, policy, sch, true, false, &full, sa);
+		run_free(seed, policy, sch, false, true, &traced, ta);
 		cr_assert_eq(fast.digest, full.digest, "seed %llu",
 			     (unsigned long long)seed);
 		cr_assert_eq(fast.digest, traced.digest);
@@ -1443,7 +1445,7 @@ static void assert_free_runs_are_full_decisions(const struct wt_schedule *sch)
  */
 Test(sched_sim, free_runs_are_the_full_decisions)
 {
-	assert_free_runs_are_full_decisions(NULL);
+	assert_free_runs_are_full_decisions(WT_POLICY_PCT, NULL);
 }
 
 /*
@@ -1464,7 +1466,7 @@ Test(sched_sim, directed_free_runs_are_the_full_decisions)
 		"carol until test.sched.free_locked nth=3\n", &err);
 
 	cr_assert_not_null(sch, "%s", err.msg);
-	assert_free_runs_are_full_decisions(sch);
+	assert_free_runs_are_full_decisions(WT_POLICY_DIRECTED, sch);
 	wt_schedule_free(sch);
 }
 
