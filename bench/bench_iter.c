@@ -22,14 +22,17 @@
  * (wt_scn_walk_run, wt_scn_verb_exec), with no step record, no oracle,
  * no scheduler, no trace; only those ops are timed.  A thread's ops are
  * spread evenly over the iterations (the run's per-thread sums, not each
- * iteration's own count).  The two sides take turns, ROUNDS rounds (3),
- * best of each, and the line reads
+ * iteration's own count).  The two sides take turns, ROUNDS rounds (3,
+ * at most 64), best of each, and the line reads
  *
  *	bench_iter: NAME iterations=N sim_us=S bare_us=B overhead=S/B
- *		iter_per_s=I ops_per_iter=O
+ *		iter_per_s=I ops_per_iter=O round_overheads=LO..HI
  *
  * sim_us and bare_us per iteration; overhead is the factor issue 19
- * bounds (<= 3 for the twin, <= 5 for the others); iter_per_s is
+ * bounds (<= 3 for the twin, <= 5 for the others); round_overheads the
+ * lowest and highest of each round's own sim/bare (the two turns of a
+ * round are back to back): how much the machine moved the factor while
+ * it was measured, which best-of-rounds alone hides; iter_per_s is
  * 1e6 / sim_us, CPU time, not wall time (the machine is shared).  Both
  * sides use CLOCK_THREAD_CPUTIME_ID.  Not a ctest test by default: run
  * it from a release build (ctest --preset bench runs bench.iter).
@@ -466,18 +469,35 @@ static double sim_round(const struct wt_scenario *s, uint64_t iterations,
 	return t;
 }
 
-/* One scenario's figures: per iteration, the best round of each side. */
+#define ROUNDS_MAX	64
+
+/*
+ * One scenario's figures: per iteration, the best round of each side,
+ * and each round's own two times (the sides' turns back to back), whose
+ * ratios say how far the machine moved the overhead during the run.
+ */
 struct figures {
 	double sim_us, bare_us, ops;
+	double round_sim[ROUNDS_MAX], round_bare[ROUNDS_MAX];
 };
 
 static void print_figures(const char *tag, const char *name,
-			  uint64_t iterations, const struct figures *f)
+			  uint64_t iterations, int rounds,
+			  const struct figures *f)
 {
+	double lo = 1e30, hi = 0;
+
+	for (int r = 0; r < rounds; r++) {
+		double x = f->round_sim[r] / f->round_bare[r];
+
+		lo = x < lo ? x : lo;
+		hi = x > hi ? x : hi;
+	}
 	printf("%s: %s iterations=%" PRIu64 " sim_us=%.2f bare_us=%.2f "
-	       "overhead=%.2f iter_per_s=%.0f ops_per_iter=%.1f\n", tag, name,
-	       iterations, f->sim_us, f->bare_us, f->sim_us / f->bare_us,
-	       1e6 / f->sim_us, f->ops);
+	       "overhead=%.2f iter_per_s=%.0f ops_per_iter=%.1f "
+	       "round_overheads=%.2f..%.2f\n", tag, name, iterations,
+	       f->sim_us, f->bare_us, f->sim_us / f->bare_us,
+	       1e6 / f->sim_us, f->ops, lo, hi);
 	fflush(stdout);
 }
 
@@ -503,13 +523,15 @@ static int measure(struct sibling *c, const char *spec, uint64_t iterations,
 		}
 		best_sim = ts < best_sim ? ts : best_sim;
 		best_bare = tb < best_bare ? tb : best_bare;
+		f->round_sim[round] = ts;
+		f->round_bare[round] = tb;
 	}
 	for (unsigned i = 0; i < s->nthreads; i++)
 		total += ops[i];
 	f->sim_us = best_sim * 1e6 / (double)iterations;
 	f->bare_us = best_bare * 1e6 / (double)iterations;
 	f->ops = (double)total / (double)iterations;
-	print_figures(tag, s->name, iterations, f);
+	print_figures(tag, s->name, iterations, rounds, f);
 	wt_scenario_free(s);
 	return 0;
 }
@@ -542,8 +564,12 @@ static int measure_set(struct sibling *c, const char *spec,
 		sum.sim_us += f.sim_us / (double)(k - j);
 		sum.bare_us += f.bare_us / (double)(k - j);
 		sum.ops += f.ops / (double)(k - j);
+		for (int r = 0; r < rounds; r++) {
+			sum.round_sim[r] += f.round_sim[r];
+			sum.round_bare[r] += f.round_bare[r];
+		}
 	}
-	print_figures("bench_iter", spec, iterations, &sum);
+	print_figures("bench_iter", spec, iterations, rounds, &sum);
 	return 0;
 }
 
@@ -574,7 +600,7 @@ int main(int argc, char **argv)
 	FILE *null = fopen("/dev/null", "w");
 	int ret = 0;
 
-	if (!null || !iterations || rounds < 1) {
+	if (!null || !iterations || rounds < 1 || rounds > ROUNDS_MAX) {
 		fprintf(stderr, "usage: bench_iter [ITERATIONS [ROUNDS]] "
 			"[SCENARIO.yaml[.undirected]|gen:SEED:J[..K]...]\n");
 		return 2;
