@@ -501,11 +501,19 @@ static void print_figures(const char *tag, const char *name,
 	fflush(stdout);
 }
 
+static double min_of(const double *v, int n)
+{
+	double m = v[0];
+
+	for (int i = 1; i < n; i++)
+		m = v[i] < m ? v[i] : m;
+	return m;
+}
+
 static int measure(struct sibling *c, const char *spec, uint64_t iterations,
 		   int rounds, FILE *null, const char *tag, struct figures *f)
 {
 	struct wt_scenario *s = load(spec);
-	double best_sim = 1e30, best_bare = 1e30;
 	uint64_t ops[WT_SCN_THREADS_MAX] = { 0 }, total = 0;
 
 	if (!s)
@@ -521,15 +529,14 @@ static int measure(struct sibling *c, const char *spec, uint64_t iterations,
 			wt_scenario_free(s);
 			return -1;
 		}
-		best_sim = ts < best_sim ? ts : best_sim;
-		best_bare = tb < best_bare ? tb : best_bare;
 		f->round_sim[round] = ts;
 		f->round_bare[round] = tb;
 	}
 	for (unsigned i = 0; i < s->nthreads; i++)
 		total += ops[i];
-	f->sim_us = best_sim * 1e6 / (double)iterations;
-	f->bare_us = best_bare * 1e6 / (double)iterations;
+	/* the best round of each side */
+	f->sim_us = min_of(f->round_sim, rounds) * 1e6 / (double)iterations;
+	f->bare_us = min_of(f->round_bare, rounds) * 1e6 / (double)iterations;
 	f->ops = (double)total / (double)iterations;
 	print_figures(tag, s->name, iterations, rounds, f);
 	wt_scenario_free(s);
