@@ -284,8 +284,8 @@ Test(fs, remote_revalidate_fresh_expired_renamed)
  * The ESTALE ladder: after the server reuses a's handle, REF mode's
  * d_revalidate answers -ESTALE; the LOOKUP_REVAL walk revalidates by
  * path (0), looks a up again and gets a fresh handle.  A lookup through
- * the stale directory is -ESTALE too, and the LOOKUP_REVAL lookup
- * refreshes the directory's handle and succeeds.
+ * the stale directory is -ESTALE too, with LOOKUP_REVAL as well: only
+ * the root's handle is refreshed in place (a has a new inode now).
  */
 Test(fs, remote_estale_then_reval_succeeds)
 {
@@ -310,14 +310,61 @@ Test(fs, remote_estale_then_reval_succeeds)
 	b = client_lookup(a2, "b", 0, &err);
 	cr_assert(b && d_is_reg(b), "the walk goes on from the fresh a");
 
-	/* The old, stale a: LOOKUP_REVAL refreshes its handle in place. */
+	/* The old, stale a stays stale. */
 	x = client_lookup(a, "b", LOOKUP_REVAL, &err);
-	cr_assert(x && d_is_reg(x), "err %d", err);
-	cr_assert_not(wt_remote_inode_stale(d_inode(a)));
-	dput(x);
+	cr_assert_null(x);
+	cr_assert_eq(err, -ESTALE, "a lookup through the old a");
+	cr_assert(wt_remote_inode_stale(d_inode(a)));
+	cr_assert_not(wt_remote_inode_stale(d_inode(a2)));
 	dput(b);
 	dput(a2);
 	dput(a);
+	remote_teardown(&f);
+}
+
+/*
+ * Two client inodes for one server directory: the server renames a to c
+ * while the client holds a's dentry, and a look-up of c makes a second
+ * inode for the same object.  A negative n under the old a is trusted
+ * until the client creates n through c -- a change the client made,
+ * which expires nothing unless another inode holds the directory: then
+ * every dentry asks again.  Without that the old a's negative went on
+ * saying absent (fuzz --seed 0x2704, workload 278219).  Once the old a
+ * is gone, a create through c expires nothing again.
+ */
+Test(fs, remote_change_through_one_of_two_inodes_expires)
+{
+	struct remote_fixture f = remote_setup();
+	struct dentry *a, *c, *n, *m, *made;
+	int err;
+
+	a = client_lookup(f.root, "a", 0, &err);
+	cr_assert_eq(wt_remote_server_rename(f.sb, "a", "c"), 0);
+	c = client_lookup(f.root, "c", 0, &err);
+	cr_assert(c && d_is_dir(c));
+	cr_assert_neq(d_inode(c), d_inode(a));
+	cr_assert_eq(d_inode(c)->i_private, d_inode(a)->i_private);
+	n = client_lookup(a, "n", 0, &err);
+	cr_assert(n && d_is_negative(n));
+	cr_assert_eq(rv(n, LOOKUP_RCU), 1);
+
+	made = t_mk(c, "n", REG_MODE);
+	cr_assert_eq(rv(n, LOOKUP_RCU), -ECHILD, "the create through c");
+	cr_assert_eq(rv(n, 0), 0, "n exists now");
+	dput(made);
+
+	/* the old a goes, and with it the second inode */
+	d_invalidate(n);
+	dput(n);
+	d_invalidate(a);
+	dput(a);
+	m = client_lookup(c, "m", 0, &err);
+	cr_assert(m && d_is_negative(m));
+	made = t_mk(c, "x", REG_MODE);
+	cr_assert_eq(rv(m, LOOKUP_RCU), 1, "the client knows what it did");
+	dput(made);
+	dput(m);
+	dput(c);
 	remote_teardown(&f);
 }
 

@@ -50,14 +50,16 @@
  *  two ways d_revalidate says 0 or an error to RCU-walk.
  *
  * ->lookup(dir, dentry, flags) asks for the name in dir's node.  dir's
- * handle stale -> -ESTALE, unless LOOKUP_REVAL: then the client refreshes
- * dir's handle in place by resolving dir's path from the server root
- * (the root itself for the filesystem's root) and looks there; -ESTALE
- * only if that path is gone as well.
+ * handle stale -> -ESTALE, unless dir is the filesystem's root and the
+ * walk is LOOKUP_REVAL: then the client refreshes the root's handle in
+ * place (a liberty of the model, safe for the root alone: see
+ * refresh_root_locked) and looks there.  Any other stale directory stays
+ * stale, as in NFS: a walk that starts in it, or climbs into it by `..`,
+ * gets -ESTALE even with LOOKUP_REVAL.
  *
  * d_weak_revalidate: 1 unless the inode's handle is stale (0, which the
- * walker turns into -ESTALE); with LOOKUP_REVAL it refreshes the handle
- * by path first.
+ * walker turns into -ESTALE); with LOOKUP_REVAL it refreshes the root's
+ * handle first.
  *
  * get_link: a symlink the server made reaches the client uncached
  * (S_LINK_UNCACHED, no i_link): RCU mode answers -ECHILD, REF mode
@@ -93,6 +95,7 @@ struct srv_node {
 	umode_t mode;
 	uint32_t uid;
 	uint32_t gid;
+	uint32_t inodes;		/* atomic: client inodes holding it */
 	bool deleted;
 	char name[NAME_MAX_LEN + 1];
 	char *link;			/* a symlink's body: after the node */
@@ -192,6 +195,32 @@ static uint32_t i_gen(const struct inode *inode)
 static bool node_stale(const struct srv_node *n, uint32_t generation)
 {
 	return !n || n->deleted || n->generation != generation;
+}
+
+/*
+ * Client inodes per server node.  The client has no inode cache keyed by
+ * handle: a look-up makes a new inode, so a node looked up again while
+ * an old dentry for it is still pinned (a walk's cwd or at= directory,
+ * a dentry revalidation dropped, a directory renamed on the server) has
+ * two.  Each keeps its own children, and a change made through one does
+ * not touch the other's.  Raw atomics: no injection point, so no
+ * schedule moves; an inode is counted before it is published.
+ */
+static void node_hold(struct srv_node *n)
+{
+	if (n)
+		__atomic_add_fetch(&n->inodes, 1, __ATOMIC_SEQ_CST);
+}
+
+static void node_release(struct srv_node *n)
+{
+	if (n)
+		__atomic_sub_fetch(&n->inodes, 1, __ATOMIC_SEQ_CST);
+}
+
+static bool node_aliased(const struct srv_node *n)
+{
+	return n && __atomic_load_n(&n->inodes, __ATOMIC_SEQ_CST) > 1;
 }
 
 static uint64_t srv_mix(uint64_t x)
@@ -623,18 +652,25 @@ static int remote_d_revalidate(struct dentry *d, unsigned flags)
 	return ret;
 }
 
-/* s->lock held: point inode at the node now at path, if it is of the
- * same type (a handle refresh). */
-static bool refresh_handle_locked(struct remote_server *s, struct inode *inode,
-				  const char *path)
+/*
+ * s->lock held, under LOOKUP_REVAL: if inode is the filesystem root's,
+ * take the server root's generation as its own (a handle refresh).  Only
+ * the root: the server's root has one client inode (fill_super's), so
+ * the refreshed inode is the only one for it.  Any other directory whose handle went stale was looked up again
+ * (by revalidation) into a new dentry and inode for the same server
+ * node; refreshing the old inode too would leave two inodes, each with
+ * its own i_rwsem and children, serving one server directory.  A walk in
+ * the old dentry (a cwd, an at= directory, `..` from below it) could
+ * then cache a negative child there that a create through the new one
+ * never invalidates: what fuzz --seed 0x2704 workload 278219 found.
+ * NFS finds an inode by its file handle, one inode for one object, and a
+ * stale directory handle stays stale: -ESTALE to the caller.
+ */
+static bool refresh_root_locked(struct remote_server *s, struct inode *inode)
 {
-	struct srv_node *fresh = srv_walk(s, path);
-
-	if (!fresh || (fresh->mode & WT_S_IFMT) != (inode->i_mode & WT_S_IFMT))
+	if (inode->i_private != s->root)
 		return false;
-	/* the history reads the handle without s->lock */
-	__atomic_store_n(&inode->i_private, fresh, __ATOMIC_RELAXED);
-	wt_store(inode, i_generation, fresh->generation);
+	wt_store(inode, i_generation, s->root->generation);
 	return true;
 }
 
@@ -642,20 +678,17 @@ static int remote_d_weak_revalidate(struct dentry *d, unsigned flags)
 {
 	struct remote_server *s = srv_of(d->d_sb);
 	struct inode *inode = d_backing_inode(d);
-	char path[PATH_MAX_LEN];
-	bool stale, have_path = false;
+	bool stale;
 
 	if (!inode)
 		return 1;
 	if (flags & LOOKUP_RCU)
 		return -ECHILD;
-	if (flags & LOOKUP_REVAL)
-		have_path = client_path(d, path, sizeof(path)) == 0;
 	srv_ask(s);
 	spin_lock(&s->lock);
 	stale = node_stale(inode->i_private, i_gen(inode));
-	if (stale && have_path)
-		stale = !refresh_handle_locked(s, inode, path);
+	if (stale && (flags & LOOKUP_REVAL))
+		stale = !refresh_root_locked(s, inode);
 	spin_unlock(&s->lock);
 	return stale ? 0 : 1;
 }
@@ -671,16 +704,15 @@ struct srv_attr {
 	uint32_t generation;
 };
 
-/* s->lock held: the name in dir, refreshing dir's handle under
- * LOOKUP_REVAL (dirpath is then dir's path). */
+/* s->lock held: the name in dir, refreshing the root's handle under
+ * LOOKUP_REVAL (reval). */
 static int lookup_locked(struct remote_server *s, struct inode *dir,
-			 const char *dirpath, const char *name,
-			 struct srv_attr *a)
+			 bool reval, const char *name, struct srv_attr *a)
 {
 	struct srv_node *pnode;
 
 	if (node_stale(dir->i_private, i_gen(dir)) &&
-	    (!dirpath || !refresh_handle_locked(s, dir, dirpath)))
+	    (!reval || !refresh_root_locked(s, dir)))
 		return -ESTALE;
 	pnode = dir->i_private;
 	a->node = node_child(pnode, name, strlen(name));
@@ -701,6 +733,7 @@ static struct inode *remote_new_inode(struct super_block *sb,
 	if (!inode)
 		return NULL;
 	inode->i_private = a->node;
+	node_hold(a->node);
 	inode->i_generation = a->generation;
 	/* The body stays on the server until a REF-walk fetches it. */
 	if (WT_S_ISLNK(a->mode))
@@ -741,8 +774,7 @@ static struct dentry *remote_lookup(struct inode *dir, struct dentry *dentry,
 {
 	struct remote_server *s = srv_of(dir->i_sb);
 	struct srv_attr a = { 0 };
-	char name[NAME_MAX_LEN + 1], dirpath[PATH_MAX_LEN];
-	bool reval = flags & LOOKUP_REVAL;
+	char name[NAME_MAX_LEN + 1];
 	struct inode *inode = NULL;
 	uint64_t epoch = srv_epoch(s);
 	int err;
@@ -754,11 +786,9 @@ static struct dentry *remote_lookup(struct inode *dir, struct dentry *dentry,
 	if (dentry->d_name.len > NAME_MAX_LEN)
 		return ERR_PTR(-ENAMETOOLONG);
 	d_name_copy(dentry, name, sizeof(name));
-	if (reval && client_path(d_parent_rcu(dentry), dirpath, sizeof(dirpath)))
-		reval = false;
 	srv_ask(s);
 	spin_lock(&s->lock);
-	err = lookup_locked(s, dir, reval ? dirpath : NULL, name, &a);
+	err = lookup_locked(s, dir, flags & LOOKUP_REVAL, name, &a);
 	spin_unlock(&s->lock);
 	if (err)
 		return ERR_PTR(err);
@@ -823,6 +853,26 @@ static const char *remote_get_link(const struct cred *cred,
 /* ------------------------------------------------------------------ */
 /* Client-side changes, mirrored on the server                         */
 
+/*
+ * s->lock held, after a change the client made in the server's tree
+ * through one of its inodes: the client knows what it did, so nothing
+ * expires -- unless a node the change touched (the directory, the object)
+ * has another client inode.  That one's cached children did not see the
+ * change: a negative dentry under it would go on saying absent for a
+ * name just created through the other (fuzz --seed 0x2704, workload
+ * 278219).  NFS has one inode per file handle and updates it; this
+ * client moves the epoch, so every dentry asks the server again.
+ */
+static void client_changed(struct remote_server *s, struct srv_node *const *n,
+			   unsigned count)
+{
+	for (unsigned i = 0; i < count; i++)
+		if (node_aliased(n[i])) {
+			srv_changed(s);
+			return;
+		}
+}
+
 static unsigned remote_instantiate(struct dentry *d, struct inode *inode)
 {
 	struct remote_server *s = srv_of(d->d_sb);
@@ -846,9 +896,11 @@ static unsigned remote_instantiate(struct dentry *d, struct inode *inode)
 			node_delete(s, old);
 		node = node_new(s, pnode, name, strlen(name), inode->i_mode,
 				inode->i_uid, inode->i_gid, inode->i_link);
+		client_changed(s, &pnode, 1);
 	}
 	if (node) {
 		inode->i_private = node;
+		node_hold(node);
 		wt_store(inode, i_generation, node->generation);
 	}
 	spin_unlock(&s->lock);
@@ -864,8 +916,12 @@ static void remote_unlink(struct dentry *d)
 
 	spin_lock(&s->lock);
 	node = inode ? inode->i_private : NULL;
-	if (node && !node->deleted && node != s->root)
+	if (node && !node->deleted && node != s->root) {
+		struct srv_node *touched[] = { node, node->parent };
+
 		node_delete(s, node);
+		client_changed(s, touched, 2);
+	}
 	spin_unlock(&s->lock);
 }
 
@@ -881,7 +937,7 @@ static void remote_rename(struct dentry *dentry, struct dentry *target,
 {
 	struct remote_server *s = srv_of(dentry->d_sb);
 	char dname[NAME_MAX_LEN + 1], tname[NAME_MAX_LEN + 1];
-	struct srv_node *dn, *tn, *dp, *tp;
+	struct srv_node *dn, *tn, *dp, *tp, *touched[4];
 
 	d_name_copy(dentry, dname, sizeof(dname));
 	d_name_copy(target, tname, sizeof(tname));
@@ -899,7 +955,19 @@ static void remote_rename(struct dentry *dentry, struct dentry *target,
 		node_move(s, dn, tp, tname);
 		node_move(s, tn, dp, dname);
 	}
+	touched[0] = dn;
+	touched[1] = tn;
+	touched[2] = dp;
+	touched[3] = tp;
+	client_changed(s, touched, 4);
 	spin_unlock(&s->lock);
+}
+
+static void remote_evict_inode(struct inode *inode, bool teardown)
+{
+	/* teardown: the server goes with the world, no count to keep */
+	if (!teardown)
+		node_release(inode->i_private);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1327,7 +1395,8 @@ uint64_t wt_remote_inode_handle(const struct inode *inode)
 
 	if (!srv_of(inode->i_sb))
 		return 0;
-	/* a REF-walk may refresh the handle meanwhile (LOOKUP_REVAL) */
+	/* set once, before the inode is published (remote_new_inode,
+	 * remote_instantiate); a refresh moves only the generation */
 	n = __atomic_load_n(&inode->i_private, __ATOMIC_RELAXED);
 	return n ? n->handle : 0;
 }
@@ -1418,4 +1487,5 @@ const struct file_system_type wt_remote_type = {
 	.instantiate = remote_instantiate,
 	.unlink = remote_unlink,
 	.rename = remote_rename,
+	.evict_inode = remote_evict_inode,
 };
