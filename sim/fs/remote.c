@@ -26,7 +26,9 @@
  * NFS's attribute timeouts.  Changes made on the client through the
  * dcache (writer operations' mkdir, unlink, rename) are mirrored on the
  * server by the type's hooks and expire nothing: the client knows what
- * it did.  (Hard links made on the client are not mirrored.)
+ * it did -- unless a node the change touched has a second client inode,
+ * whose cached children did not see it (client_changed).  (Hard links
+ * made on the client are not mirrored.)
  *
  * d_revalidate(dentry, flags):
  *  - not expired, no LOOKUP_REVAL and no WT_REMOTE_ALWAYS_REVAL: 1 in
@@ -655,16 +657,18 @@ static int remote_d_revalidate(struct dentry *d, unsigned flags)
 /*
  * s->lock held, under LOOKUP_REVAL: if inode is the filesystem root's,
  * take the server root's generation as its own (a handle refresh).  Only
- * the root: the server's root has one client inode (fill_super's), so
- * the refreshed inode is the only one for it.  Any other directory whose handle went stale was looked up again
- * (by revalidation) into a new dentry and inode for the same server
- * node; refreshing the old inode too would leave two inodes, each with
- * its own i_rwsem and children, serving one server directory.  A walk in
- * the old dentry (a cwd, an at= directory, `..` from below it) could
- * then cache a negative child there that a create through the new one
- * never invalidates: what fuzz --seed 0x2704 workload 278219 found.
- * NFS finds an inode by its file handle, one inode for one object, and a
- * stale directory handle stays stale: -ESTALE to the caller.
+ * the root: the server's root has one client inode, the super_block's
+ * root inode, so the refreshed inode is the only one for it.  Any other
+ * directory whose handle went stale was looked up again (by
+ * revalidation) into a new dentry and inode for the same server node;
+ * refreshing the old inode too would leave two inodes, each with its own
+ * i_rwsem and children, serving one server directory.  A walk in the old
+ * dentry (a cwd, an at= directory, `..` from below it) could then cache
+ * a negative child there that a create through the new one never
+ * invalidated (fuzz --seed 0x2704 workload 278219; client_changed now
+ * expires it too).  NFS finds an inode by its file handle, one inode for
+ * one object, and a stale directory handle stays stale: -ESTALE to the
+ * caller.
  */
 static bool refresh_root_locked(struct remote_server *s, struct inode *inode)
 {
