@@ -16,11 +16,12 @@
  * the client itself makes the name (a create, a link or a rename into it
  * instantiates or drops it), so while no server change and no client
  * change that gave the server the name happened since an instant the
- * server lacked it, (b) holds; otherwise it does not.  One way around
- * the last part: after a server-side rename (remote-mv) two client
- * directories may name one server node (the old name cached, the new one
- * looked up), and a create through one leaves the other's negative
- * dentry trusted; so after a remote-mv only server changes end the trust.
+ * server lacked it, (b) holds; otherwise it does not.  Two client
+ * directories may name one server node (after a remote-mv or a
+ * remote-invalidate, the old one still held, the new one looked up): a
+ * create through one does not touch the other's negative dentry, but it
+ * moves the epoch then (client_changed in sim/fs/remote.c), which is a
+ * server change as far as the cache goes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -209,7 +210,6 @@ static bool server_lacks(struct replay *r, uint64_t dir, const char *path,
 struct lack {
 	bool may;	/* the server lacks it, or a trusted negative may */
 	bool lacked;	/* the server lacked it at the instant before */
-	bool aliases;	/* a remote-mv happened */
 	uint64_t held;	/* since when the server holds it */
 	uint64_t changed;	/* the last server change */
 };
@@ -228,12 +228,10 @@ static void lack_next(struct lack *l, bool lacks, const char *op, uint64_t v)
 	if (server_change) {
 		l->may = false;	/* every cached dentry expired */
 		l->changed = v;
-		if (!strcmp(op, "remote-mv"))
-			l->aliases = true;
 	}
 	if (lacks)
 		l->may = true;
-	else if (l->lacked && !server_change && !l->aliases)
+	else if (l->lacked && !server_change)
 		l->may = false;	/* the client made it: no negative left */
 	if (!lacks && (l->lacked || server_change))
 		l->held = v;
