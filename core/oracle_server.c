@@ -311,9 +311,8 @@ out:
 /*
  * Did the server hold name[0..len) in directory dir at some instant of
  * [j->t, j->end]?  ->create asks in the directory's node by its handle,
- * as ->lookup does; a LOOKUP_REVAL walk may have refreshed that handle in
- * place (by the directory's path), which the history does not log, so
- * the name at the directory's path counts too.  True also when the
+ * as ->lookup does, and a directory's inode keeps its node (a LOOKUP_REVAL
+ * walk refreshes only the root's generation).  True also when the
  * oracle cannot tell (the node, its super_block or the server's tree not
  * known, a truncated log); false says why in j->why.
  */
@@ -325,20 +324,17 @@ bool oj_server_may_hold(struct oj *j, const struct wt_ident *dir,
 	const struct wt_inode_fact *ino = wt_ns_inode(j->ns, dir->inode);
 	const struct wt_super_fact *sb = d ? wt_ns_super(j->ns, d->sb) : NULL;
 	uint64_t first = wt_history_first(h), from = j->t;
-	bool complete = first == 0, held = false, seen = false, by_path;
+	bool complete = first == 0, held = false, seen = false;
 	struct replay r = { 0 };
-	char path[PATH_MAX_LEN];
 
 	if (!ino || !ino->handle || !sb)
 		return true;	/* the directory's server node is not known */
-	by_path = client_path(j, d->id, sb->root, path, sizeof(path));
 	wt_idmap_init(&r.idx);
 	for (uint64_t v = first; v <= j->end && !held; v++) {
 		const struct wt_hist_entry *e =
 			wt_history_entry(h, wt_ns_entry_version(j->ns, v));
 		const struct wt_super_fact *f = e ? entry_super(e, sb->id) : NULL;
 		const char *p, *next;
-		uint64_t at;
 
 		if (f && f->server && f->server[0] == '=')
 			complete = true;
@@ -351,10 +347,8 @@ bool oj_server_may_hold(struct oj *j, const struct wt_ident *dir,
 			 * came before its commit), or nothing known */
 			if (v >= from && (v > from || !next) && r.root) {
 				seen = true;
-				at = by_path ? rwalk(&r, path) : 0;
-				held = (rlive(&r, ino->handle) &&
-					rchild(&r, ino->handle, name, len)) ||
-				       (at && rchild(&r, at, name, len));
+				held = rlive(&r, ino->handle) &&
+				       rchild(&r, ino->handle, name, len);
 			}
 			if (!next)
 				break;
@@ -365,9 +359,8 @@ out:
 	free(r.n);
 	if (!complete || !seen || held)
 		return true;
-	oj_why(j, "the server lacks '%.*s' in node %llu%s%s from v%llu to v%llu",
+	oj_why(j, "the server lacks '%.*s' in node %llu from v%llu to v%llu",
 	       (int)len, name, (unsigned long long)ino->handle,
-	       by_path ? " and at /" : "", by_path ? path : "",
 	       (unsigned long long)from, (unsigned long long)j->end);
 	return false;
 }
