@@ -109,23 +109,22 @@
  * a version whose commit took other steps' changes too, each instant
  * between two steps' (the "|" of sim/fs/remote.h).  By the model's rules
  * (sim/fs/remote.c) a client answers "absent" only when it asked the
- * server (a lookup, a revalidation of a negative dentry), which lacked
- * the name -- in the directory's node, or at the directory's path under
- * LOOKUP_REVAL -- or from a negative dentry trusted without asking, which
- * needs no server change since the server lacked the name (each expires
- * the whole cache) and no client change that gave the server the name
- * (it instantiates or drops that dentry; after a server-side rename,
- * which can leave two client directories on one server node, only server
- * changes count).  So "absent" is accepted at an instant where the
- * server lacked the name by handle or by path, or where such a trusted
+ * server (a lookup, a revalidation of a negative dentry by handle),
+ * which lacked the name in the directory's node, or from a negative
+ * dentry trusted without asking, which needs no server change since the
+ * server lacked the name (each expires the whole cache) and no client
+ * change that gave the server the name (it instantiates or drops that
+ * dentry; where two client directories name one server node, it moves
+ * the epoch as a server change does).  So "absent" is accepted at an
+ * instant where the server lacked the name, or where such a trusted
  * dentry could exist; elsewhere it is rejected, whatever the client's
  * namespace shows: a dentry dropped by a shrink or an invalidation on an
  * unchanged server explains no ENOENT (the next lookup asks the server),
  * nor does a name the server made or renamed into place, while a client
  * hard link (not mirrored) and a server-side delete or rename explain
  * one.  Not judged: a LOOKUP that the next step repeats (d_revalidate
- * said 0 to it), a directory whose inode or path the history does not
- * know at the instant, a log whose truncation folded the server's tree
+ * said 0 to it), a directory whose inode the history does not know at
+ * the instant, a log whose truncation folded the server's tree
  * away.  A stale positive -- a name the server dropped that the client
  * still answers -- is not judged: the client's namespace decides.  By
  * the model's rules it is legitimate only until the next server change

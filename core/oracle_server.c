@@ -8,11 +8,11 @@
  *
  * Why the replay is enough.  A client answers "absent" for NAME in a
  * directory only (a) from ->lookup or a revalidation that asked the
- * server, which lacked the name then -- in the directory's node by
- * handle, or at the directory's path under LOOKUP_REVAL -- or (b) from a
- * cached negative dentry trusted without asking, which needs no server
- * change since it was validated (every change of the server moves its
- * epoch and expires the whole cache).  That dentry stays negative until
+ * server, which lacked the name then -- in the directory's node, by
+ * handle: under LOOKUP_REVAL a negative dentry is dropped unasked -- or
+ * (b) from a cached negative dentry trusted without asking, which needs no
+ * server change since it was validated (every change of the server moves
+ * its epoch and expires the whole cache).  That dentry stays negative until
  * the client itself makes the name (a create, a link or a rename into it
  * instantiates or drops it), so while no server change and no client
  * change that gave the server the name happened since an instant the
@@ -138,21 +138,6 @@ static bool rlive(struct replay *r, uint64_t handle)
 	return i && r->n[i - 1].live;
 }
 
-/* The node at path ("a/b", "" for the root) from the root, or 0. */
-static uint64_t rwalk(const struct replay *r, const char *path)
-{
-	uint64_t n = r->root;
-
-	while (n && *path) {
-		size_t len = strcspn(path, "/");
-		const struct rnode *c = rchild(r, n, path, len);
-
-		n = c ? c->handle : 0;
-		path += len + (path[len] == '/');
-	}
-	return n;
-}
-
 /*
  * The path of directory dentry dir from its filesystem's root in the
  * namespace at t ("" for the root, "a/b" below it), or false when some
@@ -196,14 +181,12 @@ static const struct wt_super_fact *entry_super(const struct wt_hist_entry *e,
 	return NULL;
 }
 
-/* Does the server lack name in node dir by handle, or at path/name? */
-static bool server_lacks(struct replay *r, uint64_t dir, const char *path,
-			 const char *name, size_t len)
+/* Does the server lack name in node dir (by handle: ->lookup asks so,
+ * and a LOOKUP_REVAL revalidation of a negative dentry asks nothing)? */
+static bool server_lacks(struct replay *r, uint64_t dir, const char *name,
+			 size_t len)
 {
-	uint64_t at = rwalk(r, path);
-
-	return !rlive(r, dir) || !rchild(r, dir, name, len) || !at ||
-	       !rchild(r, at, name, len);
+	return !rlive(r, dir) || !rchild(r, dir, name, len);
 }
 
 /* Could a client answer "absent" for one name, instant by instant? */
@@ -254,7 +237,7 @@ bool oj_server_may_lack(struct oj *j, const struct wt_step *s,
 	if (!dir || !ino || !ino->handle)
 		return true;	/* the directory's server node is not known */
 	sb = wt_ns_super(j->ns, dir->sb);
-	if (!sb || !client_path(j, dir->id, sb->root, path, sizeof(path)))
+	if (!sb)
 		return true;
 	/* A truncated log: what trust the client had is not known. */
 	l.may = first > 0;
@@ -278,7 +261,7 @@ bool oj_server_may_lack(struct oj *j, const struct wt_step *s,
 			}
 			if (r.root) {	/* else nothing of this server known yet */
 				seen = true;
-				lack_next(&l, server_lacks(&r, ino->handle, path,
+				lack_next(&l, server_lacks(&r, ino->handle,
 							   name, len),
 					  next ? NULL : e->op, v);
 			}
@@ -300,6 +283,9 @@ out:
 			 (unsigned long long)l.changed);
 	else
 		snprintf(since, sizeof(since), "the mount");
+	/* the path only names the directory: unhashed, it has none */
+	if (!client_path(j, dir->id, sb->root, path, sizeof(path)))
+		snprintf(path, sizeof(path), "?");
 	oj_why(j, "the server holds '%.*s' in '/%s' (node %llu) from v%llu on, "
 	       "and no negative dentry is trusted past %s: no lookup or "
 	       "revalidation answers absent", (int)len, name, path,

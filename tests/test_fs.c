@@ -506,7 +506,8 @@ Test(fs, remote_uncached_symlink)
 }
 
 /* Changes made through the dcache reach the server: a strict (by-path)
- * revalidation agrees with the client after mkdir, rename and delete. */
+ * revalidation agrees with the client after mkdir and rename, and the
+ * server lacks what the client deleted. */
 Test(fs, remote_client_changes_are_mirrored)
 {
 	struct remote_fixture f = remote_setup();
@@ -525,7 +526,11 @@ Test(fs, remote_client_changes_are_mirrored)
 	dput(gone);
 	d_delete(p);
 	cr_assert(d_is_negative(p));
-	cr_assert_eq(rv(p, LOOKUP_REVAL), 1, "gone on the server too");
+	cr_assert_eq(wt_remote_server_unlink(f.sb, "q"), -ENOENT,
+		     "gone on the server too");
+	cr_assert_eq(rv(p, LOOKUP_RCU), 1, "the client knows it is gone");
+	cr_assert_eq(rv(p, LOOKUP_REVAL), 0,
+		     "strict: a negative dentry is looked up again");
 	dput(q);
 	dput(p);
 	remote_teardown(&f);

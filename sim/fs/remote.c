@@ -39,12 +39,13 @@
  *    name -> 1; else (renamed or replaced on the server) -> 0.  A
  *    negative one: the parent's handle stale -> -ESTALE; the name now
  *    exists -> 0; else 1;
- *  - with LOOKUP_REVAL, ask strictly, by path: resolve the dentry's path
- *    from the server's root by names, no handles.  Nothing there -> 1
- *    for a negative dentry, 0 for a positive one; the same node at the
- *    same generation -> 1; anything else -> 0 (the walker drops the
- *    dentry and looks the name up again, getting a fresh handle).  Never
- *    -ESTALE.
+ *  - with LOOKUP_REVAL, a negative dentry -> 0 without asking (the
+ *    walker drops it and looks the name up in its directory's node, as
+ *    NFS does); a positive one is asked about strictly, by path: resolve
+ *    the dentry's path from the server's root by names, no handles.  The
+ *    same node at the same generation -> 1; anything else, nothing there
+ *    included, -> 0 (the walker drops the dentry and looks the name up
+ *    again, getting a fresh handle).  Never -ESTALE.
  *  An answer of 1 records the epoch sampled before asking.
  *  Before all that, a bad inode (S_BAD_INODE, wt_remote_make_bad) answers
  *  0 in either mode, without asking; and with WT_REMOTE_OVL_LAYER every
@@ -591,16 +592,16 @@ static int revalidate_by_path(struct remote_server *s, struct dentry *d)
 	struct srv_node *node;
 	int ret;
 
-	if (client_path(d, path, sizeof(path)))
+	/* a negative dentry: dropped, and the name looked up again in its
+	 * directory's node (nfs_lookup_revalidate_negative answers 0 and
+	 * asks nothing) */
+	if (!inode || client_path(d, path, sizeof(path)))
 		return 0;
 	srv_ask(s);
 	spin_lock(&s->lock);
 	node = srv_walk(s, path);
-	if (!inode)
-		ret = node ? 0 : 1;
-	else
-		ret = (node && node == inode->i_private &&
-		       !node_stale(node, i_gen(inode))) ? 1 : 0;
+	ret = (node && node == inode->i_private &&
+	       !node_stale(node, i_gen(inode))) ? 1 : 0;
 	spin_unlock(&s->lock);
 	return ret;
 }
