@@ -473,6 +473,26 @@ static const struct wt_zoo_bug zoo[] = {
 		.fires = "oracle",
 		.stress = NULL,
 	},
+	/* session 28: an error of the model's NFS-like client, which the
+	 * generated workloads found before anyone wrote a schedule for it */
+	{
+		.id = WT_BUG_REMOTE_ALIAS_NO_EXPIRE,
+		.name = "remote_alias_no_expire",
+		.description = "the remote client's own changes expire "
+			"nothing even when the server directory has a second "
+			"client inode (an old dentry still held after a "
+			"server-side rename or a stale handle, the new one "
+			"looked up): a negative dentry under one stays trusted "
+			"after a create through the other, and a walk answers "
+			"ENOENT for a name the server holds",
+		.reference = "NFS keeps one inode per file handle "
+			"(nfs_fhget); the model's client_changed "
+			"(sim/fs/remote.c), found by fuzz --seed 0x2704 "
+			"workload 278219",
+		.scenario = "zoo/remote_alias_no_expire.yaml",
+		.fires = "oracle",
+		.stress = NULL,
+	},
 };
 
 #define ZOO_N (sizeof(zoo) / sizeof(zoo[0]))

@@ -44,6 +44,8 @@ enum wt_bug {
 	WT_BUG_MOUNT_UNLINKED_ANCESTOR,	/* d_set_mounted: no test of the mountpoint's ancestors (eed810076685) */
 	/* session 18: a mutant the step oracle now rejects */
 	WT_BUG_WEAK_REVALIDATE_GE,	/* complete_walk takes d_weak_revalidate's 0 (stale) as valid */
+	/* session 28: an error of the remote model the campaigns found */
+	WT_BUG_REMOTE_ALIAS_NO_EXPIRE,	/* remote: a change through one of two client inodes of a directory expires nothing */
 	WT_BUG__COUNT
 };
 

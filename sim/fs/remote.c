@@ -871,6 +871,10 @@ static const char *remote_get_link(const struct cred *cred,
 static void client_changed(struct remote_server *s, struct srv_node *const *n,
 			   unsigned count)
 {
+	/* Zoo WT_BUG_REMOTE_ALIAS_NO_EXPIRE (`--bug remote_alias_no_expire`):
+	 * the client trusts all it did, through whichever inode */
+	if (wt_bug(s->world, WT_BUG_REMOTE_ALIAS_NO_EXPIRE))
+		return;
 	for (unsigned i = 0; i < count; i++)
 		if (node_aliased(n[i])) {
 			srv_changed(s);
